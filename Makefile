@@ -1,0 +1,40 @@
+# The two commands a newcomer needs: `make run` and `make test`.
+BUILD_DIR ?= build
+BUILD_TYPE ?= Release
+JOBS ?= $(shell nproc)
+LISTEN ?= 127.0.0.1:50051
+DATA_DIR ?= data
+
+SERVER := $(BUILD_DIR)/server/pathfinder-server
+CLI := $(BUILD_DIR)/client/pathfind
+
+.PHONY: all deps configure build test run bench clean
+
+all: build
+
+deps:
+	scripts/install-deps
+
+configure: deps
+	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
+
+build: configure
+	cmake --build $(BUILD_DIR) -j$(JOBS)
+
+test: build
+	ctest --test-dir $(BUILD_DIR) --output-on-failure -j$(JOBS)
+
+# Starts the server with the bundled demo level loaded as mask `demo`.
+run: build
+	mkdir -p $(DATA_DIR)
+	@echo
+	@echo "pathfinder: starting on $(LISTEN) with data dir $(DATA_DIR). In another terminal, try:"
+	@echo "  $(CLI) --server $(LISTEN) find demo 20 20 600 340"
+	@echo
+	exec $(SERVER) --listen $(LISTEN) --data-dir $(DATA_DIR) --seed-mask demo=assets/demo.png
+
+bench: build
+	$(BUILD_DIR)/bench/pathcore_bench
+
+clean:
+	rm -rf $(BUILD_DIR)

@@ -1,0 +1,85 @@
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace pathcore {
+
+// Area ids are 0..kMaxAreaId; area 0 is never walkable.
+inline constexpr int kMaxAreaId = 63;
+
+// Bit set of enabled areas: bit i enables area i. 0 in a request means "all".
+using AreaSet = std::uint64_t;
+
+// Every area that can be walkable (1..63).
+inline constexpr AreaSet kAllAreas = ~AreaSet{1};
+
+// Turns a request's bit set into the areas that are really walkable:
+// 0 means all, and area 0 is never walkable.
+[[nodiscard]] constexpr AreaSet effective_areas(AreaSet requested) {
+  return (requested == 0 ? kAllAreas : requested) & kAllAreas;
+}
+
+struct Point {
+  std::int32_t x = 0;
+  std::int32_t y = 0;
+  friend bool operator==(const Point&, const Point&) = default;
+};
+
+// Raised for a bad argument to a core function (out-of-range area id,
+// wrong buffer size, point outside the mask...). The message names the problem.
+class InvalidArgument : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+// A walk mask: one area id (0..63) per pixel, row-major, origin top-left.
+// Immutable after construction, so it is safe to share between threads.
+class Mask {
+ public:
+  // Throws InvalidArgument unless areas.size() == width*height, both
+  // dimensions are at least 1, and every id is at most kMaxAreaId.
+  Mask(std::uint32_t width, std::uint32_t height, std::vector<std::uint8_t> areas);
+
+  [[nodiscard]] std::uint32_t width() const { return width_; }
+  [[nodiscard]] std::uint32_t height() const { return height_; }
+  [[nodiscard]] std::size_t pixel_count() const { return areas_.size(); }
+  // The area grid, width*height bytes, row-major.
+  [[nodiscard]] const std::vector<std::uint8_t>& areas() const { return areas_; }
+
+  [[nodiscard]] bool contains(Point p) const {
+    return p.x >= 0 && p.y >= 0 && static_cast<std::uint32_t>(p.x) < width_ &&
+           static_cast<std::uint32_t>(p.y) < height_;
+  }
+  [[nodiscard]] std::size_t index(Point p) const {
+    return static_cast<std::size_t>(p.y) * width_ + static_cast<std::size_t>(p.x);
+  }
+  // Area id at p; p must be inside.
+  [[nodiscard]] std::uint8_t area(Point p) const { return areas_[index(p)]; }
+  // Inside the mask and of an enabled area. `enabled` is an effective set
+  // (see effective_areas): bit 0 must be clear.
+  [[nodiscard]] bool walkable(Point p, AreaSet enabled) const {
+    return contains(p) && ((enabled >> area(p)) & 1U) != 0;
+  }
+
+  // Bit set of the area ids that occur in the mask.
+  [[nodiscard]] AreaSet areas_present() const { return areas_present_; }
+  // Number of pixels with a non-zero area id.
+  [[nodiscard]] std::uint64_t walkable_pixels() const { return walkable_pixels_; }
+
+ private:
+  std::uint32_t width_;
+  std::uint32_t height_;
+  std::vector<std::uint8_t> areas_;
+  AreaSet areas_present_ = 0;
+  std::uint64_t walkable_pixels_ = 0;
+};
+
+// Lower-case hex SHA-256 of the area grid (width*height bytes, row-major), so
+// the same level decoded from PNG or RAW has the same digest.
+[[nodiscard]] std::string area_grid_sha256(const Mask& mask);
+
+}  // namespace pathcore

@@ -1,0 +1,51 @@
+#include "pathcore/mask.h"
+
+#include <openssl/evp.h>
+
+#include <array>
+#include <memory>
+
+namespace pathcore {
+
+Mask::Mask(std::uint32_t width, std::uint32_t height, std::vector<std::uint8_t> areas)
+    : width_(width), height_(height), areas_(std::move(areas)) {
+  if (width == 0 || height == 0) {
+    throw InvalidArgument("mask dimensions must be at least 1x1, got " + std::to_string(width) +
+                          "x" + std::to_string(height));
+  }
+  if (areas_.size() != static_cast<std::uint64_t>(width) * height) {
+    throw InvalidArgument("mask of " + std::to_string(width) + "x" + std::to_string(height) +
+                          " needs " + std::to_string(static_cast<std::uint64_t>(width) * height) +
+                          " area ids, got " + std::to_string(areas_.size()));
+  }
+  for (std::size_t i = 0; i < areas_.size(); ++i) {
+    const std::uint8_t id = areas_[i];
+    if (id > kMaxAreaId) {
+      throw InvalidArgument("area id " + std::to_string(id) + " at (" +
+                            std::to_string(i % width) + "," + std::to_string(i / width) +
+                            ") exceeds the largest area id " + std::to_string(kMaxAreaId));
+    }
+    areas_present_ |= AreaSet{1} << id;
+    walkable_pixels_ += id != 0 ? 1 : 0;
+  }
+}
+
+std::string area_grid_sha256(const Mask& mask) {
+  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+  unsigned int digest_size = 0;
+  const auto& areas = mask.areas();
+  if (EVP_Digest(areas.data(), areas.size(), digest.data(), &digest_size, EVP_sha256(), nullptr) !=
+      1) {
+    throw std::runtime_error("SHA-256 failed");
+  }
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string hex;
+  hex.reserve(digest_size * 2);
+  for (unsigned int i = 0; i < digest_size; ++i) {
+    hex.push_back(kHex[digest[i] >> 4]);
+    hex.push_back(kHex[digest[i] & 0xF]);
+  }
+  return hex;
+}
+
+}  // namespace pathcore
