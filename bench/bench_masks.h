@@ -1,0 +1,17 @@
+#pragma once
+
+#include <cstdint>
+
+#include "pathcore/mask.h"
+
+namespace pathbench {
+
+// Full-HD benchmark masks, deterministic for a given size (and seed).
+[[nodiscard]] pathcore::Mask open_mask(std::uint32_t width, std::uint32_t height);
+[[nodiscard]] pathcore::Mask random_obstacle_mask(std::uint32_t width, std::uint32_t height,
+                                                  double obstacle_ratio, std::uint64_t seed);
+// A one-pixel-wide corridor spiralling inward from (0,0) with one-pixel walls:
+// the worst case for distance magnitude (about width*height/2 steps long).
+[[nodiscard]] pathcore::Mask spiral_mask(std::uint32_t width, std::uint32_t height);
+
+}  // namespace pathbench
