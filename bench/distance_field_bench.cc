@@ -44,11 +44,12 @@ const BenchCase& bench_case(const std::string& name) {
   if (it != cases.end()) {
     return it->second;
   }
-  Mask mask = name == "open"     ? pathbench::open_mask(kWidth, kHeight)
+  Mask mask = name == "open"       ? pathbench::open_mask(kWidth, kHeight)
               : name == "random30" ? pathbench::random_obstacle_mask(kWidth, kHeight, 0.30, 42)
                                    : pathbench::spiral_mask(kWidth, kHeight);
   // Spiral: the goal at the corridor's outer end, so the fill runs its whole length.
-  const Point goal = name == "spiral" ? Point{0, 0} : walkable_near(mask, {kWidth / 2, kHeight / 2});
+  const Point goal =
+      name == "spiral" ? Point{0, 0} : walkable_near(mask, {kWidth / 2, kHeight / 2});
   const Point start = walkable_near(mask, {2, 2});
   return cases.emplace(name, BenchCase{std::move(mask), goal, start}).first->second;
 }

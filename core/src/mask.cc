@@ -21,9 +21,9 @@ Mask::Mask(std::uint32_t width, std::uint32_t height, std::vector<std::uint8_t> 
   for (std::size_t i = 0; i < areas_.size(); ++i) {
     const std::uint8_t id = areas_[i];
     if (id > kMaxAreaId) {
-      throw InvalidArgument("area id " + std::to_string(id) + " at (" +
-                            std::to_string(i % width) + "," + std::to_string(i / width) +
-                            ") exceeds the largest area id " + std::to_string(kMaxAreaId));
+      throw InvalidArgument("area id " + std::to_string(id) + " at (" + std::to_string(i % width) +
+                            "," + std::to_string(i / width) + ") exceeds the largest area id " +
+                            std::to_string(kMaxAreaId));
     }
     areas_present_ |= AreaSet{1} << id;
     walkable_pixels_ += id != 0 ? 1 : 0;

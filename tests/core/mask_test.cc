@@ -7,8 +7,8 @@ namespace {
 
 TEST(Mask, CountsAreasAndWalkablePixels) {
   const Mask mask(3, 2, {0, 1, 5, 63, 1, 0});
-  EXPECT_EQ(mask.areas_present(), (AreaSet{1} << 0) | (AreaSet{1} << 1) | (AreaSet{1} << 5) |
-                                      (AreaSet{1} << 63));
+  EXPECT_EQ(mask.areas_present(),
+            (AreaSet{1} << 0) | (AreaSet{1} << 1) | (AreaSet{1} << 5) | (AreaSet{1} << 63));
   EXPECT_EQ(mask.walkable_pixels(), 4U);
   EXPECT_TRUE(mask.walkable({1, 0}, kAllAreas));
   EXPECT_FALSE(mask.walkable({0, 0}, kAllAreas));
