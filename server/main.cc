@@ -1,0 +1,258 @@
+// pathfinder-server: loads the mask store, serves pathfinding.v1.Pathfinder
+// (plus grpc.health.v1.Health and reflection) until SIGTERM or SIGINT.
+
+#include <fcntl.h>
+#include <grpcpp/ext/proto_server_reflection_plugin.h>
+#include <grpcpp/grpcpp.h>
+#include <grpcpp/health_check_service_interface.h>
+#include <signal.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cerrno>
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <optional>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "field_cache.h"
+#include "mask_store.h"
+#include "pathcore/codec.h"
+#include "pathfinder_service.h"
+
+#ifndef PATHFINDER_VERSION
+#define PATHFINDER_VERSION "unknown"
+#endif
+
+namespace {
+
+using pathserver::FieldCache;
+using pathserver::MaskStore;
+
+constexpr auto kShutdownGrace = std::chrono::seconds(2);
+
+struct Config {
+  std::string listen = "127.0.0.1:50051";
+  std::string data_dir = "./data";
+  std::string log_level = "info";
+  int max_message_mb = 64;
+  std::uint64_t max_pixels = pathcore::kDefaultMaxPixels;
+  std::size_t field_cache_entries = 256;
+  std::vector<std::string> seed_masks;  // NAME=FILE
+  std::string port_file;
+};
+
+// A startup problem worth a clear message and a non-zero exit.
+class StartupError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Stores FILE as NAME unless the store already has NAME.
+void seed_mask(MaskStore& store, const std::string& spec, std::uint64_t max_pixels) {
+  const auto eq = spec.find('=');
+  const std::string name = spec.substr(0, eq);
+  const std::string file = spec.substr(eq + 1);
+  if (const auto existing = store.get(name)) {
+    spdlog::info("seed mask '{}': already stored at revision {}, leaving it", name,
+                 existing->revision);
+    return;
+  }
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    throw StartupError("seed mask '" + name + "': cannot open '" + file +
+                       "': " + std::generic_category().message(errno));
+  }
+  const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                                        std::istreambuf_iterator<char>());
+  if (in.bad()) throw StartupError("seed mask '" + name + "': cannot read '" + file + "'");
+  pathcore::DecodeOptions options;  // format sniffed, rule auto
+  options.max_pixels = max_pixels;
+  std::optional<pathcore::Mask> mask;
+  try {
+    mask.emplace(pathcore::decode_mask(bytes, options));
+  } catch (const std::exception& e) {  // DecodeError, InvalidArgument
+    throw StartupError("seed mask '" + name + "': '" + file +
+                       "' is not a usable mask: " + e.what());
+  }
+  const auto entry = store.put(name, std::move(*mask));
+  spdlog::info("seed mask '{}': stored '{}' ({}x{}) as revision {}", name, file,
+               entry->mask->width(), entry->mask->height(), entry->revision);
+}
+
+// Writes "<port>\n" to path atomically (temp file in the same dir + rename).
+void write_port_file(const std::string& path, int port) {
+  const std::string temp = path + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream out(temp, std::ios::trunc);
+    out << port << '\n';
+    out.flush();
+    if (!out) {
+      throw StartupError("cannot write port file '" + temp +
+                         "': " + std::generic_category().message(errno));
+    }
+  }
+  if (::rename(temp.c_str(), path.c_str()) != 0) {
+    const int error = errno;
+    ::unlink(temp.c_str());
+    throw StartupError("cannot rename '" + temp + "' to port file '" + path +
+                       "': " + std::generic_category().message(error));
+  }
+}
+
+int run(const Config& config, const sigset_t& stop_signals) {
+  spdlog::info(
+      "pathfinder-server {} starting: data dir '{}', max message {} MiB, max pixels {}, "
+      "field cache {} entries",
+      PATHFINDER_VERSION, config.data_dir, config.max_message_mb, config.max_pixels,
+      config.field_cache_entries);
+
+  MaskStore store(config.data_dir);  // throws StoreError
+  const auto& report = store.load_report();
+  spdlog::info(
+      "mask store '{}': {} masks loaded, {} bad files skipped, {} temp files removed, "
+      "{} other entries ignored",
+      store.dir().string(), report.loaded, report.skipped, report.temp_removed, report.ignored);
+  for (const auto& spec : config.seed_masks) seed_mask(store, spec, config.max_pixels);
+
+  // A stop request that arrived while loading: do not start serving.
+  const timespec no_wait{};
+  if (const int sig = ::sigtimedwait(&stop_signals, nullptr, &no_wait); sig > 0) {
+    spdlog::info("received {} during startup; exiting", ::strsignal(sig));
+    return 0;
+  }
+
+  FieldCache cache(config.field_cache_entries);
+  pathserver::PathfinderService service(store, cache, {.max_pixels = config.max_pixels});
+
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  grpc::ServerBuilder builder;
+  int port = 0;
+  builder.AddListeningPort(config.listen, grpc::InsecureServerCredentials(), &port);
+  // gRPC sets SO_REUSEPORT by default, which lets a second server bind a port
+  // that is already in use; refuse instead.
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+  const int max_bytes = config.max_message_mb * 1024 * 1024;
+  builder.SetMaxReceiveMessageSize(max_bytes);
+  builder.SetMaxSendMessageSize(max_bytes);
+  builder.RegisterService(&service);
+  const std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  if (!server || port == 0) {
+    throw StartupError("cannot listen on '" + config.listen +
+                       "' (address in use, not permitted, or not HOST:PORT)");
+  }
+  // The store is loaded: report SERVING overall and for the service.
+  server->GetHealthCheckService()->SetServingStatus(true);
+  server->GetHealthCheckService()->SetServingStatus("pathfinding.v1.Pathfinder", true);
+  spdlog::info("listening on '{}' (port {}), serving {} masks", config.listen, port, store.size());
+
+  if (!config.port_file.empty()) {
+    try {
+      write_port_file(config.port_file, port);
+    } catch (...) {
+      server->Shutdown(std::chrono::system_clock::now());
+      throw;
+    }
+  }
+
+  int sig = 0;
+  while (::sigwait(&stop_signals, &sig) != 0) {
+  }
+  spdlog::info("received {}; shutting down (grace {} s)", ::strsignal(sig), kShutdownGrace.count());
+  server->Shutdown(std::chrono::system_clock::now() + kShutdownGrace);
+  server->Wait();
+  spdlog::info("stopped");
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Config config;
+  CLI::App app{
+      "pathfinder-server: gRPC grid pathfinding service (pathfinding.v1.Pathfinder, with "
+      "grpc.health.v1.Health and reflection v1alpha). Runs until SIGTERM or SIGINT, then exits "
+      "0."};
+  app.set_version_flag("--version", PATHFINDER_VERSION);
+  app.add_option("--listen", config.listen,
+                 "Address to listen on, HOST:PORT (plaintext); port 0 picks a free port")
+      ->type_name("HOST:PORT")
+      ->capture_default_str();
+  app.add_option("--data-dir", config.data_dir,
+                 "Directory of the persistent mask store (created if missing, locked while "
+                 "running)")
+      ->type_name("DIR")
+      ->capture_default_str();
+  app.add_option("--log-level", config.log_level, "Log level (logs go to stderr)")
+      ->type_name("LEVEL")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}))
+      ->capture_default_str();
+  app.add_option("--max-message-mb", config.max_message_mb,
+                 "Largest request and response message, in MiB")
+      ->type_name("N")
+      ->check(CLI::Range(1, 2047))
+      ->capture_default_str();
+  app.add_option("--max-pixels", config.max_pixels,
+                 "Largest mask an upload or seed may decode to, in pixels")
+      ->type_name("N")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--field-cache-entries", config.field_cache_entries,
+                 "Distance fields kept in the LRU cache (0 disables caching)")
+      ->type_name("N")
+      ->capture_default_str();
+  app.add_option("--seed-mask", config.seed_masks,
+                 "Repeatable. At start, store FILE (format sniffed) as mask NAME unless NAME is "
+                 "already stored; a bad FILE is a startup error")
+      ->type_name("NAME=FILE")
+      ->allow_extra_args(false)
+      ->check(CLI::Validator(
+          [](std::string& spec) -> std::string {
+            const auto eq = spec.find('=');
+            if (eq == std::string::npos || eq + 1 == spec.size()) {
+              return "expected NAME=FILE, got '" + spec + "'";
+            }
+            if (auto problem = pathserver::mask_name_problem(spec.substr(0, eq))) {
+              return "mask name '" + spec.substr(0, eq) + "' " + *problem;
+            }
+            return {};
+          },
+          ""));
+  app.add_option("--port-file", config.port_file,
+                 "Once listening with the store loaded, write the bound port (decimal and a "
+                 "newline) to FILE atomically")
+      ->type_name("FILE");
+  CLI11_PARSE(app, argc, argv);
+
+  auto logger = spdlog::stderr_color_mt("pathfinder");
+  spdlog::set_default_logger(logger);
+  spdlog::set_level(spdlog::level::from_str(config.log_level));
+
+  // Block the stop signals in every thread (gRPC's threads inherit the mask);
+  // run() waits for them with sigwait, so Shutdown never runs in a handler.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGINT);
+  if (const int error = ::pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr); error != 0) {
+    spdlog::critical("cannot block signals: {}", std::strerror(error));
+    return 1;
+  }
+
+  try {
+    return run(config, stop_signals);
+  } catch (const std::exception& e) {
+    spdlog::critical("startup failed: {}", e.what());
+    return 1;
+  }
+}

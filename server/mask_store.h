@@ -1,0 +1,140 @@
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <shared_mutex>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "pathcore/mask.h"
+
+namespace pathserver {
+
+// Longest valid mask name, in characters.
+inline constexpr std::size_t kMaxMaskNameLength = 128;
+
+// Why `name` is not a valid mask name, or std::nullopt when it is valid.
+// Valid: 1..128 characters from [A-Za-z0-9._/-], no leading or trailing '/',
+// no empty segment ("a//b"), no "." or ".." segment.
+[[nodiscard]] std::optional<std::string> mask_name_problem(std::string_view name);
+
+// The file a mask of this (valid) name is stored in, relative to the data
+// dir: the name with '/' replaced by '~' (not a name character, so the
+// mapping is one-to-one) plus ".pfmask".
+[[nodiscard]] std::string mask_file_name(std::string_view name);
+
+// The data dir cannot be used, or a mask could not be written or removed
+// durably. The message names the path and the system error.
+class StoreError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Thrown by MaskStore::put / remove for an invalid name; what() starts "name: ".
+class InvalidMaskName : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+// One stored mask at one revision. Immutable: a new upload makes a new entry.
+struct MaskEntry {
+  std::string name;
+  std::uint64_t revision = 0;  // 1 on first upload, +1 per replacement
+  std::shared_ptr<const pathcore::Mask> mask;
+  std::string sha256;  // pathcore::area_grid_sha256(*mask), computed once
+};
+using MaskEntryPtr = std::shared_ptr<const MaskEntry>;
+
+// What opening the store found on disk.
+struct LoadReport {
+  std::size_t loaded = 0;        // masks now served
+  std::size_t skipped = 0;       // corrupt, truncated or misnamed mask files (left in place)
+  std::size_t temp_removed = 0;  // leftover temp files of interrupted writes (deleted)
+  std::size_t ignored = 0;       // other entries in the dir (left alone)
+};
+
+// The persistent, thread-safe set of masks, one file per mask under a data dir.
+//
+// Durability: put() and remove() return only once the change is on disk
+// (temp file + fsync + rename + fsync of the dir; unlink + fsync of the dir),
+// and the change becomes visible to readers only then. A crash at any point
+// leaves either the old or the new file, never a partial one under the final
+// name. Writers are serialised by one mutex; readers (get/list) take a shared
+// lock for a map lookup only and are never blocked by disk I/O.
+//
+// The data dir is locked with flock() while the store is open, so a second
+// server (or store) on the same dir fails to open instead of clobbering it.
+//
+// File format (version 1), integers little-endian:
+//   0   8   magic "PFMASK\r\n"
+//   8   4   format version (1)
+//   12  4   name length N (1..128)
+//   16  8   revision
+//   24  4   width
+//   28  4   height
+//   32  64  area grid SHA-256, lower-case hex ASCII (MaskInfo.sha256)
+//   96  N   name
+//   96+N    width*height area ids, row-major
+//   end-32  32  SHA-256 of every byte before it
+// A file whose size, magic, version, checksum, name or areas do not check out
+// is skipped with a warning (and left in place for the operator).
+//
+// Revisions are monotonic per name for the life of the store object, across
+// delete and re-upload (deleted names keep their last revision in memory).
+// After a restart a deleted name starts again at 1: deletions leave no trace
+// on disk.
+class MaskStore {
+ public:
+  // Creates `dir` if missing, locks it and loads every stored mask. Bad files
+  // are logged (spdlog warn) and skipped. Throws StoreError when the dir
+  // cannot be created, opened, locked or listed.
+  explicit MaskStore(std::filesystem::path dir);
+  ~MaskStore();
+  MaskStore(const MaskStore&) = delete;
+  MaskStore& operator=(const MaskStore&) = delete;
+
+  [[nodiscard]] const std::filesystem::path& dir() const { return dir_; }
+  [[nodiscard]] const LoadReport& load_report() const { return load_report_; }
+
+  // Stores `mask` under `name` durably, as revision 1 or the previous
+  // revision + 1, and returns the new entry. Throws InvalidMaskName, or
+  // StoreError when the write fails (then nothing changes but the revision
+  // number is used up).
+  MaskEntryPtr put(std::string_view name, pathcore::Mask mask);
+
+  // Removes the mask durably. False when there is no such mask. Throws
+  // InvalidMaskName or StoreError.
+  bool remove(std::string_view name);
+
+  // The current entry, or nullptr.
+  [[nodiscard]] MaskEntryPtr get(std::string_view name) const;
+  // Every entry, ordered by name.
+  [[nodiscard]] std::vector<MaskEntryPtr> list() const;
+  [[nodiscard]] std::size_t size() const;
+
+ private:
+  void load();
+  [[nodiscard]] MaskEntryPtr load_file(const std::filesystem::path& path) const;
+  void write_file(const MaskEntry& entry);
+  void sync_dir();
+
+  std::filesystem::path dir_;
+  int dir_fd_ = -1;  // open for fsync and the flock
+  LoadReport load_report_;
+
+  std::mutex write_mutex_;  // serialises put/remove (disk I/O happens under it)
+  std::unordered_map<std::string, std::uint64_t> last_revision_;  // guarded by write_mutex_
+  std::uint64_t temp_counter_ = 0;                                // guarded by write_mutex_
+
+  mutable std::shared_mutex map_mutex_;  // guards masks_; held only for lookups and swaps
+  std::map<std::string, MaskEntryPtr, std::less<>> masks_;
+};
+
+}  // namespace pathserver

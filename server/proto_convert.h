@@ -1,0 +1,41 @@
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "mask_store.h"
+#include "pathcore/codec.h"
+#include "pathcore/distance_field.h"
+#include "pathcore/mask.h"
+#include "pathcore/path.h"
+#include "pathfinding/v1/pathfinding.pb.h"
+
+// Translation between the wire types (pathfinding::v1) and core's (pathcore).
+// Enum conversions return std::nullopt for a number the proto does not define
+// (proto3 enums are open: a client can send any integer).
+namespace pathserver {
+
+[[nodiscard]] std::optional<pathcore::MaskFormat> to_core(pathfinding::v1::MaskFormat format);
+[[nodiscard]] std::optional<pathcore::PixelRule> to_core(pathfinding::v1::PixelRule rule);
+[[nodiscard]] std::optional<pathcore::Connectivity> to_core(
+    pathfinding::v1::Connectivity connectivity);
+[[nodiscard]] std::optional<pathcore::Smoothing> to_core(pathfinding::v1::Smoothing smoothing);
+
+[[nodiscard]] inline pathcore::Point to_core(const pathfinding::v1::Point& p) {
+  return {p.x(), p.y()};
+}
+inline void to_proto(pathcore::Point p, pathfinding::v1::Point* out) {
+  out->set_x(p.x);
+  out->set_y(p.y);
+}
+
+// name, revision, size, areas_present, walkable_pixels, sha256.
+void to_proto(const MaskEntry& entry, pathfinding::v1::MaskInfo* out);
+
+// found, points, length, cost, goal (not mask_revision / cache_hit).
+void to_proto(const pathcore::PathResult& result, pathfinding::v1::FindPathResponse* out);
+
+// "(x, y)" for messages.
+[[nodiscard]] std::string point_text(pathcore::Point p);
+
+}  // namespace pathserver

@@ -1,0 +1,376 @@
+#include "mask_store.h"
+
+#include <gtest/gtest.h>
+#include <openssl/evp.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "pathcore/mask.h"
+#include "support/random_mask.h"
+
+namespace pathserver {
+namespace {
+
+namespace fs = std::filesystem;
+
+using Bytes = std::vector<std::uint8_t>;
+
+Bytes read_bytes(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return Bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+void write_bytes(const fs::path& path, const Bytes& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(bytes.data()),
+            static_cast<std::streamsize>(bytes.size()));
+  ASSERT_TRUE(out.good()) << path;
+}
+
+// Recomputes the trailing SHA-256 so a deliberately edited file passes the
+// checksum and fails a later check.
+void reseal(Bytes& bytes) {
+  unsigned int size = 0;
+  ASSERT_EQ(EVP_Digest(bytes.data(), bytes.size() - 32, bytes.data() + bytes.size() - 32, &size,
+                       EVP_sha256(), nullptr),
+            1);
+  ASSERT_EQ(size, 32U);
+}
+
+std::vector<std::string> files_in(const fs::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    names.push_back(entry.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+class MaskStoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string templ = (fs::temp_directory_path() / "mask_store_test-XXXXXX").string();
+    ASSERT_NE(::mkdtemp(templ.data()), nullptr);
+    dir_ = templ;
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+
+  pathcore::Mask make_mask(std::uint32_t width, std::uint32_t height) {
+    return pathtest::random_mask(rng_, width, height, 0.3, 7);
+  }
+
+  fs::path dir_;
+  std::mt19937_64 rng_{12345};
+};
+
+TEST_F(MaskStoreTest, ReopenGivesTheSameMasksRevisionsAndDigests) {
+  std::vector<MaskEntryPtr> stored;
+  {
+    MaskStore store(dir_);
+    EXPECT_EQ(store.size(), 0U);
+    store.put("demo", make_mask(17, 9));
+    stored.push_back(store.put("demo", make_mask(5, 30)));  // revision 2
+    stored.push_back(store.put("levels/town-1.v2", make_mask(1, 1)));
+    stored.push_back(store.put("a", make_mask(64, 48)));
+    stored.push_back(store.put(std::string(kMaxMaskNameLength, 'x'), make_mask(3, 3)));
+  }
+  MaskStore store(dir_);
+  EXPECT_EQ(store.load_report().loaded, stored.size());
+  EXPECT_EQ(store.load_report().skipped, 0U);
+  ASSERT_EQ(store.size(), stored.size());
+  for (const auto& before : stored) {
+    SCOPED_TRACE(before->name);
+    const MaskEntryPtr after = store.get(before->name);
+    ASSERT_NE(after, nullptr);
+    EXPECT_EQ(after->revision, before->revision);
+    EXPECT_EQ(after->sha256, before->sha256);
+    EXPECT_EQ(after->sha256, pathcore::area_grid_sha256(*after->mask));
+    EXPECT_EQ(after->mask->width(), before->mask->width());
+    EXPECT_EQ(after->mask->height(), before->mask->height());
+    EXPECT_EQ(after->mask->areas(), before->mask->areas());
+  }
+  EXPECT_EQ(store.get("demo")->revision, 2U);
+  // Revisions continue from what was loaded.
+  EXPECT_EQ(store.put("demo", make_mask(2, 2))->revision, 3U);
+}
+
+TEST_F(MaskStoreTest, ListIsOrderedByName) {
+  MaskStore store(dir_);
+  for (const char* name : {"b", "a/z", "a", "C"}) store.put(name, make_mask(2, 2));
+  std::vector<std::string> names;
+  for (const auto& entry : store.list()) names.push_back(entry->name);
+  EXPECT_EQ(names, (std::vector<std::string>{"C", "a", "a/z", "b"}));
+}
+
+TEST_F(MaskStoreTest, EntryDescribesTheMask) {
+  MaskStore store(dir_);
+  const auto entry = store.put("m", pathcore::Mask(3, 2, {0, 1, 5, 63, 1, 0}));
+  EXPECT_EQ(entry->name, "m");
+  EXPECT_EQ(entry->revision, 1U);
+  EXPECT_EQ(entry->mask->walkable_pixels(), 4U);
+  EXPECT_EQ(entry->sha256, pathcore::area_grid_sha256(*entry->mask));
+  EXPECT_EQ(entry->sha256.size(), 64U);
+  EXPECT_EQ(store.get("m"), entry);
+  EXPECT_EQ(store.get("n"), nullptr);
+}
+
+TEST_F(MaskStoreTest, RevisionIncrementsOnReplace) {
+  MaskStore store(dir_);
+  EXPECT_EQ(store.put("a", make_mask(4, 4))->revision, 1U);
+  EXPECT_EQ(store.put("a", make_mask(4, 4))->revision, 2U);
+  EXPECT_EQ(store.put("b", make_mask(4, 4))->revision, 1U);
+  const auto third = store.put("a", make_mask(6, 2));
+  EXPECT_EQ(third->revision, 3U);
+  EXPECT_EQ(store.get("a"), third);
+  EXPECT_EQ(store.size(), 2U);
+}
+
+TEST_F(MaskStoreTest, RevisionStaysMonotonicAcrossDeleteAndReupload) {
+  MaskStore store(dir_);
+  store.put("a", make_mask(4, 4));
+  store.put("a", make_mask(4, 4));
+  ASSERT_TRUE(store.remove("a"));
+  EXPECT_EQ(store.put("a", make_mask(4, 4))->revision, 3U);
+}
+
+TEST_F(MaskStoreTest, DeleteRemovesTheMaskDurably) {
+  {
+    MaskStore store(dir_);
+    store.put("levels/keep", make_mask(4, 4));
+    store.put("levels/gone", make_mask(4, 4));
+    EXPECT_TRUE(fs::exists(dir_ / mask_file_name("levels/gone")));
+    EXPECT_TRUE(store.remove("levels/gone"));
+    EXPECT_EQ(store.get("levels/gone"), nullptr);
+    EXPECT_FALSE(store.remove("levels/gone"));
+    EXPECT_FALSE(store.remove("never"));
+    EXPECT_FALSE(fs::exists(dir_ / mask_file_name("levels/gone")));
+  }
+  MaskStore store(dir_);
+  EXPECT_EQ(store.get("levels/gone"), nullptr);
+  EXPECT_NE(store.get("levels/keep"), nullptr);
+  EXPECT_EQ(store.size(), 1U);
+}
+
+TEST_F(MaskStoreTest, FileNamesAreFlatAndLeaveNoTempFiles) {
+  MaskStore store(dir_);
+  store.put("levels/town/inn", make_mask(4, 4));
+  store.put(".hidden", make_mask(4, 4));
+  store.put("levels/town/inn", make_mask(4, 4));
+  EXPECT_EQ(files_in(dir_), (std::vector<std::string>{".hidden.pfmask", "levels~town~inn.pfmask"}));
+  EXPECT_EQ(mask_file_name("a/b"), "a~b.pfmask");
+}
+
+TEST_F(MaskStoreTest, CorruptTruncatedAndStrayFilesAreSkipped) {
+  Bytes victim;
+  {
+    MaskStore store(dir_);
+    store.put("good", make_mask(10, 10));
+    store.put("other/good", make_mask(3, 7));
+    store.put("victim", make_mask(20, 10));
+  }
+  const fs::path victim_path = dir_ / mask_file_name("victim");
+  victim = read_bytes(victim_path);
+  ASSERT_EQ(victim.size(), 96U + 6 + 200 + 32);
+
+  struct Case {
+    std::string what;
+    std::string file;  // written instead of the victim (victim removed)
+    Bytes bytes;
+    std::size_t skipped = 1;
+    std::size_t temp_removed = 0;
+  };
+  std::vector<Case> cases;
+  for (std::size_t cut :
+       {std::size_t{0}, std::size_t{5}, std::size_t{8}, std::size_t{95}, std::size_t{96},
+        std::size_t{100}, std::size_t{150}, victim.size() - 33, victim.size() - 1}) {
+    cases.push_back({"truncated at " + std::to_string(cut), mask_file_name("victim"),
+                     Bytes(victim.begin(), victim.begin() + static_cast<long>(cut))});
+  }
+  for (std::size_t at :
+       {std::size_t{0}, std::size_t{9}, std::size_t{13}, std::size_t{17}, std::size_t{25},
+        std::size_t{40}, std::size_t{97}, std::size_t{200}, victim.size() - 1}) {
+    Bytes flipped = victim;
+    flipped[at] ^= 0x10;
+    cases.push_back({"byte " + std::to_string(at) + " flipped", mask_file_name("victim"), flipped});
+  }
+  Bytes longer = victim;
+  longer.push_back(0);
+  cases.push_back({"one byte appended", mask_file_name("victim"), longer});
+  Bytes garbage(1000);
+  for (auto& b : garbage) b = static_cast<std::uint8_t>(rng_());
+  cases.push_back({"garbage", mask_file_name("victim"), garbage});
+  cases.push_back({"empty file", mask_file_name("victim"), {}});
+  Bytes bad_area = victim;
+  bad_area[96 + 6 + 3] = 64;  // area id out of range, checksum made valid
+  reseal(bad_area);
+  cases.push_back({"area id 64", mask_file_name("victim"), bad_area});
+  Bytes bad_version = victim;
+  bad_version[8] = 2;
+  reseal(bad_version);
+  cases.push_back({"unknown version", mask_file_name("victim"), bad_version});
+  cases.push_back({"copied under another name", mask_file_name("impostor"), victim});
+  cases.push_back(
+      {"leftover temp file", "." + mask_file_name("victim") + ".99-1.tmp", victim, 0, 1});
+  cases.push_back({"leftover empty temp file", ".x.pfmask.1-2.tmp", {}, 0, 1});
+
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    fs::remove(victim_path);
+    write_bytes(dir_ / c.file, c.bytes);
+    {
+      MaskStore store(dir_);
+      EXPECT_EQ(store.load_report().loaded, 2U);
+      EXPECT_EQ(store.load_report().skipped, c.skipped);
+      EXPECT_EQ(store.load_report().temp_removed, c.temp_removed);
+      EXPECT_NE(store.get("good"), nullptr);
+      EXPECT_NE(store.get("other/good"), nullptr);
+      EXPECT_EQ(store.get("victim"), nullptr);
+      EXPECT_EQ(store.get("impostor"), nullptr);
+      // A bad file is left for the operator; a temp file is deleted.
+      EXPECT_EQ(fs::exists(dir_ / c.file), c.temp_removed == 0);
+      // A fresh upload replaces a corrupt file.
+      EXPECT_EQ(store.put("victim", make_mask(2, 2))->revision, 1U);
+    }
+    {
+      MaskStore store(dir_);
+      ASSERT_NE(store.get("victim"), nullptr);
+      EXPECT_EQ(store.get("victim")->mask->width(), 2U);
+      EXPECT_TRUE(store.remove("victim"));
+    }
+    fs::remove(dir_ / c.file);
+  }
+}
+
+TEST_F(MaskStoreTest, OtherFilesAndDirectoriesAreIgnored) {
+  {
+    MaskStore store(dir_);
+    store.put("a", make_mask(3, 3));
+  }
+  write_bytes(dir_ / "port", {'1', '2', '\n'});
+  fs::create_directory(dir_ / "sub.pfmask");
+  MaskStore store(dir_);
+  EXPECT_EQ(store.load_report().loaded, 1U);
+  EXPECT_EQ(store.load_report().ignored, 2U);
+  EXPECT_EQ(store.load_report().skipped, 0U);
+}
+
+TEST_F(MaskStoreTest, SecondStoreOnTheSameDirIsRefused) {
+  MaskStore store(dir_);
+  EXPECT_THROW(MaskStore{dir_}, StoreError);
+}
+
+TEST_F(MaskStoreTest, UnusableDirIsAStoreError) {
+  write_bytes(dir_ / "file", {1});
+  EXPECT_THROW(MaskStore{dir_ / "file"}, StoreError);
+  EXPECT_THROW(MaskStore{dir_ / "file" / "sub"}, StoreError);
+}
+
+TEST_F(MaskStoreTest, MissingDirIsCreated) {
+  MaskStore store(dir_ / "new" / "data");
+  store.put("a", make_mask(2, 2));
+  EXPECT_TRUE(fs::exists(dir_ / "new" / "data" / mask_file_name("a")));
+}
+
+TEST_F(MaskStoreTest, InvalidNamesAreRefused) {
+  MaskStore store(dir_);
+  try {
+    store.put("../x", make_mask(2, 2));
+    FAIL() << "accepted ../x";
+  } catch (const InvalidMaskName& e) {
+    EXPECT_EQ(std::string(e.what()), "name: must not contain a '..' segment");
+  }
+  EXPECT_THROW(store.remove("a b"), InvalidMaskName);
+  EXPECT_TRUE(files_in(dir_).empty());
+}
+
+TEST_F(MaskStoreTest, ConcurrentWritersAndReaders) {
+  MaskStore store(dir_);
+  constexpr int kThreads = 4;
+  constexpr int kPuts = 10;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&store, t] {
+      std::mt19937_64 rng(static_cast<std::uint64_t>(t));
+      for (int i = 0; i < kPuts; ++i) {
+        store.put("shared", pathtest::random_mask(rng, 8, 8, 0.2, 3));
+        store.put("own/" + std::to_string(t), pathtest::random_mask(rng, 4, 4, 0.2, 3));
+        const auto entry = store.get("shared");
+        ASSERT_NE(entry, nullptr);
+        EXPECT_EQ(entry->sha256, pathcore::area_grid_sha256(*entry->mask));
+        EXPECT_FALSE(store.list().empty());
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(store.get("shared")->revision, std::uint64_t{kThreads * kPuts});
+  EXPECT_EQ(store.size(), std::size_t{kThreads + 1});
+}
+
+struct NameCase {
+  std::string name;
+  bool valid;
+};
+
+TEST(MaskStoreNames, ValidationTable) {
+  const std::vector<NameCase> cases = {
+      {"a", true},
+      {"demo", true},
+      {"levels/town-1.v2", true},
+      {"A_b.c-d/e/F", true},
+      {".hidden", true},
+      {"a..b", true},
+      {"..a/b..", true},
+      {"...", true},
+      {std::string(128, 'n'), true},
+      {std::string(64, 'a') + "/" + std::string(63, 'b'), true},
+      {"", false},
+      {std::string(129, 'n'), false},
+      {"../x", false},
+      {"..", false},
+      {".", false},
+      {"x/..", false},
+      {"a/../b", false},
+      {"a/./b", false},
+      {"/abs", false},
+      {"/", false},
+      {"a/", false},
+      {"a//b", false},
+      {"a b", false},
+      {"a\\b", false},
+      {"a:b", false},
+      {"a~b", false},
+      {"a\nb", false},
+      {std::string("a\0b", 3), false},
+      {"\xc3\xa9t\xc3\xa9", false},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE("name '" + c.name + "'");
+    const auto problem = mask_name_problem(c.name);
+    EXPECT_EQ(!problem.has_value(), c.valid) << (problem ? *problem : "accepted");
+  }
+}
+
+TEST(MaskStoreNames, ProblemsSayWhatIsWrong) {
+  EXPECT_EQ(mask_name_problem(""), "must not be empty");
+  EXPECT_EQ(mask_name_problem(std::string(129, 'n')), "is 129 characters long; the limit is 128");
+  EXPECT_EQ(mask_name_problem("a b"), "' ' at position 1 is not allowed (use A-Z a-z 0-9 . _ - /)");
+  EXPECT_EQ(mask_name_problem("a\nb"),
+            "byte 0x0a at position 1 is not allowed (use A-Z a-z 0-9 . _ - /)");
+  EXPECT_EQ(mask_name_problem("/abs"), "must not start with '/'");
+  EXPECT_EQ(mask_name_problem("a/"), "must not end with '/'");
+  EXPECT_EQ(mask_name_problem("a//b"), "must not contain an empty segment ('//')");
+  EXPECT_EQ(mask_name_problem("a/./b"), "must not contain a '.' segment");
+}
+
+}  // namespace
+}  // namespace pathserver
