@@ -1,0 +1,121 @@
+#pragma once
+
+// A thin typed C++ client for the pathfinder gRPC service.
+//
+// Every call returns a Result<T>: the gRPC status and, when the status is OK,
+// the response message. Calls never throw for RPC failures; only
+// upload_mask_file throws (FileError) when the local file cannot be read.
+
+#include <grpcpp/channel.h>
+#include <grpcpp/support/status.h>
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "pathfinding/v1/pathfinding.grpc.pb.h"
+
+namespace pathfinder {
+
+// The largest message a client sends or accepts by default: 64 MiB.
+inline constexpr int kDefaultMaxMessageBytes = 64 * 1024 * 1024;
+
+struct ClientOptions {
+  // Deadline of every call, measured from the moment it starts.
+  std::chrono::milliseconds deadline{std::chrono::seconds(10)};
+  // Largest message sent or received, in bytes (gRPC's own default is 4 MiB).
+  int max_message_bytes = kDefaultMaxMessageBytes;
+};
+
+// The outcome of one call: `value` is meaningful only when ok().
+template <class T>
+struct [[nodiscard]] Result {
+  grpc::Status status;
+  T value;
+
+  [[nodiscard]] bool ok() const { return status.ok(); }
+};
+
+// Raised by upload_mask_file when the file cannot be read. what() names the
+// file and the reason.
+class FileError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// How upload_mask_file asks the server to decode the file.
+struct UploadOptions {
+  pathfinding::v1::MaskFormat format = pathfinding::v1::MASK_FORMAT_UNSPECIFIED;  // sniff
+  pathfinding::v1::PixelRule rule = pathfinding::v1::PIXEL_RULE_UNSPECIFIED;      // auto
+  std::map<std::uint32_t, std::uint32_t> palette;  // 0xRRGGBB -> area id, PIXEL_RULE_PALETTE
+  std::uint32_t width = 0;                         // MASK_FORMAT_RAW only
+  std::uint32_t height = 0;                        // MASK_FORMAT_RAW only
+};
+
+// grpc.health.v1.HealthCheckResponse.ServingStatus.
+enum class ServingStatus { kUnknown = 0, kServing = 1, kNotServing = 2, kServiceUnknown = 3 };
+
+// Name of a serving status as the health proto spells it ("SERVING", ...).
+[[nodiscard]] const char* serving_status_name(ServingStatus status);
+
+// Name of a gRPC status code as the gRPC docs spell it ("NOT_FOUND", ...).
+[[nodiscard]] const char* status_code_name(grpc::StatusCode code);
+
+// One connection to a pathfinder server. Thread-safe: calls may be made from
+// several threads at once (each call uses its own context).
+class Client {
+ public:
+  // Connects (lazily, on the first call) to target, e.g. "127.0.0.1:50051",
+  // over an insecure channel with options.max_message_bytes as both limits.
+  explicit Client(const std::string& target, ClientOptions options = {});
+  // Uses an existing channel (the caller chose its arguments and credentials).
+  explicit Client(std::shared_ptr<grpc::Channel> channel, ClientOptions options = {});
+
+  [[nodiscard]] const ClientOptions& options() const { return options_; }
+  [[nodiscard]] const std::shared_ptr<grpc::Channel>& channel() const { return channel_; }
+
+  // Creates or replaces a mask by name.
+  Result<pathfinding::v1::MaskInfo> upload_mask(const pathfinding::v1::UploadMaskRequest& request);
+  // Uploads the bytes of the file at path. Throws FileError when it cannot be read.
+  Result<pathfinding::v1::MaskInfo> upload_mask_file(const std::string& name,
+                                                     const std::string& path,
+                                                     const UploadOptions& options = {});
+  // Overwrites a rectangle of area ids.
+  Result<pathfinding::v1::MaskInfo> patch_mask(const pathfinding::v1::PatchMaskRequest& request);
+  // Deletes a mask.
+  Result<pathfinding::v1::DeleteMaskResponse> delete_mask(const std::string& name);
+  // Describes one mask.
+  Result<pathfinding::v1::MaskInfo> get_mask(const std::string& name);
+  // Describes every mask, ordered by name.
+  Result<pathfinding::v1::ListMasksResponse> list_masks();
+  // Finds a path.
+  Result<pathfinding::v1::FindPathResponse> find_path(
+      const pathfinding::v1::FindPathRequest& request);
+  // Answers, for each pair, whether b can be reached from a.
+  Result<pathfinding::v1::ReachableResponse> reachable(
+      const pathfinding::v1::ReachableRequest& request);
+  // Finds an RPG-style route of standard moves.
+  Result<pathfinding::v1::StandardMoveResponse> standard_move(
+      const pathfinding::v1::StandardMoveRequest& request);
+
+  // grpc.health.v1.Health/Check for service ("" = the whole server).
+  Result<ServingStatus> health_check(const std::string& service = "");
+  // Waits until the channel is connected, at most timeout. True when it is.
+  [[nodiscard]] bool wait_until_ready(std::chrono::milliseconds timeout);
+
+ private:
+  std::shared_ptr<grpc::Channel> channel_;
+  std::unique_ptr<pathfinding::v1::Pathfinder::Stub> stub_;
+  ClientOptions options_;
+};
+
+// Convenience constructors for request fields.
+[[nodiscard]] pathfinding::v1::Point make_point(std::int32_t x, std::int32_t y);
+
+// Reads a whole file. Throws FileError naming the file and the reason.
+[[nodiscard]] std::string read_file(const std::string& path);
+
+}  // namespace pathfinder

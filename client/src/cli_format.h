@@ -1,0 +1,51 @@
+#pragma once
+
+// Text the `pathfind` CLI prints: human-readable lines, or one JSON object
+// per response. Parsing of the CLI's small value languages lives here too.
+
+#include <google/protobuf/message.h>
+
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+
+#include "pathfinding/v1/pathfinding.pb.h"
+
+namespace pathfinder::cli {
+
+// A bad command-line value the argument parser could not catch; exit code 2.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The message as one line of JSON (proto field names, defaults included).
+[[nodiscard]] std::string to_json(const google::protobuf::Message& message);
+
+// "mask demo  revision 1  640x360  walkable 180000  areas 1,2  sha256 ab12..."
+// (areas: the walkable area ids present; area 0 is never walkable).
+[[nodiscard]] std::string format_mask_info(const pathfinding::v1::MaskInfo& info);
+// Two lines: "found true  length ...  cost ...  goal (x,y)  revision r  cache_hit false"
+// and "points N: (x,y) (x,y) ...".
+[[nodiscard]] std::string format_find_path(const pathfinding::v1::FindPathResponse& response);
+// "revision r", then one "(ax,ay) -> (bx,by): reachable|unreachable" line per pair.
+[[nodiscard]] std::string format_reachable(const pathfinding::v1::ReachableRequest& request,
+                                           const pathfinding::v1::ReachableResponse& response);
+// "found ...  revision r  cache_hit ...  node (x,y)", "moves E 3, SE 2", "waypoints N: ...".
+[[nodiscard]] std::string format_standard_move(
+    const pathfinding::v1::StandardMoveResponse& response);
+
+// "1,2,5" -> bit set with those bits; "all" or "" -> 0. Ids must be 1..63.
+[[nodiscard]] std::uint64_t parse_areas(const std::string& text);
+// "1,2,5" for a bit set; "none" when empty.
+[[nodiscard]] std::string format_areas(std::uint64_t areas);
+// "KEY=VALUE" with integers in decimal or 0x hex (a leading '#' also means hex).
+[[nodiscard]] std::pair<std::uint32_t, std::uint32_t> parse_key_value(const std::string& text,
+                                                                      const std::string& what);
+
+[[nodiscard]] pathfinding::v1::MaskFormat parse_format(const std::string& text);
+[[nodiscard]] pathfinding::v1::PixelRule parse_rule(const std::string& text);
+[[nodiscard]] pathfinding::v1::Smoothing parse_smoothing(const std::string& text);
+
+}  // namespace pathfinder::cli

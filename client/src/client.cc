@@ -1,0 +1,313 @@
+#include "pathfinder/client.h"
+
+#include <grpcpp/client_context.h>
+#include <grpcpp/create_channel.h>
+#include <grpcpp/generic/generic_stub.h>
+#include <grpcpp/security/credentials.h>
+#include <grpcpp/support/byte_buffer.h>
+#include <grpcpp/support/channel_arguments.h>
+
+#include <cerrno>
+#include <condition_variable>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <mutex>
+#include <optional>
+#include <sstream>
+
+namespace pathfinder {
+
+namespace pb = pathfinding::v1;
+
+namespace {
+
+// Runs one unary call through the generated stub with the client's deadline.
+template <class Response, class Request, class Method>
+Result<Response> call(pb::Pathfinder::Stub* stub, Method method, const Request& request,
+                      const ClientOptions& options) {
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + options.deadline);
+  Result<Response> result;
+  result.status = (stub->*method)(&context, request, &result.value);
+  return result;
+}
+
+// Protobuf wire format of grpc.health.v1.HealthCheckRequest { string service = 1; }.
+std::string encode_health_request(const std::string& service) {
+  std::string bytes;
+  if (service.empty()) {
+    return bytes;  // proto3 omits default values: the empty message
+  }
+  bytes.push_back('\x0a');  // field 1, wire type 2 (length-delimited)
+  std::uint64_t length = service.size();
+  while (length >= 0x80) {
+    bytes.push_back(static_cast<char>((length & 0x7f) | 0x80));
+    length >>= 7;
+  }
+  bytes.push_back(static_cast<char>(length));
+  bytes += service;
+  return bytes;
+}
+
+bool read_varint(const std::string& bytes, std::size_t& pos, std::uint64_t& value) {
+  value = 0;
+  for (int shift = 0; shift < 64 && pos < bytes.size(); shift += 7) {
+    const auto byte = static_cast<std::uint8_t>(bytes[pos++]);
+    value |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
+    if ((byte & 0x80) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Parses grpc.health.v1.HealthCheckResponse { ServingStatus status = 1; },
+// skipping unknown fields. std::nullopt when the bytes are malformed.
+std::optional<ServingStatus> decode_health_response(const std::string& bytes) {
+  std::uint64_t status = 0;
+  std::size_t pos = 0;
+  while (pos < bytes.size()) {
+    std::uint64_t key = 0;
+    if (!read_varint(bytes, pos, key)) {
+      return std::nullopt;
+    }
+    const std::uint64_t field = key >> 3;
+    const std::uint64_t wire_type = key & 7;
+    std::uint64_t value = 0;
+    switch (wire_type) {
+      case 0:  // varint
+        if (!read_varint(bytes, pos, value)) {
+          return std::nullopt;
+        }
+        if (field == 1) {
+          status = value;
+        }
+        break;
+      case 1:  // 64-bit
+        pos += 8;
+        break;
+      case 2:  // length-delimited
+        if (!read_varint(bytes, pos, value) || value > bytes.size() - pos) {
+          return std::nullopt;
+        }
+        pos += value;
+        break;
+      case 5:  // 32-bit
+        pos += 4;
+        break;
+      default:
+        return std::nullopt;
+    }
+    if (pos > bytes.size()) {
+      return std::nullopt;
+    }
+  }
+  if (status > 3) {
+    return ServingStatus::kUnknown;
+  }
+  return static_cast<ServingStatus>(status);
+}
+
+}  // namespace
+
+const char* serving_status_name(ServingStatus status) {
+  switch (status) {
+    case ServingStatus::kUnknown:
+      return "UNKNOWN";
+    case ServingStatus::kServing:
+      return "SERVING";
+    case ServingStatus::kNotServing:
+      return "NOT_SERVING";
+    case ServingStatus::kServiceUnknown:
+      return "SERVICE_UNKNOWN";
+  }
+  return "UNKNOWN";
+}
+
+const char* status_code_name(grpc::StatusCode code) {
+  switch (code) {
+    case grpc::StatusCode::OK:
+      return "OK";
+    case grpc::StatusCode::CANCELLED:
+      return "CANCELLED";
+    case grpc::StatusCode::UNKNOWN:
+      return "UNKNOWN";
+    case grpc::StatusCode::INVALID_ARGUMENT:
+      return "INVALID_ARGUMENT";
+    case grpc::StatusCode::DEADLINE_EXCEEDED:
+      return "DEADLINE_EXCEEDED";
+    case grpc::StatusCode::NOT_FOUND:
+      return "NOT_FOUND";
+    case grpc::StatusCode::ALREADY_EXISTS:
+      return "ALREADY_EXISTS";
+    case grpc::StatusCode::PERMISSION_DENIED:
+      return "PERMISSION_DENIED";
+    case grpc::StatusCode::RESOURCE_EXHAUSTED:
+      return "RESOURCE_EXHAUSTED";
+    case grpc::StatusCode::FAILED_PRECONDITION:
+      return "FAILED_PRECONDITION";
+    case grpc::StatusCode::ABORTED:
+      return "ABORTED";
+    case grpc::StatusCode::OUT_OF_RANGE:
+      return "OUT_OF_RANGE";
+    case grpc::StatusCode::UNIMPLEMENTED:
+      return "UNIMPLEMENTED";
+    case grpc::StatusCode::INTERNAL:
+      return "INTERNAL";
+    case grpc::StatusCode::UNAVAILABLE:
+      return "UNAVAILABLE";
+    case grpc::StatusCode::DATA_LOSS:
+      return "DATA_LOSS";
+    case grpc::StatusCode::UNAUTHENTICATED:
+      return "UNAUTHENTICATED";
+    default:
+      return "UNKNOWN";
+  }
+}
+
+Client::Client(const std::string& target, ClientOptions options) : options_(options) {
+  grpc::ChannelArguments arguments;
+  arguments.SetMaxReceiveMessageSize(options_.max_message_bytes);
+  arguments.SetMaxSendMessageSize(options_.max_message_bytes);
+  channel_ = grpc::CreateCustomChannel(target, grpc::InsecureChannelCredentials(), arguments);
+  stub_ = pb::Pathfinder::NewStub(channel_);
+}
+
+Client::Client(std::shared_ptr<grpc::Channel> channel, ClientOptions options)
+    : channel_(std::move(channel)), stub_(pb::Pathfinder::NewStub(channel_)), options_(options) {}
+
+Result<pb::MaskInfo> Client::upload_mask(const pb::UploadMaskRequest& request) {
+  return call<pb::MaskInfo>(stub_.get(), &pb::Pathfinder::Stub::UploadMask, request, options_);
+}
+
+Result<pb::MaskInfo> Client::upload_mask_file(const std::string& name, const std::string& path,
+                                              const UploadOptions& options) {
+  pb::UploadMaskRequest request;
+  request.set_name(name);
+  request.set_image(read_file(path));
+  request.set_format(options.format);
+  request.set_rule(options.rule);
+  for (const auto& [colour, area] : options.palette) {
+    (*request.mutable_palette())[colour] = area;
+  }
+  request.set_width(options.width);
+  request.set_height(options.height);
+  return upload_mask(request);
+}
+
+Result<pb::MaskInfo> Client::patch_mask(const pb::PatchMaskRequest& request) {
+  return call<pb::MaskInfo>(stub_.get(), &pb::Pathfinder::Stub::PatchMask, request, options_);
+}
+
+Result<pb::DeleteMaskResponse> Client::delete_mask(const std::string& name) {
+  pb::DeleteMaskRequest request;
+  request.set_name(name);
+  return call<pb::DeleteMaskResponse>(stub_.get(), &pb::Pathfinder::Stub::DeleteMask, request,
+                                      options_);
+}
+
+Result<pb::MaskInfo> Client::get_mask(const std::string& name) {
+  pb::GetMaskRequest request;
+  request.set_name(name);
+  return call<pb::MaskInfo>(stub_.get(), &pb::Pathfinder::Stub::GetMask, request, options_);
+}
+
+Result<pb::ListMasksResponse> Client::list_masks() {
+  return call<pb::ListMasksResponse>(stub_.get(), &pb::Pathfinder::Stub::ListMasks,
+                                     pb::ListMasksRequest(), options_);
+}
+
+Result<pb::FindPathResponse> Client::find_path(const pb::FindPathRequest& request) {
+  return call<pb::FindPathResponse>(stub_.get(), &pb::Pathfinder::Stub::FindPath, request,
+                                    options_);
+}
+
+Result<pb::ReachableResponse> Client::reachable(const pb::ReachableRequest& request) {
+  return call<pb::ReachableResponse>(stub_.get(), &pb::Pathfinder::Stub::Reachable, request,
+                                     options_);
+}
+
+Result<pb::StandardMoveResponse> Client::standard_move(const pb::StandardMoveRequest& request) {
+  return call<pb::StandardMoveResponse>(stub_.get(), &pb::Pathfinder::Stub::StandardMove, request,
+                                        options_);
+}
+
+Result<ServingStatus> Client::health_check(const std::string& service) {
+  // Debian installs no health .proto, so the call goes through the generic
+  // stub with the two tiny messages encoded by hand.
+  grpc::GenericStub generic(channel_);
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + options_.deadline);
+
+  const std::string request_bytes = encode_health_request(service);
+  grpc::Slice slice(request_bytes);
+  grpc::ByteBuffer request(&slice, 1);
+  grpc::ByteBuffer response;
+
+  std::mutex mutex;
+  std::condition_variable done_cv;
+  bool done = false;
+  Result<ServingStatus> result{grpc::Status::OK, ServingStatus::kUnknown};
+  generic.UnaryCall(&context, "/grpc.health.v1.Health/Check", grpc::StubOptions(), &request,
+                    &response, [&](grpc::Status status) {
+                      std::lock_guard lock(mutex);
+                      result.status = std::move(status);
+                      done = true;
+                      done_cv.notify_one();
+                    });
+  {
+    std::unique_lock lock(mutex);
+    done_cv.wait(lock, [&] { return done; });
+  }
+  if (!result.ok()) {
+    return result;
+  }
+  std::vector<grpc::Slice> slices;
+  if (!response.Dump(&slices).ok()) {
+    result.status = grpc::Status(grpc::StatusCode::INTERNAL, "unreadable health response");
+    return result;
+  }
+  std::string response_bytes;
+  for (const auto& part : slices) {
+    response_bytes.append(reinterpret_cast<const char*>(part.begin()), part.size());
+  }
+  const auto status = decode_health_response(response_bytes);
+  if (!status) {
+    result.status = grpc::Status(grpc::StatusCode::INTERNAL, "malformed health response");
+    return result;
+  }
+  result.value = *status;
+  return result;
+}
+
+bool Client::wait_until_ready(std::chrono::milliseconds timeout) {
+  return channel_->WaitForConnected(std::chrono::system_clock::now() + timeout);
+}
+
+pb::Point make_point(std::int32_t x, std::int32_t y) {
+  pb::Point point;
+  point.set_x(x);
+  point.set_y(y);
+  return point;
+}
+
+std::string read_file(const std::string& path) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    throw FileError("cannot read '" + path + "': it is a directory");
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw FileError("cannot read '" + path + "': " + std::strerror(errno));
+  }
+  std::ostringstream contents;
+  contents << in.rdbuf();
+  if (in.bad()) {
+    throw FileError("cannot read '" + path + "': read failed");
+  }
+  return std::move(contents).str();
+}
+
+}  // namespace pathfinder

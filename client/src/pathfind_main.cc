@@ -1,0 +1,341 @@
+// pathfind: a command-line client for the pathfinder service.
+//
+//   pathfind [--server HOST:PORT] [--json] [--timeout SECONDS] <command> ...
+//
+// Exit codes: 0 success; 1 the server (or the connection) reported an error,
+// printed as "error: <STATUS_CODE>: <message>"; 2 a usage error or unreadable
+// local input.
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli_format.h"
+#include "pathfinder/client.h"
+
+namespace {
+
+namespace pb = pathfinding::v1;
+using pathfinder::cli::UsageError;
+
+constexpr int kExitOk = 0;
+constexpr int kExitRpcError = 1;
+constexpr int kExitUsage = 2;
+
+struct GlobalArgs {
+  std::string server = "127.0.0.1:50051";
+  bool json = false;
+  double timeout_seconds = 10;
+};
+
+struct UploadArgs {
+  std::string name;
+  std::string file;
+  std::string format = "auto";
+  std::string rule = "auto";
+  std::vector<std::string> palette;
+  std::uint32_t width = 0;
+  std::uint32_t height = 0;
+};
+
+struct FindArgs {
+  std::string mask;
+  std::int32_t sx = 0, sy = 0, gx = 0, gy = 0;
+  std::string areas;
+  bool eight = false;
+  bool corner_cutting = false;
+  std::string smoothing = "beautify";
+  bool snap = false;
+  std::vector<std::string> costs;
+};
+
+struct ReachableArgs {
+  std::string mask;
+  std::vector<std::int32_t> coordinates;
+  std::string areas;
+  bool eight = false;
+};
+
+struct StandardMoveArgs {
+  std::string mask;
+  std::int32_t sx = 0, sy = 0, gx = 0, gy = 0;
+  std::uint32_t max_moves = 0;
+  bool forbid_corner_cutting = false;
+  std::string areas;
+};
+
+struct PatchArgs {
+  std::string name;
+  std::uint32_t x = 0, y = 0, width = 0, height = 0;
+  std::string areas_file;
+  std::uint64_t expected_revision = 0;
+};
+
+// Prints an RPC result: the JSON or human text on stdout when OK, else the
+// status on stderr. Returns the exit code.
+template <class T, class Human>
+int report(const pathfinder::Result<T>& result, bool json, Human human) {
+  if (!result.ok()) {
+    std::cerr << "error: " << pathfinder::status_code_name(result.status.error_code());
+    if (!result.status.error_message().empty()) {
+      std::cerr << ": " << result.status.error_message();
+    }
+    std::cerr << "\n";
+    return kExitRpcError;
+  }
+  if (json) {
+    std::cout << pathfinder::cli::to_json(result.value) << "\n";
+  } else {
+    const std::string text = human(result.value);
+    if (!text.empty()) {
+      std::cout << text << "\n";
+    }
+  }
+  return kExitOk;
+}
+
+int run_upload(pathfinder::Client& client, const UploadArgs& args, bool json) {
+  pathfinder::UploadOptions options;
+  options.format = pathfinder::cli::parse_format(args.format);
+  options.rule = pathfinder::cli::parse_rule(args.rule);
+  for (const auto& entry : args.palette) {
+    const auto [colour, area] = pathfinder::cli::parse_key_value(entry, "--palette");
+    if (colour > 0xffffff) {
+      throw UsageError("--palette: colour '" + entry + "' is not 0xRRGGBB");
+    }
+    options.palette[colour] = area;
+  }
+  options.width = args.width;
+  options.height = args.height;
+  return report(client.upload_mask_file(args.name, args.file, options), json,
+                [](const pb::MaskInfo& info) { return pathfinder::cli::format_mask_info(info); });
+}
+
+int run_find(pathfinder::Client& client, const FindArgs& args, bool json) {
+  pb::FindPathRequest request;
+  request.set_mask(args.mask);
+  *request.mutable_start() = pathfinder::make_point(args.sx, args.sy);
+  *request.mutable_goal() = pathfinder::make_point(args.gx, args.gy);
+  request.set_enabled_areas(pathfinder::cli::parse_areas(args.areas));
+  request.set_connectivity(args.eight ? pb::CONNECTIVITY_EIGHT : pb::CONNECTIVITY_FOUR);
+  request.set_allow_corner_cutting(args.corner_cutting);
+  request.set_smoothing(pathfinder::cli::parse_smoothing(args.smoothing));
+  request.set_snap_to_reachable(args.snap);
+  for (const auto& entry : args.costs) {
+    const auto [area, cost] = pathfinder::cli::parse_key_value(entry, "--cost");
+    (*request.mutable_area_costs())[area] = cost;
+  }
+  return report(client.find_path(request), json, [](const pb::FindPathResponse& response) {
+    return pathfinder::cli::format_find_path(response);
+  });
+}
+
+int run_reachable(pathfinder::Client& client, const ReachableArgs& args, bool json) {
+  if (args.coordinates.empty() || args.coordinates.size() % 4 != 0) {
+    throw UsageError("reachable: expected AX AY BX BY, four numbers per pair, got " +
+                     std::to_string(args.coordinates.size()) + " numbers");
+  }
+  pb::ReachableRequest request;
+  request.set_mask(args.mask);
+  for (std::size_t i = 0; i < args.coordinates.size(); i += 4) {
+    auto* pair = request.add_pairs();
+    *pair->mutable_a() = pathfinder::make_point(args.coordinates[i], args.coordinates[i + 1]);
+    *pair->mutable_b() = pathfinder::make_point(args.coordinates[i + 2], args.coordinates[i + 3]);
+  }
+  request.set_enabled_areas(pathfinder::cli::parse_areas(args.areas));
+  request.set_connectivity(args.eight ? pb::CONNECTIVITY_EIGHT : pb::CONNECTIVITY_FOUR);
+  return report(client.reachable(request), json, [&](const pb::ReachableResponse& response) {
+    return pathfinder::cli::format_reachable(request, response);
+  });
+}
+
+int run_standard_move(pathfinder::Client& client, const StandardMoveArgs& args, bool json) {
+  pb::StandardMoveRequest request;
+  request.set_mask(args.mask);
+  *request.mutable_start() = pathfinder::make_point(args.sx, args.sy);
+  *request.mutable_goal() = pathfinder::make_point(args.gx, args.gy);
+  request.set_enabled_areas(pathfinder::cli::parse_areas(args.areas));
+  request.set_max_moves(args.max_moves);
+  request.set_forbid_corner_cutting(args.forbid_corner_cutting);
+  return report(client.standard_move(request), json, [](const pb::StandardMoveResponse& response) {
+    return pathfinder::cli::format_standard_move(response);
+  });
+}
+
+int run_patch(pathfinder::Client& client, const PatchArgs& args, bool json) {
+  pb::PatchMaskRequest request;
+  request.set_name(args.name);
+  request.set_expected_revision(args.expected_revision);
+  request.set_x(args.x);
+  request.set_y(args.y);
+  request.set_width(args.width);
+  request.set_height(args.height);
+  request.set_areas(pathfinder::read_file(args.areas_file));
+  return report(client.patch_mask(request), json,
+                [](const pb::MaskInfo& info) { return pathfinder::cli::format_mask_info(info); });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "pathfind: a command-line client for the pathfinder gRPC service.\n"
+      "Exit codes: 0 ok, 1 server or connection error, 2 usage or local input error.",
+      "pathfind"};
+  app.require_subcommand(1);
+  app.fallthrough();  // global options are accepted after the command too
+
+  GlobalArgs global;
+  app.add_option("--server", global.server, "Server address HOST:PORT")->capture_default_str();
+  app.add_flag("--json", global.json, "Print each response as one line of JSON");
+  app.add_option("--timeout", global.timeout_seconds, "Deadline of each call, in seconds")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+
+  const std::vector<std::string> formats{"auto", "png", "pgm", "pbm", "movingai", "raw"};
+  const std::vector<std::string> rules{"auto", "index", "nonzero", "blue-bit7", "palette"};
+  const std::vector<std::string> smoothings{"beautify", "simplify", "none"};
+
+  UploadArgs upload_args;
+  auto* upload = app.add_subcommand("upload", "Create or replace mask NAME from an image FILE");
+  upload->add_option("NAME", upload_args.name, "Mask name")->required();
+  upload->add_option("FILE", upload_args.file, "Image file (PNG, PGM, PBM, .map, raw)")->required();
+  upload->add_option("--format", upload_args.format, "Image format (auto sniffs)")
+      ->check(CLI::IsMember(formats))
+      ->capture_default_str();
+  upload->add_option("--rule", upload_args.rule, "How pixels become area ids")
+      ->check(CLI::IsMember(rules))
+      ->capture_default_str();
+  upload->add_option("--palette", upload_args.palette,
+                     "Colour to area for --rule palette, 0xRRGGBB=AREA (repeatable)");
+  upload->add_option("--width", upload_args.width, "Width in pixels (--format raw)");
+  upload->add_option("--height", upload_args.height, "Height in pixels (--format raw)");
+
+  std::string get_name;
+  auto* get = app.add_subcommand("get", "Describe mask NAME");
+  get->add_option("NAME", get_name, "Mask name")->required();
+
+  auto* list = app.add_subcommand("list", "Describe every mask, ordered by name");
+
+  std::string delete_name;
+  auto* del = app.add_subcommand("delete", "Delete mask NAME");
+  del->add_option("NAME", delete_name, "Mask name")->required();
+
+  FindArgs find_args;
+  auto* find = app.add_subcommand("find", "Find a path on MASK from (SX,SY) to (GX,GY)");
+  find->add_option("MASK", find_args.mask, "Mask name")->required();
+  find->add_option("SX", find_args.sx, "Start column")->required();
+  find->add_option("SY", find_args.sy, "Start row")->required();
+  find->add_option("GX", find_args.gx, "Goal column")->required();
+  find->add_option("GY", find_args.gy, "Goal row")->required();
+  find->add_option("--areas", find_args.areas, "Walkable area ids, e.g. 1,2,5 (default all)");
+  find->add_flag("--eight", find_args.eight, "Eight neighbours (default four)");
+  find->add_flag("--corner-cutting", find_args.corner_cutting,
+                 "With --eight, allow diagonal steps past blocked corners");
+  find->add_option("--smoothing", find_args.smoothing, "Path straightening")
+      ->check(CLI::IsMember(smoothings))
+      ->capture_default_str();
+  find->add_flag("--snap", find_args.snap, "Snap unusable ends to the nearest reachable pixel");
+  find->add_option("--cost", find_args.costs, "Step cost of an area, AREA=COST (repeatable)");
+
+  ReachableArgs reachable_args;
+  auto* reachable =
+      app.add_subcommand("reachable", "Can (BX,BY) be reached from (AX,AY)? One answer per quad");
+  reachable->add_option("MASK", reachable_args.mask, "Mask name")->required();
+  reachable->add_option("COORDS", reachable_args.coordinates, "AX AY BX BY [AX AY BX BY ...]")
+      ->required();
+  reachable->add_option("--areas", reachable_args.areas, "Walkable area ids (default all)");
+  reachable->add_flag("--eight", reachable_args.eight, "Eight neighbours (default four)");
+
+  StandardMoveArgs move_args;
+  auto* standard_move =
+      app.add_subcommand("standard-move", "RPG-style tile route from (SX,SY) to (GX,GY)");
+  standard_move->add_option("MASK", move_args.mask, "Mask name")->required();
+  standard_move->add_option("SX", move_args.sx, "Start column")->required();
+  standard_move->add_option("SY", move_args.sy, "Start row")->required();
+  standard_move->add_option("GX", move_args.gx, "Goal column")->required();
+  standard_move->add_option("GY", move_args.gy, "Goal row")->required();
+  standard_move->add_option("--max-moves", move_args.max_moves,
+                            "Most standard moves to stitch, 1..3 (default 2)");
+  standard_move->add_flag("--forbid-corner-cutting", move_args.forbid_corner_cutting,
+                          "Diagonal steps need both side tiles walkable");
+  standard_move->add_option("--areas", move_args.areas, "Walkable area ids (default all)");
+
+  PatchArgs patch_args;
+  auto* patch = app.add_subcommand(
+      "patch", "Overwrite the W x H rectangle at (X,Y) of mask NAME with AREAS_FILE's bytes");
+  patch->add_option("NAME", patch_args.name, "Mask name")->required();
+  patch->add_option("X", patch_args.x, "Left column")->required();
+  patch->add_option("Y", patch_args.y, "Top row")->required();
+  patch->add_option("W", patch_args.width, "Width")->required();
+  patch->add_option("H", patch_args.height, "Height")->required();
+  patch->add_option("AREAS_FILE", patch_args.areas_file, "W*H area ids, one byte each, row-major")
+      ->required();
+  patch->add_option("--expected-revision", patch_args.expected_revision,
+                    "Refuse unless the mask is at this revision (default any)");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    // --help and --version are "errors" with exit code 0; real ones become 2.
+    return app.exit(error) == 0 ? kExitOk : kExitUsage;
+  }
+
+  try {
+    pathfinder::ClientOptions options;
+    constexpr double kMaxTimeoutSeconds = 365.0 * 24 * 3600;  // keeps the cast below defined
+    options.deadline = std::chrono::milliseconds(static_cast<std::int64_t>(
+        std::min(global.timeout_seconds, kMaxTimeoutSeconds) * 1000.0 + 0.5));
+    pathfinder::Client client(global.server, options);
+    const bool json = global.json;
+
+    if (*upload) {
+      return run_upload(client, upload_args, json);
+    }
+    if (*get) {
+      return report(client.get_mask(get_name), json, [](const pb::MaskInfo& info) {
+        return pathfinder::cli::format_mask_info(info);
+      });
+    }
+    if (*list) {
+      return report(client.list_masks(), json, [](const pb::ListMasksResponse& response) {
+        std::string text;
+        for (const auto& info : response.masks()) {
+          text += (text.empty() ? "" : "\n") + pathfinder::cli::format_mask_info(info);
+        }
+        return text;
+      });
+    }
+    if (*del) {
+      return report(client.delete_mask(delete_name), json,
+                    [&](const pb::DeleteMaskResponse&) { return "deleted " + delete_name; });
+    }
+    if (*find) {
+      return run_find(client, find_args, json);
+    }
+    if (*reachable) {
+      return run_reachable(client, reachable_args, json);
+    }
+    if (*standard_move) {
+      return run_standard_move(client, move_args, json);
+    }
+    if (*patch) {
+      return run_patch(client, patch_args, json);
+    }
+    std::cerr << "error: no command\n";
+    return kExitUsage;
+  } catch (const UsageError& error) {
+    std::cerr << "error: " << error.what() << "\n";
+    return kExitUsage;
+  } catch (const pathfinder::FileError& error) {
+    std::cerr << "error: " << error.what() << "\n";
+    return kExitUsage;
+  } catch (const std::exception& error) {
+    std::cerr << "error: " << error.what() << "\n";
+    return kExitRpcError;
+  }
+}
