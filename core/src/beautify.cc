@@ -1,0 +1,225 @@
+// Line-of-sight smoothing ("beautify") of a traced and simplified path.
+//
+// One pass over the path alternates two moves until neither shortens it:
+//  1. drop: a point is dropped when the segment from the previous kept point
+//     to the next point is walkable (the classic greedy string pulling);
+//  2. corner cut: a corner A-B-C that cannot be dropped is replaced by a cut
+//     A-P-Q-C, with P a pixel on the segment B->A and Q one on B->C, taken at
+//     fractions of their lengths. P = A (or Q = C) slides B along a leg, so
+//     the corner moves to where the string would touch the obstacle; a cut
+//     with both points inside the legs adds a corner where one corner is not
+//     enough. The best cut by length gained is kept.
+// The pass runs forward, then on the reversed path (which sees the obstacles
+// from the other side), and the result is reversed back.
+//
+// Every move is checked with segment_walkable on each new segment and is kept
+// only when it makes the path strictly shorter, so the result is never longer
+// than the input and all its new segments are walkable. Points stay integer
+// pixels. Cost: O(points * log^2(segment length)) segment checks per round.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <utility>
+#include <vector>
+
+#include "pathcore/path.h"
+
+namespace pathcore {
+namespace {
+
+// A move must gain at least this many pixels of length to be kept, so the
+// rounds end even where floating-point noise could report tiny gains.
+constexpr double kMinGain = 1e-6;
+// Drop + cut rounds per direction; each round only runs while the previous
+// one gained something. On game maps most passes settle within five.
+constexpr int kMaxRounds = 8;
+
+double distance(Point a, Point b) {
+  return std::hypot(static_cast<double>(b.x) - a.x, static_cast<double>(b.y) - a.y);
+}
+
+// Number of pixel steps along the longer axis from a to b.
+std::int64_t steps_between(Point a, Point b) {
+  return std::max(std::llabs(std::int64_t{b.x} - a.x), std::llabs(std::int64_t{b.y} - a.y));
+}
+
+// round(numerator / denominator), halves away from zero; denominator > 0.
+std::int64_t divide_rounded(std::int64_t numerator, std::int64_t denominator) {
+  const std::int64_t magnitude = (2 * std::llabs(numerator) + denominator) / (2 * denominator);
+  return numerator < 0 ? -magnitude : magnitude;
+}
+
+// The pixel `step` of `steps` along the segment from -> to (to itself at the end).
+Point point_along(Point from, Point to, std::int64_t step, std::int64_t steps) {
+  return {static_cast<std::int32_t>(from.x +
+                                    divide_rounded(step * (std::int64_t{to.x} - from.x), steps)),
+          static_cast<std::int32_t>(from.y +
+                                    divide_rounded(step * (std::int64_t{to.y} - from.y), steps))};
+}
+
+class Smoother {
+ public:
+  Smoother(const Mask& mask, AreaSet enabled, LineRule rule)
+      : mask_(mask), enabled_(enabled), rule_(rule) {}
+
+  // Drop and cut rounds in the path's own direction.
+  [[nodiscard]] Path pass(Path path) const {
+    path = drop_visible(path);
+    for (int round = 0; round < kMaxRounds; ++round) {
+      if (!cut_corners(path)) {
+        break;
+      }
+      path = drop_visible(path);
+    }
+    return path;
+  }
+
+ private:
+  [[nodiscard]] bool visible(Point a, Point b) const {
+    return segment_walkable(mask_, enabled_, a, b, rule_);
+  }
+
+  // Greedy line of sight: a point is dropped when the previous kept point
+  // sees the next one.
+  [[nodiscard]] Path drop_visible(const Path& path) const {
+    if (path.size() <= 2) {
+      return path;
+    }
+    Path kept;
+    kept.reserve(path.size());
+    kept.push_back(path.front());
+    for (std::size_t i = 1; i + 1 < path.size(); ++i) {
+      if (!visible(kept.back(), path[i + 1])) {
+        kept.push_back(path[i]);
+      }
+    }
+    kept.push_back(path.back());
+    return kept;
+  }
+
+  // Tries a cut at every corner, left to right. True when one was made.
+  bool cut_corners(Path& path) const {
+    bool changed = false;
+    for (std::size_t k = 1; k + 1 < path.size(); ++k) {
+      changed |= cut_corner(path, k);
+    }
+    return changed;
+  }
+
+  // Replaces path[k] (B, between A and C) by the cut A-P-Q-C that gains the
+  // most length, if any gains. k then indexes the last point of the cut
+  // before C (A itself when B was simply dropped).
+  bool cut_corner(Path& path, std::size_t& k) const {
+    const Point a = path[k - 1];
+    const Point b = path[k];
+    const Point c = path[k + 1];
+    const double before = distance(a, b) + distance(b, c);
+    const std::int64_t to_a = steps_between(b, a);
+    const std::int64_t to_c = steps_between(b, c);
+    if (to_a == 0 || to_c == 0) {
+      path.erase(path.begin() + static_cast<std::ptrdiff_t>(k));
+      --k;
+      return true;
+    }
+
+    double best_gain = kMinGain;
+    Point best_p = a;
+    Point best_q = c;
+    bool found = false;
+    // P is tried i = 1, 2, 4, ... steps from the corner and as many from A, and at A.
+    const auto try_p = [&](std::int64_t i) {
+      const Point p = point_along(b, a, i, to_a);
+      const bool p_is_a = i == to_a;
+      if (!p_is_a && !visible(a, p)) {
+        return;
+      }
+      const std::int64_t j = farthest_cut(p, b, c, to_c);
+      if (j == 0) {
+        return;
+      }
+      const Point q = point_along(b, c, j, to_c);
+      const double after =
+          (p_is_a ? 0.0 : distance(a, p)) + distance(p, q) + (j == to_c ? 0.0 : distance(q, c));
+      if (before - after > best_gain) {
+        best_gain = before - after;
+        best_p = p;
+        best_q = q;
+        found = true;
+      }
+    };
+    for (std::int64_t i = 1; i < to_a; i *= 2) {
+      try_p(i);
+      if (to_a - i > i) {
+        try_p(to_a - i);
+      }
+    }
+    try_p(to_a);
+    if (!found) {
+      return false;
+    }
+    Path replacement;
+    if (best_p != a) {
+      replacement.push_back(best_p);
+    }
+    if (best_q != c) {
+      replacement.push_back(best_q);
+    }
+    const auto at = path.begin() + static_cast<std::ptrdiff_t>(k);
+    path.erase(at);
+    path.insert(path.begin() + static_cast<std::ptrdiff_t>(k), replacement.begin(),
+                replacement.end());
+    k = k + replacement.size() - 1;
+    return true;
+  }
+
+  // The largest j in 1..to_c such that p sees Q_j (the pixel j steps from b
+  // toward c) and Q_j sees c; 0 when even j = 1 fails. Visibility shrinks as
+  // Q moves away from the corner, so the boundary is found by doubling and
+  // then bisection; a pillar inside the corner can make the answer one of
+  // several boundaries, which is still a valid (checked) cut.
+  [[nodiscard]] std::int64_t farthest_cut(Point p, Point b, Point c, std::int64_t to_c) const {
+    const auto cut_ok = [&](std::int64_t j) {
+      const Point q = point_along(b, c, j, to_c);
+      return visible(p, q) && (j == to_c || visible(q, c));
+    };
+    if (cut_ok(to_c)) {
+      return to_c;
+    }
+    if (to_c == 1 || !cut_ok(1)) {
+      return 0;
+    }
+    std::int64_t good = 1;
+    std::int64_t bad = to_c;
+    while (good * 2 < bad && cut_ok(good * 2)) {
+      good *= 2;
+    }
+    bad = std::min(bad, good * 2);
+    while (bad - good > 1) {
+      const std::int64_t middle = good + (bad - good) / 2;
+      (cut_ok(middle) ? good : bad) = middle;
+    }
+    return good;
+  }
+
+  const Mask& mask_;
+  AreaSet enabled_;
+  LineRule rule_;
+};
+
+}  // namespace
+
+Path beautify(const Path& path, const Mask& mask, AreaSet enabled, LineRule rule) {
+  if (path.size() <= 2) {
+    return path;
+  }
+  const Smoother smoother(mask, enabled & kAllAreas, rule);
+  Path smoothed = smoother.pass(path);
+  std::reverse(smoothed.begin(), smoothed.end());
+  smoothed = smoother.pass(std::move(smoothed));
+  std::reverse(smoothed.begin(), smoothed.end());
+  // Every move above gained length; this guards against rounding only.
+  return polyline_length(smoothed) <= polyline_length(path) ? smoothed : path;
+}
+
+}  // namespace pathcore

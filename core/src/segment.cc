@@ -1,0 +1,133 @@
+// Straight segments between pixel centres: the Bresenham pixels and the
+// "supercover" (every pixel square the segment touches).
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <utility>
+#include <vector>
+
+#include "pathcore/path.h"
+
+namespace pathcore {
+namespace {
+
+// Segments are always walked from the lexicographically smaller endpoint
+// (x, then y), so a-b and b-a give the same pixels.
+bool lexicographically_less(Point a, Point b) { return a.x < b.x || (a.x == b.x && a.y < b.y); }
+
+// Calls visit(x, y) for each Bresenham pixel from a to b inclusive, stopping
+// early (and returning false) as soon as visit returns false. Integer error
+// term of A. Zingl's all-octant formulation; 64-bit so no coordinates overflow.
+template <typename Visit>
+bool walk_bresenham(Point a, Point b, Visit&& visit) {
+  const std::int64_t dx = std::llabs(std::int64_t{b.x} - a.x);
+  const std::int64_t dy = -std::llabs(std::int64_t{b.y} - a.y);
+  const std::int64_t sx = a.x < b.x ? 1 : -1;
+  const std::int64_t sy = a.y < b.y ? 1 : -1;
+  std::int64_t err = dx + dy;
+  std::int64_t x = a.x;
+  std::int64_t y = a.y;
+  while (true) {
+    if (!visit(x, y)) {
+      return false;
+    }
+    if (x == b.x && y == b.y) {
+      return true;
+    }
+    const std::int64_t twice = 2 * err;
+    if (twice >= dy) {
+      err += dy;
+      x += sx;
+    }
+    if (twice <= dx) {
+      err += dx;
+      y += sy;
+    }
+  }
+}
+
+// Calls visit(x, y) for every pixel whose closed unit square (centred on the
+// pixel) the segment a-b touches, stopping early when visit returns false.
+// Where the segment passes exactly through a pixel corner, all four pixels
+// around that corner are visited. The walk compares, in integers, where the
+// segment crosses the next vertical and the next horizontal pixel border:
+// after ix column steps the next vertical border lies at parameter
+// (ix + 1/2) / nx, the next horizontal one at (iy + 1/2) / ny.
+// The caller guarantees |b - a| fits a mask, so the products cannot overflow.
+template <typename Visit>
+bool walk_supercover(Point a, Point b, Visit&& visit) {
+  const std::int64_t nx = std::llabs(std::int64_t{b.x} - a.x);
+  const std::int64_t ny = std::llabs(std::int64_t{b.y} - a.y);
+  const std::int64_t sx = a.x < b.x ? 1 : -1;
+  const std::int64_t sy = a.y < b.y ? 1 : -1;
+  std::int64_t x = a.x;
+  std::int64_t y = a.y;
+  if (!visit(x, y)) {
+    return false;
+  }
+  for (std::int64_t ix = 0, iy = 0; ix < nx || iy < ny;) {
+    const std::int64_t vertical = (1 + 2 * ix) * ny;    // next column border, scaled
+    const std::int64_t horizontal = (1 + 2 * iy) * nx;  // next row border, scaled
+    if (vertical == horizontal) {
+      // Exactly through a corner: the two pixels beside it count too.
+      if (!visit(x + sx, y) || !visit(x, y + sy)) {
+        return false;
+      }
+      x += sx;
+      y += sy;
+      ++ix;
+      ++iy;
+    } else if (vertical < horizontal) {
+      x += sx;
+      ++ix;
+    } else {
+      y += sy;
+      ++iy;
+    }
+    if (!visit(x, y)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+bool segment_walkable(const Mask& mask, AreaSet enabled, Point a, Point b, LineRule rule) {
+  enabled &= kAllAreas;
+  if (!mask.walkable(a, enabled) || !mask.walkable(b, enabled)) {
+    return false;
+  }
+  if (lexicographically_less(b, a)) {
+    std::swap(a, b);
+  }
+  // Every visited pixel lies in the bounding box of a and b, so inside the mask.
+  const std::uint8_t* areas = mask.areas().data();
+  const auto width = static_cast<std::int64_t>(mask.width());
+  const auto walkable = [areas, width, enabled](std::int64_t x, std::int64_t y) {
+    return ((enabled >> areas[y * width + x]) & 1U) != 0;
+  };
+  return rule == LineRule::kBresenham ? walk_bresenham(a, b, walkable)
+                                      : walk_supercover(a, b, walkable);
+}
+
+std::vector<Point> bresenham_line(Point a, Point b) {
+  const bool reversed = lexicographically_less(b, a);
+  if (reversed) {
+    std::swap(a, b);
+  }
+  std::vector<Point> line;
+  line.reserve(static_cast<std::size_t>(std::max(std::llabs(std::int64_t{b.x} - a.x),
+                                                 std::llabs(std::int64_t{b.y} - a.y))) +
+               1);
+  walk_bresenham(a, b, [&line](std::int64_t x, std::int64_t y) {
+    line.push_back({static_cast<std::int32_t>(x), static_cast<std::int32_t>(y)});
+    return true;
+  });
+  if (reversed) {
+    std::reverse(line.begin(), line.end());
+  }
+  return line;
+}
+
+}  // namespace pathcore

@@ -1,0 +1,783 @@
+#include "pathcore/path.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "pathcore/distance_field.h"
+#include "support/random_mask.h"
+#include "support/reference.h"
+
+namespace pathcore {
+namespace {
+
+using pathtest::kNoPath;
+
+constexpr std::array<Smoothing, 3> kAllSmoothing = {Smoothing::kNone, Smoothing::kSimplify,
+                                                    Smoothing::kBeautify};
+
+const char* name_of(Smoothing smoothing) {
+  switch (smoothing) {
+    case Smoothing::kNone:
+      return "none";
+    case Smoothing::kSimplify:
+      return "simplify";
+    case Smoothing::kBeautify:
+      return "beautify";
+  }
+  return "?";
+}
+
+FindPathOptions options_for(Smoothing smoothing, AreaSet enabled = kAllAreas) {
+  FindPathOptions options;
+  options.field.enabled = enabled;
+  options.field.connectivity = Connectivity::kFour;
+  options.smoothing = smoothing;
+  return options;
+}
+
+// A mask from rows of text: '#' is blocked (area 0), a digit is that area,
+// anything else is area 1.
+Mask mask_from(const std::vector<std::string>& rows) {
+  std::vector<std::uint8_t> areas;
+  for (const std::string& row : rows) {
+    for (const char c : row) {
+      areas.push_back(c == '#'                 ? 0
+                      : (c >= '0' && c <= '9') ? static_cast<std::uint8_t>(c - '0')
+                                               : 1);
+    }
+  }
+  return Mask(static_cast<std::uint32_t>(rows.front().size()),
+              static_cast<std::uint32_t>(rows.size()), std::move(areas));
+}
+
+Mask open_mask(std::uint32_t width, std::uint32_t height) {
+  return Mask(width, height, std::vector<std::uint8_t>(std::size_t{width} * height, 1));
+}
+
+// Blocks the pixels of [x0, x1] x [y0, y1] (inclusive).
+Mask with_block(const Mask& mask, std::int32_t x0, std::int32_t y0, std::int32_t x1,
+                std::int32_t y1) {
+  std::vector<std::uint8_t> areas = mask.areas();
+  for (std::int32_t y = y0; y <= y1; ++y) {
+    for (std::int32_t x = x0; x <= x1; ++x) {
+      areas[mask.index({x, y})] = 0;
+    }
+  }
+  return Mask(mask.width(), mask.height(), std::move(areas));
+}
+
+// Euclidean length, computed here rather than with polyline_length.
+double euclidean_length(const Path& path) {
+  double length = 0;
+  for (std::size_t i = 1; i < path.size(); ++i) {
+    const double dx = path[i].x - path[i - 1].x;
+    const double dy = path[i].y - path[i - 1].y;
+    length += std::sqrt(dx * dx + dy * dy);
+  }
+  return length;
+}
+
+std::string text(Point p) { return "(" + std::to_string(p.x) + "," + std::to_string(p.y) + ")"; }
+
+std::string text(const Path& path) {
+  std::string out;
+  for (const Point p : path) {
+    out += text(p);
+  }
+  return out;
+}
+
+AreaSet random_enabled(std::mt19937_64& rng, int area_count) {
+  if (std::bernoulli_distribution(0.3)(rng)) {
+    return effective_areas(0);
+  }
+  std::uniform_int_distribution<std::uint64_t> bits(0, (std::uint64_t{1} << (area_count + 1)) - 1);
+  return effective_areas(bits(rng));
+}
+
+// A walkable pixel most of the time, so most requests have an answer.
+Point random_endpoint(std::mt19937_64& rng, const Mask& mask, AreaSet enabled) {
+  Point p = pathtest::random_point(rng, mask);
+  if (std::bernoulli_distribution(0.9)(rng)) {
+    for (int attempt = 0; attempt < 64 && !mask.walkable(p, enabled); ++attempt) {
+      p = pathtest::random_point(rng, mask);
+    }
+  }
+  return p;
+}
+
+// Each segment walkable per the reference Bresenham, and per the reference
+// supercover when corners may not be cut (always with four-connectivity).
+void expect_segments_walkable(const Mask& mask, AreaSet enabled, const Path& path, LineRule rule) {
+  for (std::size_t i = 1; i < path.size(); ++i) {
+    EXPECT_TRUE(pathtest::reference_bresenham_walkable(mask, enabled, path[i - 1], path[i]))
+        << "segment " << text(path[i - 1]) << "-" << text(path[i]) << " of " << text(path);
+    if (rule == LineRule::kNoCornerCutting) {
+      EXPECT_TRUE(pathtest::reference_supercover_walkable(mask, enabled, path[i - 1], path[i]))
+          << "segment " << text(path[i - 1]) << "-" << text(path[i]) << " squeezes, in "
+          << text(path);
+    }
+  }
+}
+
+// b lies on a straight run a -> c in the same direction.
+bool same_direction(Point a, Point b, Point c) {
+  const std::int64_t ux = b.x - a.x;
+  const std::int64_t uy = b.y - a.y;
+  const std::int64_t vx = c.x - b.x;
+  const std::int64_t vy = c.y - b.y;
+  return ux * vy == uy * vx && ux * vx + uy * vy > 0;
+}
+
+// All the invariants of one answer, against the reference distances to goal.
+void check_answer(const Mask& mask, Point start, Point goal, const FindPathOptions& options,
+                  const std::vector<double>& reference, const PathResult& result) {
+  const AreaSet enabled = options.field.enabled;
+  const bool reachable = mask.walkable(start, enabled) && mask.walkable(goal, enabled) &&
+                         reference[mask.index(start)] != kNoPath;
+  EXPECT_EQ(result.goal, goal);
+  ASSERT_EQ(result.found, reachable);
+  if (!reachable) {
+    EXPECT_TRUE(result.points.empty());
+    return;
+  }
+  const Path& points = result.points;
+  ASSERT_FALSE(points.empty());
+  EXPECT_EQ(points.front(), start);
+  EXPECT_EQ(points.back(), goal);
+  EXPECT_NEAR(result.length, euclidean_length(points), 1e-9);
+  expect_segments_walkable(mask, enabled, points, LineRule::kNoCornerCutting);
+  const double grid_distance = reference[mask.index(start)];
+  if (options.smoothing == Smoothing::kNone) {
+    EXPECT_EQ(result.cost, grid_distance);
+    EXPECT_EQ(static_cast<double>(points.size() - 1), grid_distance);
+    for (std::size_t i = 1; i < points.size(); ++i) {
+      EXPECT_EQ(std::abs(points[i].x - points[i - 1].x) + std::abs(points[i].y - points[i - 1].y),
+                1)
+          << "not a unit cardinal step at " << i << " of " << text(points);
+    }
+    return;
+  }
+  EXPECT_EQ(result.cost, 0.0);
+  // The raw grid path's Euclidean length is the grid distance (unit steps).
+  EXPECT_LE(result.length, grid_distance + 1e-9) << text(points);
+  if (options.smoothing == Smoothing::kSimplify) {
+    for (std::size_t i = 2; i < points.size(); ++i) {
+      EXPECT_FALSE(same_direction(points[i - 2], points[i - 1], points[i]))
+          << "straight run kept at " << i - 1 << " of " << text(points);
+    }
+  }
+}
+
+// ---------------------------------------------------------------- segments
+
+TEST(Segment, BresenhamLineFollowsTheDocumentedRounding) {
+  // By hand: the minor coordinate is the rounded line; an exact half rounds
+  // away from the lexicographically smaller endpoint.
+  EXPECT_EQ(bresenham_line({0, 0}, {0, 0}), (Path{{0, 0}}));
+  EXPECT_EQ(bresenham_line({0, 0}, {3, 0}), (Path{{0, 0}, {1, 0}, {2, 0}, {3, 0}}));
+  EXPECT_EQ(bresenham_line({2, 5}, {2, 3}), (Path{{2, 5}, {2, 4}, {2, 3}}));
+  EXPECT_EQ(bresenham_line({0, 0}, {2, 2}), (Path{{0, 0}, {1, 1}, {2, 2}}));
+  EXPECT_EQ(bresenham_line({0, 0}, {2, 1}), (Path{{0, 0}, {1, 1}, {2, 1}}));
+  EXPECT_EQ(bresenham_line({2, 1}, {0, 0}), (Path{{2, 1}, {1, 1}, {0, 0}}));
+  EXPECT_EQ(bresenham_line({0, 0}, {3, 1}), (Path{{0, 0}, {1, 0}, {2, 1}, {3, 1}}));
+  EXPECT_EQ(bresenham_line({0, 0}, {2, -1}), (Path{{0, 0}, {1, -1}, {2, -1}}));
+}
+
+TEST(Segment, BresenhamLineMatchesTheReferenceBothWays) {
+  std::mt19937_64 rng(0x5eed0002);
+  std::uniform_int_distribution<std::int32_t> near(-40, 40);
+  std::uniform_int_distribution<std::int32_t> far(-5000, 5000);
+  for (int round = 0; round < 20000; ++round) {
+    auto& coordinate = round % 10 == 0 ? far : near;
+    const Point a{coordinate(rng), coordinate(rng)};
+    const Point b{coordinate(rng), coordinate(rng)};
+    const Path forward = bresenham_line(a, b);
+    ASSERT_EQ(forward, pathtest::reference_bresenham(a, b)) << text(a) << "-" << text(b);
+    Path backward = bresenham_line(b, a);
+    std::reverse(backward.begin(), backward.end());
+    ASSERT_EQ(forward, backward) << text(a) << "-" << text(b);
+  }
+}
+
+TEST(Segment, DiagonalSqueezeNeedsCornerCutting) {
+  const Mask mask = mask_from({
+      ".#",
+      "#.",
+  });
+  EXPECT_TRUE(segment_walkable(mask, kAllAreas, {0, 0}, {1, 1}, LineRule::kBresenham));
+  EXPECT_FALSE(segment_walkable(mask, kAllAreas, {0, 0}, {1, 1}, LineRule::kNoCornerCutting));
+  EXPECT_FALSE(segment_walkable(mask, kAllAreas, {1, 1}, {0, 0}, LineRule::kNoCornerCutting));
+}
+
+TEST(Segment, TouchingOneBlockedCornerIsCuttingIt) {
+  // (0,0)-(2,2) passes exactly through the corner shared with (1,0).
+  const Mask mask = mask_from({
+      ".#.",
+      "...",
+      "...",
+  });
+  EXPECT_TRUE(segment_walkable(mask, kAllAreas, {0, 0}, {2, 2}, LineRule::kBresenham));
+  EXPECT_FALSE(segment_walkable(mask, kAllAreas, {0, 0}, {2, 2}, LineRule::kNoCornerCutting));
+  // (0,1)-(2,2) passes below that pixel's square without touching it.
+  EXPECT_TRUE(segment_walkable(mask, kAllAreas, {0, 1}, {2, 2}, LineRule::kNoCornerCutting));
+}
+
+TEST(Segment, CrossingBetweenTwoRowsTouchesBoth) {
+  // (0,0)-(4,1) crosses the border between rows 0 and 1 at x = 2, between
+  // the squares of (2,0) and (2,1): both are touched; (3,0) and (1,1) are not.
+  const Mask blocked_below = mask_from({
+      ".....",
+      "..#..",
+  });
+  EXPECT_FALSE(
+      segment_walkable(blocked_below, kAllAreas, {0, 0}, {4, 1}, LineRule::kNoCornerCutting));
+  const Mask blocked_beside = mask_from({
+      "...#.",
+      ".#...",
+  });
+  EXPECT_TRUE(
+      segment_walkable(blocked_beside, kAllAreas, {0, 0}, {4, 1}, LineRule::kNoCornerCutting));
+}
+
+TEST(Segment, EndpointsMustBeWalkableAndInside) {
+  const Mask mask = mask_from({
+      "..#",
+      "..2",
+  });
+  for (const LineRule rule : {LineRule::kBresenham, LineRule::kNoCornerCutting}) {
+    EXPECT_TRUE(segment_walkable(mask, kAllAreas, {0, 0}, {0, 0}, rule));
+    EXPECT_FALSE(segment_walkable(mask, kAllAreas, {0, 0}, {2, 0}, rule));
+    EXPECT_FALSE(segment_walkable(mask, kAllAreas, {0, 0}, {3, 0}, rule));
+    EXPECT_FALSE(segment_walkable(mask, kAllAreas, {-1, 0}, {0, 0}, rule));
+    EXPECT_TRUE(segment_walkable(mask, kAllAreas, {0, 1}, {2, 1}, rule));
+    EXPECT_FALSE(segment_walkable(mask, AreaSet{1} << 1, {0, 1}, {2, 1}, rule));
+  }
+}
+
+TEST(Segment, MatchesTheReferenceAndIsSymmetricOnRandomMasks) {
+  std::mt19937_64 rng(0x5eed0003);
+  std::uniform_int_distribution<std::uint32_t> size(1, 40);
+  std::uniform_real_distribution<double> obstacles(0.0, 0.3);
+  int walkable_squeeze_free = 0;
+  int walkable_bresenham = 0;
+  for (int round = 0; round < 400; ++round) {
+    const Mask mask = pathtest::random_mask(rng, size(rng), size(rng), obstacles(rng), 2);
+    const AreaSet enabled = random_enabled(rng, 2);
+    for (int pair = 0; pair < 25; ++pair) {
+      const Point a = random_endpoint(rng, mask, enabled);
+      const Point b = random_endpoint(rng, mask, enabled);
+      const bool bresenham = segment_walkable(mask, enabled, a, b, LineRule::kBresenham);
+      const bool no_squeeze = segment_walkable(mask, enabled, a, b, LineRule::kNoCornerCutting);
+      ASSERT_EQ(bresenham, pathtest::reference_bresenham_walkable(mask, enabled, a, b))
+          << text(a) << "-" << text(b);
+      ASSERT_EQ(no_squeeze, pathtest::reference_supercover_walkable(mask, enabled, a, b))
+          << text(a) << "-" << text(b);
+      ASSERT_EQ(bresenham, segment_walkable(mask, enabled, b, a, LineRule::kBresenham));
+      ASSERT_EQ(no_squeeze, segment_walkable(mask, enabled, b, a, LineRule::kNoCornerCutting));
+      // The Bresenham pixels are among the touched ones.
+      ASSERT_TRUE(!no_squeeze || bresenham) << text(a) << "-" << text(b);
+      walkable_bresenham += bresenham ? 1 : 0;
+      walkable_squeeze_free += no_squeeze ? 1 : 0;
+    }
+  }
+  // Both outcomes must be well represented.
+  EXPECT_GT(walkable_squeeze_free, 1000);
+  EXPECT_LT(walkable_bresenham, 9000);
+  EXPECT_GT(walkable_bresenham, walkable_squeeze_free);
+}
+
+// ------------------------------------------------------------------- trace
+
+TEST(Trace, IsEmptyWhenTheStartCannotReachTheGoal) {
+  const Mask mask = mask_from({
+      "..#..",
+      "..#..",
+  });
+  const DistanceField field = compute_distance_field(mask, {0, 0}, FieldOptions{});
+  EXPECT_TRUE(trace(field, {4, 1}, false).empty());
+  EXPECT_TRUE(trace(field, {2, 0}, true).empty());
+  EXPECT_EQ(trace(field, {0, 0}, true), (Path{{0, 0}}));
+}
+
+TEST(Trace, TakesDiagonalShortcutsOnlyWithBothSidesWalkable) {
+  const Mask open = mask_from({
+      "..",
+      "..",
+  });
+  const DistanceField open_field = compute_distance_field(open, {1, 1}, FieldOptions{});
+  EXPECT_EQ(trace(open_field, {0, 0}, true), (Path{{0, 0}, {1, 1}}));
+  const Path cardinal = trace(open_field, {0, 0}, false);
+  ASSERT_EQ(cardinal.size(), 3U);
+
+  const Mask corner = mask_from({
+      ".#",
+      "..",
+  });
+  const DistanceField corner_field = compute_distance_field(corner, {1, 1}, FieldOptions{});
+  EXPECT_EQ(trace(corner_field, {0, 0}, true), (Path{{0, 0}, {0, 1}, {1, 1}}));
+}
+
+TEST(Trace, RunsStraightInAnOpenRoom) {
+  // Any mix of steps is a shortest path here; the trace should look natural:
+  // one straight run, one turn, one straight run.
+  const Mask room = open_mask(20, 10);
+  const DistanceField field = compute_distance_field(room, {15, 4}, FieldOptions{});
+  for (const bool shortcuts : {false, true}) {
+    for (const Point start : {Point{0, 0}, Point{19, 9}, Point{2, 8}}) {
+      const Path path = simplify(trace(field, start, shortcuts));
+      EXPECT_LE(path.size(), 3U) << text(path);
+    }
+  }
+}
+
+TEST(Trace, FollowsTheFieldDownhillOnRandomMasks) {
+  std::mt19937_64 rng(0x5eed0004);
+  std::uniform_int_distribution<std::uint32_t> size(1, 48);
+  std::uniform_real_distribution<double> obstacles(0.0, 0.5);
+  int diagonal_steps = 0;
+  for (int round = 0; round < 400; ++round) {
+    const Mask mask = pathtest::random_mask(rng, size(rng), size(rng), obstacles(rng), 1);
+    const Point goal = random_endpoint(rng, mask, kAllAreas);
+    const DistanceField field = compute_distance_field(mask, goal, FieldOptions{});
+    const Point start = random_endpoint(rng, mask, kAllAreas);
+    for (const bool shortcuts : {false, true}) {
+      const Path path = trace(field, start, shortcuts);
+      if (!field.reachable(start)) {
+        EXPECT_TRUE(path.empty());
+        continue;
+      }
+      ASSERT_FALSE(path.empty());
+      EXPECT_EQ(path.front(), start);
+      EXPECT_EQ(path.back(), goal);
+      EXPECT_EQ(trace(field, start, shortcuts), path);  // deterministic
+      for (std::size_t i = 1; i < path.size(); ++i) {
+        const Point a = path[i - 1];
+        const Point b = path[i];
+        const int dx = b.x - a.x;
+        const int dy = b.y - a.y;
+        if (std::abs(dx) + std::abs(dy) == 1) {
+          EXPECT_EQ(field.at(b) + 1, field.at(a)) << text(path);
+        } else {
+          ASSERT_TRUE(shortcuts) << text(path);
+          ASSERT_TRUE(std::abs(dx) == 1 && std::abs(dy) == 1) << text(path);
+          EXPECT_EQ(field.at(b) + 2, field.at(a)) << text(path);
+          EXPECT_TRUE(mask.walkable({b.x, a.y}, kAllAreas)) << text(path);
+          EXPECT_TRUE(mask.walkable({a.x, b.y}, kAllAreas)) << text(path);
+          ++diagonal_steps;
+        }
+      }
+    }
+  }
+  EXPECT_GT(diagonal_steps, 100);
+}
+
+// ---------------------------------------------------------------- simplify
+
+TEST(Simplify, DropsTheInsideOfStraightRuns) {
+  EXPECT_EQ(simplify({}), Path{});
+  EXPECT_EQ(simplify({{1, 1}}), (Path{{1, 1}}));
+  EXPECT_EQ(simplify({{0, 0}, {1, 0}}), (Path{{0, 0}, {1, 0}}));
+  EXPECT_EQ(simplify({{0, 0}, {1, 0}, {2, 0}, {3, 0}}), (Path{{0, 0}, {3, 0}}));
+  EXPECT_EQ(simplify({{0, 0}, {1, 1}, {2, 2}, {2, 3}, {2, 4}, {1, 4}}),
+            (Path{{0, 0}, {2, 2}, {2, 4}, {1, 4}}));
+  // A staircase has no straight run of points.
+  const Path stairs = {{0, 0}, {1, 0}, {1, 1}, {2, 1}, {2, 2}};
+  EXPECT_EQ(simplify(stairs), stairs);
+  // Going back on itself is a turn, not a run.
+  EXPECT_EQ(simplify({{0, 0}, {2, 0}, {1, 0}}), (Path{{0, 0}, {2, 0}, {1, 0}}));
+  // Repeated points go.
+  EXPECT_EQ(simplify({{0, 0}, {0, 0}, {1, 0}, {1, 0}, {1, 1}}), (Path{{0, 0}, {1, 0}, {1, 1}}));
+}
+
+TEST(Simplify, KeepsTheTracedPathExactly) {
+  // Expanding every simplified segment back into unit steps gives the trace.
+  std::mt19937_64 rng(0x5eed0005);
+  std::uniform_int_distribution<std::uint32_t> size(1, 48);
+  for (int round = 0; round < 300; ++round) {
+    const Mask mask = pathtest::random_mask(rng, size(rng), size(rng), 0.3, 1);
+    const Point goal = random_endpoint(rng, mask, kAllAreas);
+    const DistanceField field = compute_distance_field(mask, goal, FieldOptions{});
+    const Path traced = trace(field, random_endpoint(rng, mask, kAllAreas), round % 2 == 0);
+    const Path simple = simplify(traced);
+    Path expanded;
+    for (std::size_t i = 0; i < simple.size(); ++i) {
+      if (i == 0) {
+        expanded.push_back(simple[0]);
+        continue;
+      }
+      const int dx = simple[i].x - simple[i - 1].x;
+      const int dy = simple[i].y - simple[i - 1].y;
+      const int steps = std::max(std::abs(dx), std::abs(dy));
+      ASSERT_TRUE(dx == 0 || dy == 0 || std::abs(dx) == std::abs(dy)) << text(simple);
+      for (int k = 1; k <= steps; ++k) {
+        expanded.push_back({simple[i - 1].x + dx / steps * k, simple[i - 1].y + dy / steps * k});
+      }
+    }
+    ASSERT_EQ(expanded, traced);
+    for (std::size_t i = 2; i < simple.size(); ++i) {
+      EXPECT_FALSE(same_direction(simple[i - 2], simple[i - 1], simple[i])) << text(simple);
+    }
+  }
+}
+
+// ---------------------------------------------------------------- beautify
+
+TEST(Beautify, NeverLongerNorThroughWallsOnRandomMasks) {
+  std::mt19937_64 rng(0x5eed0006);
+  std::uniform_int_distribution<std::uint32_t> size(2, 48);
+  std::uniform_real_distribution<double> obstacles(0.0, 0.45);
+  int shortened = 0;
+  for (int round = 0; round < 600; ++round) {
+    const Mask mask = pathtest::random_mask(rng, size(rng), size(rng), obstacles(rng), 1);
+    const Point goal = random_endpoint(rng, mask, kAllAreas);
+    const DistanceField field = compute_distance_field(mask, goal, FieldOptions{});
+    const Path input = simplify(trace(field, random_endpoint(rng, mask, kAllAreas), true));
+    for (const LineRule rule : {LineRule::kNoCornerCutting, LineRule::kBresenham}) {
+      const Path output = beautify(input, mask, kAllAreas, rule);
+      if (input.empty()) {
+        EXPECT_TRUE(output.empty());
+        continue;
+      }
+      ASSERT_FALSE(output.empty());
+      EXPECT_EQ(output.front(), input.front());
+      EXPECT_EQ(output.back(), input.back());
+      EXPECT_LE(euclidean_length(output), euclidean_length(input) + 1e-9);
+      expect_segments_walkable(mask, kAllAreas, output, rule);
+      EXPECT_EQ(beautify(input, mask, kAllAreas, rule), output);  // deterministic
+      shortened += euclidean_length(output) < euclidean_length(input) - 1e-6 ? 1 : 0;
+    }
+  }
+  EXPECT_GT(shortened, 300);
+}
+
+TEST(Beautify, LeavesShortPathsAlone) {
+  const Mask mask = open_mask(5, 5);
+  EXPECT_EQ(beautify({}, mask, kAllAreas, LineRule::kNoCornerCutting), Path{});
+  EXPECT_EQ(beautify({{1, 1}}, mask, kAllAreas, LineRule::kNoCornerCutting), (Path{{1, 1}}));
+  EXPECT_EQ(beautify({{0, 0}, {4, 3}}, mask, kAllAreas, LineRule::kNoCornerCutting),
+            (Path{{0, 0}, {4, 3}}));
+  EXPECT_EQ(beautify({{0, 0}, {4, 0}, {4, 3}}, mask, kAllAreas, LineRule::kNoCornerCutting),
+            (Path{{0, 0}, {4, 3}}));
+}
+
+// Shortest path from s to g around one axis-aligned blocked rectangle of
+// pixel squares [x0 - 1/2, x1 + 1/2] x [y0 - 1/2, y1 + 1/2], by hand: when the
+// beeline is blocked it wraps over the top or the bottom, touching the two
+// corners on that side (s and g face the rectangle's left and right sides).
+double around_pillar(Point s, Point g, double x0, double y0, double x1, double y1) {
+  if (s.x > g.x) {
+    std::swap(s, g);  // s on the left
+  }
+  const double left = x0 - 0.5;
+  const double right = x1 + 0.5;
+  const auto via = [&](double y) {
+    return std::hypot(left - s.x, y - s.y) + (right - left) + std::hypot(g.x - right, g.y - y);
+  };
+  return std::min(via(y0 - 0.5), via(y1 + 0.5));
+}
+
+TEST(Beautify, WrapsTightlyAroundAPillar) {
+  const Mask room = with_block(open_mask(61, 31), 27, 12, 33, 18);  // 7x7 pillar
+  for (const auto& [start, goal] : std::vector<std::pair<Point, Point>>{
+           {{2, 15}, {58, 15}}, {{3, 13}, {57, 17}}, {{1, 16}, {50, 12}}, {{58, 15}, {2, 15}}}) {
+    const PathResult result = find_path(room, start, goal, options_for(Smoothing::kBeautify));
+    ASSERT_TRUE(result.found);
+    const double shortest = around_pillar(start, goal, 27, 12, 33, 18);
+    // The geometric optimum touches the pillar; pixel paths keep off it.
+    EXPECT_GT(result.length, shortest);
+    EXPECT_LT(result.length, shortest * 1.01) << text(result.points);
+    expect_segments_walkable(room, kAllAreas, result.points, LineRule::kNoCornerCutting);
+  }
+}
+
+TEST(Beautify, CutsTheInnerCornerOfAnLCorridor) {
+  // An L of walkable pixels: the top arm is rows 0..9, the right arm
+  // columns 30..39. The inner corner of the L is the pixel corner (29.5, 9.5).
+  std::vector<std::uint8_t> areas(40 * 40, 0);
+  for (std::int32_t y = 0; y < 40; ++y) {
+    for (std::int32_t x = 0; x < 40; ++x) {
+      areas[static_cast<std::size_t>(y) * 40 + static_cast<std::size_t>(x)] =
+          y <= 9 || x >= 30 ? 1 : 0;
+    }
+  }
+  const Mask corridor(40, 40, std::move(areas));
+  const auto via_corner = [](Point s, Point g) {
+    return std::hypot(29.5 - s.x, 9.5 - s.y) + std::hypot(g.x - 29.5, g.y - 9.5);
+  };
+  for (const auto& [start, goal] : std::vector<std::pair<Point, Point>>{
+           {{2, 5}, {35, 37}}, {{35, 37}, {2, 5}}, {{0, 9}, {30, 39}}, {{5, 1}, {38, 30}}}) {
+    const PathResult result = find_path(corridor, start, goal, options_for(Smoothing::kBeautify));
+    ASSERT_TRUE(result.found);
+    const double shortest = via_corner(start, goal);
+    EXPECT_GT(result.length, shortest);
+    EXPECT_LT(result.length, shortest * 1.02) << text(result.points);
+    expect_segments_walkable(corridor, kAllAreas, result.points, LineRule::kNoCornerCutting);
+  }
+}
+
+// ---------------------------------------------------------------- find_path
+
+TEST(PathInvariants, HoldOnRandomMasksForEverySmoothing) {
+  std::mt19937_64 rng(0x5eed0007);
+  std::uniform_int_distribution<std::uint32_t> size(1, 48);
+  std::uniform_real_distribution<double> obstacles(0.0, 0.6);
+  std::uniform_int_distribution<int> areas(1, 4);
+  int found = 0;
+  int not_found = 0;
+  for (int round = 0; round < 3000; ++round) {
+    const int area_count = areas(rng);
+    const Mask mask = pathtest::random_mask(rng, size(rng), size(rng), obstacles(rng), area_count);
+    const AreaSet enabled = random_enabled(rng, area_count);
+    const Point start = random_endpoint(rng, mask, enabled);
+    const Point goal = random_endpoint(rng, mask, enabled);
+    pathtest::ReferenceGrid grid;
+    grid.enabled = enabled;
+    const std::vector<double> reference = pathtest::reference_distances(mask, goal, grid);
+    for (const Smoothing smoothing : kAllSmoothing) {
+      SCOPED_TRACE("round " + std::to_string(round) + " " + name_of(smoothing) + " " + text(start) +
+                   "->" + text(goal));
+      const FindPathOptions options = options_for(smoothing, enabled);
+      const PathResult result = find_path(mask, start, goal, options);
+      check_answer(mask, start, goal, options, reference, result);
+      const PathResult again = find_path(mask, start, goal, options);
+      EXPECT_EQ(again.points, result.points);
+      EXPECT_EQ(again.length, result.length);
+      EXPECT_EQ(again.cost, result.cost);
+      if (HasFailure()) {
+        return;
+      }
+      (result.found ? found : not_found) += 1;
+    }
+  }
+  EXPECT_GT(found, 3000);
+  EXPECT_GT(not_found, 1000);
+}
+
+TEST(PathInvariants, GoalsOnTheBorder) {
+  std::mt19937_64 rng(0x5eed0008);
+  std::uniform_int_distribution<std::uint32_t> size(1, 30);
+  for (int round = 0; round < 300; ++round) {
+    const Mask mask = pathtest::random_mask(rng, size(rng), size(rng), 0.25, 1);
+    const auto w = static_cast<std::int32_t>(mask.width());
+    const auto h = static_cast<std::int32_t>(mask.height());
+    std::uniform_int_distribution<std::int32_t> along_x(0, w - 1);
+    std::uniform_int_distribution<std::int32_t> along_y(0, h - 1);
+    const Point goals[] = {
+        {0, along_y(rng)}, {w - 1, along_y(rng)}, {along_x(rng), 0}, {along_x(rng), h - 1}, {0, 0},
+        {w - 1, h - 1}};
+    const Point goal = goals[round % 6];
+    const Point start = random_endpoint(rng, mask, kAllAreas);
+    const std::vector<double> reference =
+        pathtest::reference_distances(mask, goal, pathtest::ReferenceGrid{});
+    for (const Smoothing smoothing : kAllSmoothing) {
+      SCOPED_TRACE("round " + std::to_string(round) + " " + name_of(smoothing));
+      const FindPathOptions options = options_for(smoothing);
+      check_answer(mask, start, goal, options, reference, find_path(mask, start, goal, options));
+    }
+  }
+}
+
+TEST(FindPath, StartEqualsGoal) {
+  const Mask mask = mask_from({
+      ".#.",
+      "...",
+  });
+  for (const Smoothing smoothing : kAllSmoothing) {
+    const PathResult result = find_path(mask, {2, 0}, {2, 0}, options_for(smoothing));
+    EXPECT_TRUE(result.found) << name_of(smoothing);
+    EXPECT_EQ(result.points, (Path{{2, 0}}));
+    EXPECT_EQ(result.length, 0.0);
+    EXPECT_EQ(result.cost, 0.0);
+    EXPECT_EQ(result.goal, (Point{2, 0}));
+    // Standing on a wall is not a path.
+    EXPECT_FALSE(find_path(mask, {1, 0}, {1, 0}, options_for(smoothing)).found);
+  }
+}
+
+TEST(FindPath, OneByOneMask) {
+  const Mask mask(1, 1, {1});
+  for (const Smoothing smoothing : kAllSmoothing) {
+    const PathResult result = find_path(mask, {0, 0}, {0, 0}, options_for(smoothing));
+    EXPECT_TRUE(result.found);
+    EXPECT_EQ(result.points, (Path{{0, 0}}));
+  }
+  EXPECT_FALSE(find_path(Mask(1, 1, {0}), {0, 0}, {0, 0}, options_for(Smoothing::kNone)).found);
+}
+
+TEST(FindPath, TakesTheBeelineWhenItIsClear) {
+  const Mask room = open_mask(10, 8);
+  for (const Smoothing smoothing : {Smoothing::kSimplify, Smoothing::kBeautify}) {
+    const auto beeline = beeline_answer(room, {1, 1}, {8, 5}, options_for(smoothing));
+    ASSERT_TRUE(beeline.has_value());
+    EXPECT_TRUE(beeline->found);
+    EXPECT_EQ(beeline->points, (Path{{1, 1}, {8, 5}}));
+    EXPECT_DOUBLE_EQ(beeline->length, std::sqrt(7.0 * 7 + 4 * 4));
+    EXPECT_EQ(beeline->cost, 0.0);
+    EXPECT_EQ(beeline->goal, (Point{8, 5}));
+    const PathResult found = find_path(room, {1, 1}, {8, 5}, options_for(smoothing));
+    EXPECT_EQ(found.points, beeline->points);
+  }
+  // Without smoothing the answer is a grid path, so there is no beeline.
+  EXPECT_FALSE(beeline_answer(room, {1, 1}, {8, 5}, options_for(Smoothing::kNone)));
+  const PathResult raw = find_path(room, {1, 1}, {8, 5}, options_for(Smoothing::kNone));
+  EXPECT_EQ(raw.cost, 11.0);
+  EXPECT_EQ(raw.points.size(), 12U);
+}
+
+TEST(FindPath, NoBeelineThroughWallsOrFromWalls) {
+  const Mask mask = mask_from({
+      "....",
+      ".#..",
+      "....",
+  });
+  const FindPathOptions options = options_for(Smoothing::kBeautify);
+  EXPECT_FALSE(beeline_answer(mask, {0, 0}, {2, 2}, options));  // through the wall
+  EXPECT_FALSE(beeline_answer(mask, {1, 0}, {2, 1}, options));  // past a corner of the wall
+  EXPECT_FALSE(beeline_answer(mask, {1, 1}, {3, 2}, options));  // from a wall
+  EXPECT_FALSE(beeline_answer(mask, {3, 2}, {1, 1}, options));  // to a wall
+  // Corner cutting is never allowed for four-connected agents.
+  FindPathOptions cutting = options;
+  cutting.field.allow_corner_cutting = true;
+  EXPECT_FALSE(beeline_answer(mask, {1, 0}, {2, 1}, cutting));
+  EXPECT_TRUE(beeline_answer(mask, {0, 0}, {3, 0}, cutting));
+}
+
+TEST(FindPath, UnreachableGoalIsNotFound) {
+  const Mask mask = mask_from({
+      "..#..",
+      "..#..",
+  });
+  for (const Smoothing smoothing : kAllSmoothing) {
+    const PathResult result = find_path(mask, {0, 0}, {4, 1}, options_for(smoothing));
+    EXPECT_FALSE(result.found);
+    EXPECT_TRUE(result.points.empty());
+    EXPECT_EQ(result.length, 0.0);
+    EXPECT_EQ(result.goal, (Point{4, 1}));
+  }
+}
+
+TEST(FindPath, AreasSwitchDoorsOnAndOff) {
+  // Two rooms of area 1; the only doors are area 2 (top) and area 3 (bottom).
+  const Mask mask = mask_from({
+      "...2...",
+      "...#...",
+      "...#...",
+      "...3...",
+  });
+  const Point start{0, 1};
+  const Point goal{6, 2};
+  const AreaSet one = AreaSet{1} << 1;
+  const AreaSet two = AreaSet{1} << 2;
+  const AreaSet three = AreaSet{1} << 3;
+  for (const Smoothing smoothing : kAllSmoothing) {
+    EXPECT_FALSE(find_path(mask, start, goal, options_for(smoothing, one)).found);
+    EXPECT_FALSE(find_path(mask, start, goal, options_for(smoothing, two | three)).found);
+    for (const AreaSet door : {two, three}) {
+      const PathResult result = find_path(mask, start, goal, options_for(smoothing, one | door));
+      ASSERT_TRUE(result.found);
+      const Point door_pixel{3, door == two ? 0 : 3};
+      bool through_door = false;
+      for (std::size_t i = 1; i < result.points.size(); ++i) {
+        const Path touched = pathtest::reference_supercover(result.points[i - 1], result.points[i]);
+        through_door |= std::find(touched.begin(), touched.end(), door_pixel) != touched.end();
+      }
+      EXPECT_TRUE(through_door) << text(result.points);
+      if (smoothing == Smoothing::kNone) {
+        EXPECT_EQ(result.cost, 9.0);  // 3 + 1 to the door, 3 + 2 on (either door)
+      }
+    }
+  }
+}
+
+TEST(FindPath, RejectsPointsOutsideTheMask) {
+  const Mask mask = open_mask(4, 3);
+  const FindPathOptions options = options_for(Smoothing::kBeautify);
+  const auto message = [&](Point start, Point goal) -> std::string {
+    try {
+      (void)find_path(mask, start, goal, options);
+    } catch (const InvalidArgument& error) {
+      return error.what();
+    }
+    return "accepted";
+  };
+  EXPECT_EQ(message({4, 0}, {0, 0}).rfind("start", 0), 0U) << message({4, 0}, {0, 0});
+  EXPECT_EQ(message({0, -1}, {0, 0}).rfind("start", 0), 0U);
+  EXPECT_EQ(message({0, 0}, {0, 3}).rfind("goal", 0), 0U) << message({0, 0}, {0, 3});
+  EXPECT_EQ(message({0, 0}, {-5, 1}).rfind("goal", 0), 0U);
+  EXPECT_THROW((void)beeline_answer(mask, {0, 0}, {9, 9}, options), InvalidArgument);
+}
+
+TEST(FindPath, EightConnectivityIsNotSupportedYet) {
+  const Mask mask = mask_from({
+      "...",
+      ".#.",
+      "...",
+  });
+  FindPathOptions options = options_for(Smoothing::kBeautify);
+  options.field.connectivity = Connectivity::kEight;
+  EXPECT_THROW((void)find_path(mask, {0, 0}, {2, 2}, options), InvalidArgument);
+}
+
+TEST(FindPath, PathFromFieldMatchesFindPath) {
+  const Mask mask = mask_from({
+      "..........",
+      ".####.###.",
+      "....#...#.",
+      "###.#.#.#.",
+      "....#.#...",
+  });
+  const Point goal{9, 4};
+  const DistanceField field = compute_distance_field(mask, goal, FieldOptions{});
+  for (const Smoothing smoothing : kAllSmoothing) {
+    for (const Point start : {Point{0, 4}, Point{0, 2}, Point{5, 4}}) {
+      const FindPathOptions options = options_for(smoothing);
+      const PathResult direct = path_from_field(mask, field, start, options);
+      const PathResult found = find_path(mask, start, goal, options);
+      EXPECT_EQ(direct.points, found.points);
+      EXPECT_EQ(direct.cost, found.cost);
+      EXPECT_TRUE(direct.found);
+    }
+  }
+}
+
+TEST(FindPath, PathFromFieldRejectsAFieldForAnotherRequest) {
+  const Mask mask = open_mask(4, 3);
+  const DistanceField field = compute_distance_field(mask, {0, 0}, FieldOptions{});
+  EXPECT_THROW((void)path_from_field(open_mask(4, 4), field, {1, 1}, options_for(Smoothing::kNone)),
+               InvalidArgument);
+  EXPECT_THROW((void)path_from_field(mask, field, {1, 1}, options_for(Smoothing::kNone, 0b10)),
+               InvalidArgument);
+  EXPECT_THROW((void)path_from_field(mask, field, {4, 1}, options_for(Smoothing::kNone)),
+               InvalidArgument);
+}
+
+TEST(PathLength, IsEuclidean) {
+  EXPECT_EQ(polyline_length({}), 0.0);
+  EXPECT_EQ(polyline_length({{3, 3}}), 0.0);
+  EXPECT_DOUBLE_EQ(polyline_length({{0, 0}, {3, 4}, {3, 0}}), 9.0);
+  EXPECT_DOUBLE_EQ(polyline_length({{0, 0}, {1, 1}}), std::sqrt(2.0));
+}
+
+TEST(PathLineRule, NoCornerCuttingUnlessEightConnectedAgentsMay) {
+  FieldOptions options;
+  options.connectivity = Connectivity::kFour;
+  options.allow_corner_cutting = true;
+  EXPECT_EQ(line_rule_for(options), LineRule::kNoCornerCutting);
+  options.connectivity = Connectivity::kEight;
+  EXPECT_EQ(line_rule_for(options), LineRule::kBresenham);
+  options.allow_corner_cutting = false;
+  EXPECT_EQ(line_rule_for(options), LineRule::kNoCornerCutting);
+}
+
+}  // namespace
+}  // namespace pathcore
