@@ -62,7 +62,7 @@ enum class ServingStatus { kUnknown = 0, kServing = 1, kNotServing = 2, kService
 [[nodiscard]] const char* serving_status_name(ServingStatus status);
 
 // Name of a gRPC status code as the gRPC docs spell it ("NOT_FOUND", ...).
-[[nodiscard]] const char* status_code_name(grpc::StatusCode code);
+[[nodiscard]] std::string status_code_name(grpc::StatusCode code);
 
 // One connection to a pathfinder server. Thread-safe: calls may be made from
 // several threads at once (each call uses its own context).
