@@ -14,10 +14,12 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <mutex>
 #include <optional>
 #include <sstream>
+#include <vector>
 
 namespace pathfinder {
 
@@ -112,6 +114,31 @@ std::optional<ServingStatus> decode_health_response(const std::string& bytes) {
   return static_cast<ServingStatus>(status);
 }
 
+// The outcome of a finished health call: its status, and the decoded
+// response when the status is OK.
+Result<ServingStatus> health_result(grpc::Status status, grpc::ByteBuffer& response) {
+  Result<ServingStatus> result{std::move(status), ServingStatus::kUnknown};
+  if (!result.ok()) {
+    return result;
+  }
+  std::vector<grpc::Slice> slices;
+  if (!response.Dump(&slices).ok()) {
+    result.status = grpc::Status(grpc::StatusCode::INTERNAL, "unreadable health response");
+    return result;
+  }
+  std::string response_bytes;
+  for (const auto& part : slices) {
+    response_bytes.append(reinterpret_cast<const char*>(part.begin()), part.size());
+  }
+  const auto serving = decode_health_response(response_bytes);
+  if (!serving) {
+    result.status = grpc::Status(grpc::StatusCode::INTERNAL, "malformed health response");
+    return result;
+  }
+  result.value = *serving;
+  return result;
+}
+
 }  // namespace
 
 const char* serving_status_name(ServingStatus status) {
@@ -133,13 +160,15 @@ std::string status_code_name(grpc::StatusCode code) {
   return absl::StatusCodeToString(static_cast<absl::StatusCode>(code));
 }
 
-Client::Client(const std::string& target, ClientOptions options) : options_(options) {
-  grpc::ChannelArguments arguments;
-  arguments.SetMaxReceiveMessageSize(options_.max_message_bytes);
-  arguments.SetMaxSendMessageSize(options_.max_message_bytes);
-  channel_ = grpc::CreateCustomChannel(target, grpc::InsecureChannelCredentials(), arguments);
-  stub_ = pb::Pathfinder::NewStub(channel_);
+std::shared_ptr<grpc::Channel> make_channel(const std::string& target, const ClientOptions& options,
+                                            grpc::ChannelArguments arguments) {
+  arguments.SetMaxReceiveMessageSize(options.max_message_bytes);
+  arguments.SetMaxSendMessageSize(options.max_message_bytes);
+  return grpc::CreateCustomChannel(target, grpc::InsecureChannelCredentials(), arguments);
 }
+
+Client::Client(const std::string& target, ClientOptions options)
+    : Client(make_channel(target, options), options) {}
 
 Client::Client(std::shared_ptr<grpc::Channel> channel, ClientOptions options)
     : channel_(std::move(channel)), stub_(pb::Pathfinder::NewStub(channel_)), options_(options) {}
@@ -201,51 +230,41 @@ Result<pb::StandardMoveResponse> Client::standard_move(const pb::StandardMoveReq
 }
 
 Result<ServingStatus> Client::health_check(const std::string& service) {
-  // Debian installs no health .proto, so the call goes through the generic
-  // stub with the two tiny messages encoded by hand.
-  grpc::GenericStub generic(channel_);
   grpc::ClientContext context;
   context.set_deadline(std::chrono::system_clock::now() + options_.deadline);
-
-  const std::string request_bytes = encode_health_request(service);
-  grpc::Slice slice(request_bytes);
-  grpc::ByteBuffer request(&slice, 1);
-  grpc::ByteBuffer response;
-
   std::mutex mutex;
   std::condition_variable done_cv;
-  bool done = false;
-  Result<ServingStatus> result{grpc::Status::OK, ServingStatus::kUnknown};
-  generic.UnaryCall(&context, "/grpc.health.v1.Health/Check", grpc::StubOptions(), &request,
-                    &response, [&](grpc::Status status) {
-                      std::lock_guard lock(mutex);
-                      result.status = std::move(status);
-                      done = true;
-                      done_cv.notify_one();
+  std::optional<Result<ServingStatus>> result;
+  health_check_async(&context, service, [&](Result<ServingStatus> outcome) {
+    std::lock_guard lock(mutex);
+    result = std::move(outcome);
+    done_cv.notify_one();
+  });
+  std::unique_lock lock(mutex);
+  done_cv.wait(lock, [&] { return result.has_value(); });
+  return std::move(*result);
+}
+
+void Client::health_check_async(grpc::ClientContext* context, const std::string& service,
+                                std::function<void(Result<ServingStatus>)> done) {
+  // Debian installs no health .proto, so the call goes through the generic
+  // stub with the two tiny messages encoded by hand. The buffers live until
+  // the call ends.
+  struct Call {
+    grpc::ByteBuffer request;
+    grpc::ByteBuffer response;
+    std::function<void(Result<ServingStatus>)> done;
+  };
+  auto call = std::make_shared<Call>();
+  const std::string request_bytes = encode_health_request(service);
+  grpc::Slice slice(request_bytes);
+  call->request = grpc::ByteBuffer(&slice, 1);
+  call->done = std::move(done);
+  grpc::GenericStub generic(channel_);
+  generic.UnaryCall(context, "/grpc.health.v1.Health/Check", grpc::StubOptions(), &call->request,
+                    &call->response, [call](grpc::Status status) {
+                      call->done(health_result(std::move(status), call->response));
                     });
-  {
-    std::unique_lock lock(mutex);
-    done_cv.wait(lock, [&] { return done; });
-  }
-  if (!result.ok()) {
-    return result;
-  }
-  std::vector<grpc::Slice> slices;
-  if (!response.Dump(&slices).ok()) {
-    result.status = grpc::Status(grpc::StatusCode::INTERNAL, "unreadable health response");
-    return result;
-  }
-  std::string response_bytes;
-  for (const auto& part : slices) {
-    response_bytes.append(reinterpret_cast<const char*>(part.begin()), part.size());
-  }
-  const auto status = decode_health_response(response_bytes);
-  if (!status) {
-    result.status = grpc::Status(grpc::StatusCode::INTERNAL, "malformed health response");
-    return result;
-  }
-  result.value = *status;
-  return result;
 }
 
 bool Client::wait_until_ready(std::chrono::milliseconds timeout) {

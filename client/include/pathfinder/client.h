@@ -7,10 +7,13 @@
 // upload_mask_file throws (FileError) when the local file cannot be read.
 
 #include <grpcpp/channel.h>
+#include <grpcpp/client_context.h>
+#include <grpcpp/support/channel_arguments.h>
 #include <grpcpp/support/status.h>
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -64,6 +67,13 @@ enum class ServingStatus { kUnknown = 0, kServing = 1, kNotServing = 2, kService
 // Name of a gRPC status code as the gRPC docs spell it ("NOT_FOUND", ...).
 [[nodiscard]] std::string status_code_name(grpc::StatusCode code);
 
+// An insecure channel to target with options.max_message_bytes as both
+// message limits, on top of `arguments` (e.g. GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL
+// = 1, so that several channels to one target open several connections).
+[[nodiscard]] std::shared_ptr<grpc::Channel> make_channel(const std::string& target,
+                                                          const ClientOptions& options,
+                                                          grpc::ChannelArguments arguments = {});
+
 // One connection to a pathfinder server. Thread-safe: calls may be made from
 // several threads at once (each call uses its own context).
 class Client {
@@ -103,6 +113,11 @@ class Client {
 
   // grpc.health.v1.Health/Check for service ("" = the whole server).
   Result<ServingStatus> health_check(const std::string& service = "");
+  // The same call without waiting: done runs once, on a gRPC thread, when it
+  // ends. context (its deadline is the caller's to set) must outlive the call;
+  // done must not block.
+  void health_check_async(grpc::ClientContext* context, const std::string& service,
+                          std::function<void(Result<ServingStatus>)> done);
   // Waits until the channel is connected, at most timeout. True when it is.
   [[nodiscard]] bool wait_until_ready(std::chrono::milliseconds timeout);
 

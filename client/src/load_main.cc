@@ -1,0 +1,318 @@
+// pathfinder-load: a load generator for the pathfinder service.
+//
+//   pathfinder-load [--server HOST:PORT] [--rpc RPC] [--compare-health] [--concurrency N]
+//                   [--requests N] [--duration S] [--rate R] [--channels K] [--json] ...
+//
+// Exit codes: 0 every measured call succeeded; 1 some calls failed (their
+// status codes are reported) or the setup (upload, mask lookup) failed;
+// 2 a usage error.
+
+#include <absl/synchronization/mutex.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdint>
+#include <iostream>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "load_generator.h"
+#include "pathfinder/client.h"
+
+namespace {
+
+namespace pb = pathfinding::v1;
+namespace load = pathfinder::load;
+
+constexpr int kExitOk = 0;
+constexpr int kExitFailed = 1;
+constexpr int kExitUsage = 2;
+
+// The mask uploaded when --mask is not given.
+constexpr const char* kSyntheticMaskName = "pathfinder-load-maze";
+
+struct Args {
+  std::string server = "127.0.0.1:50051";
+  std::string rpc = "find-warm";
+  bool compare_health = false;
+  std::string mask;
+  std::string upload;
+  std::string goal;
+  std::vector<std::string> starts;
+  std::string smoothing = "default";
+  int pairs = 100;
+  int concurrency = 32;
+  int channels = 4;
+  std::uint64_t requests = 0;
+  double duration = 10;
+  double warmup = 0;
+  double rate = 0;
+  std::string engine = "callback";
+  double timeout = 10;
+  int server_pid = 0;
+  bool json = false;
+};
+
+// A setup step failed (upload, mask lookup): exit 1 with the message.
+class SetupError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+std::string rpc_error(const grpc::Status& status) {
+  std::string text = pathfinder::status_code_name(status.error_code());
+  if (!status.error_message().empty()) text += ": " + status.error_message();
+  return text;
+}
+
+// "X,Y" -> Point.
+pb::Point parse_point(const std::string& text, const std::string& what) {
+  const auto comma = text.find(',');
+  try {
+    std::size_t used_x = 0;
+    std::size_t used_y = 0;
+    if (comma == std::string::npos) throw std::invalid_argument("no comma");
+    const int x = std::stoi(text.substr(0, comma), &used_x);
+    const int y = std::stoi(text.substr(comma + 1), &used_y);
+    if (used_x != comma || used_y != text.size() - comma - 1) throw std::invalid_argument("junk");
+    return pathfinder::make_point(x, y);
+  } catch (const std::exception&) {
+    throw CLI::ValidationError(what, "expected X,Y, got '" + text + "'");
+  }
+}
+
+// Makes sure the mask exists (uploading it when asked) and returns its shape
+// and name.
+std::pair<std::string, load::MaskShape> prepare_mask(const Args& args) {
+  pathfinder::ClientOptions options;
+  options.deadline = std::chrono::seconds(30);
+  pathfinder::Client client(args.server, options);
+  load::MaskShape shape;
+  std::string name = args.mask;
+  if (name.empty()) {
+    name = kSyntheticMaskName;
+    pb::UploadMaskRequest request;
+    request.set_name(name);
+    request.set_image(load::SyntheticMaze::areas());
+    request.set_format(pb::MASK_FORMAT_RAW);
+    request.set_width(load::SyntheticMaze::kWidth);
+    request.set_height(load::SyntheticMaze::kHeight);
+    const auto uploaded = client.upload_mask(request);
+    if (!uploaded.ok()) {
+      throw SetupError("uploading the built-in maze as '" + name +
+                       "' failed: " + rpc_error(uploaded.status));
+    }
+    shape.synthetic = true;
+  } else if (!args.upload.empty()) {
+    const auto uploaded = client.upload_mask_file(name, args.upload);  // throws FileError
+    if (!uploaded.ok()) {
+      throw SetupError("uploading '" + args.upload + "' as '" + name +
+                       "' failed: " + rpc_error(uploaded.status));
+    }
+  }
+  const auto info = client.get_mask(name);
+  if (!info.ok()) {
+    if (info.status.error_code() == grpc::StatusCode::NOT_FOUND) {
+      throw SetupError("mask '" + name +
+                       "' not found: upload it (--upload FILE), or omit --mask to use the "
+                       "built-in maze");
+    }
+    throw SetupError("looking up mask '" + name + "' failed: " + rpc_error(info.status));
+  }
+  shape.width = info.value.width();
+  shape.height = info.value.height();
+  return {name, shape};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "pathfinder-load: a load generator for the pathfinder gRPC service.\n"
+      "Keeps --concurrency calls of one RPC outstanding (or starts them at --rate per second)\n"
+      "for --duration seconds or --requests calls, whichever ends first, and prints\n"
+      "requests/s, latency percentiles and errors by status code.\n"
+      "Masks: without --mask the built-in 128x96 maze is uploaded as mask\n"
+      "'pathfinder-load-maze' (replacing it); --mask NAME uses a stored mask, and with\n"
+      "--upload FILE stores FILE as NAME first.\n"
+      "Exit codes: 0 all calls ok, 1 some calls failed or the setup failed, 2 usage error.",
+      "pathfinder-load"};
+
+  Args args;
+  app.add_option("--server", args.server, "Server address")
+      ->type_name("HOST:PORT")
+      ->capture_default_str();
+  app.add_option("--rpc", args.rpc,
+                 "What to call: health (grpc.health.v1 Check, the no-op baseline), find-warm "
+                 "(FindPath, one goal, a few starts: cached field), find-cold (FindPath, a new "
+                 "goal each call), reachable (Reachable, --pairs pairs), standard-move")
+      ->check(CLI::IsMember({"health", "find-warm", "find-cold", "reachable", "standard-move"}))
+      ->capture_default_str();
+  app.add_flag("--compare-health", args.compare_health,
+               "Run the health baseline first, then --rpc, with the same options, and print "
+               "the throughput ratio --rpc / health");
+  auto* mask_option =
+      app.add_option("--mask", args.mask, "Stored mask to use (must exist unless --upload)")
+          ->type_name("NAME");
+  app.add_option("--upload", args.upload, "Upload FILE (format sniffed) as --mask NAME first")
+      ->type_name("FILE")
+      ->needs(mask_option);
+  app.add_option("--goal", args.goal,
+                 "FindPath goal (default: (108,10) on the built-in maze, (7/8 w, h/2) otherwise)")
+      ->type_name("X,Y");
+  app.add_option("--start", args.starts,
+                 "FindPath start, repeatable (find-cold uses the first; default: four points "
+                 "west of the built-in maze's wall, or of the west eighth of the mask)")
+      ->type_name("X,Y");
+  app.add_option("--smoothing", args.smoothing,
+                 "FindPath smoothing: default (leave unset: the server beautifies), beautify, "
+                 "simplify, none")
+      ->check(CLI::IsMember({"default", "beautify", "simplify", "none"}))
+      ->capture_default_str();
+  app.add_option("--pairs", args.pairs, "Point pairs per Reachable call")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  app.add_option("--concurrency", args.concurrency,
+                 "Calls kept outstanding (with --rate: the most outstanding at once)")
+      ->check(CLI::Range(1, 4096))
+      ->capture_default_str();
+  app.add_option("--channels", args.channels,
+                 "Channels (one HTTP/2 connection each) the calls are spread over")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
+  auto* requests_option = app.add_option("--requests", args.requests,
+                                         "Stop after this many measured calls (default: no cap)")
+                              ->check(CLI::PositiveNumber);
+  auto* duration_option =
+      app.add_option("--duration", args.duration,
+                     "Stop after this many measured seconds (default 10, or none when only "
+                     "--requests is given)")
+          ->check(CLI::PositiveNumber);
+  app.add_option("--warmup", args.warmup,
+                 "Seconds of calls before the measurement starts (not counted)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  app.add_option("--rate", args.rate,
+                 "Open loop: start this many calls per second on a fixed schedule; latency is "
+                 "measured from the scheduled time (default: closed loop)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--engine", args.engine,
+                 "callback: gRPC callback API, completions start the next call; sync: one "
+                 "thread per outstanding call making blocking calls")
+      ->check(CLI::IsMember({"callback", "sync"}))
+      ->capture_default_str();
+  app.add_option("--timeout", args.timeout, "Deadline of each call, in seconds")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--server-pid", args.server_pid,
+                 "The server's process id: also report its CPU time (read from /proc) and, with "
+                 "--compare-health, the ratio by CPU per call (generator + server), which other "
+                 "load on the machine disturbs less than the throughput ratio")
+      ->type_name("PID")
+      ->check(CLI::PositiveNumber);
+  app.add_flag("--json", args.json,
+               "Print one JSON object per line: the run, or with --compare-health "
+               "{\"baseline\":...,\"target\":...,\"ratio\":R,\"cpu_ratio\":R or null}");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    return app.exit(error) == 0 ? kExitOk : kExitUsage;
+  }
+  // gRPC's locks are absl::Mutex; Debian's absl checks every lock order for
+  // deadlock cycles, which costs the generator several percent of its CPU.
+  absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
+
+  try {
+    const load::Rpc rpc = *load::parse_rpc(args.rpc);
+    load::RunOptions run_options;
+    run_options.server = args.server;
+    run_options.engine = args.engine == "sync" ? load::Engine::kSync : load::Engine::kCallback;
+    run_options.concurrency = args.concurrency;
+    run_options.channels = args.channels;
+    run_options.max_requests = args.requests;
+    const bool only_requests = requests_option->count() > 0 && duration_option->count() == 0;
+    run_options.duration = std::chrono::duration<double>(only_requests ? 0.0 : args.duration);
+    run_options.warmup = std::chrono::duration<double>(args.warmup);
+    run_options.rate = args.rate;
+    constexpr double kMaxTimeoutSeconds = 24.0 * 3600;
+    run_options.deadline = std::chrono::milliseconds(
+        static_cast<std::int64_t>(std::min(args.timeout, kMaxTimeoutSeconds) * 1000.0 + 0.5));
+    run_options.server_pid = args.server_pid;
+
+    load::WorkloadOptions workload_options;
+    workload_options.pairs = args.pairs;
+    if (args.smoothing == "beautify") workload_options.smoothing = pb::SMOOTHING_BEAUTIFY;
+    if (args.smoothing == "simplify") workload_options.smoothing = pb::SMOOTHING_SIMPLIFY;
+    if (args.smoothing == "none") workload_options.smoothing = pb::SMOOTHING_NONE;
+    if (!args.goal.empty()) workload_options.goal = parse_point(args.goal, "--goal");
+    for (const auto& start : args.starts) {
+      workload_options.starts.push_back(parse_point(start, "--start"));
+    }
+    if (rpc != load::Rpc::kHealth) {
+      std::tie(workload_options.mask, workload_options.shape) = prepare_mask(args);
+    }
+    const load::Workload target = load::build_workload(rpc, workload_options);
+
+    std::optional<load::RunReport> baseline;
+    if (args.compare_health && rpc != load::Rpc::kHealth) {
+      const load::Workload health = load::build_workload(load::Rpc::kHealth, workload_options);
+      if (!args.json) std::cout << "baseline: " << health.description << "\n";
+      baseline = load::run_load(health, run_options);
+      if (!args.json) std::cout << load::format_report(*baseline) << "\n";
+    }
+    if (!args.json) std::cout << "target: " << target.description << "\n";
+    const load::RunReport report = load::run_load(target, run_options);
+
+    bool failed = report.errors() > 0 || report.requests == 0;
+    if (baseline) failed = failed || baseline->errors() > 0 || baseline->requests == 0;
+    const double ratio = baseline && baseline->requests_per_second > 0
+                             ? report.requests_per_second / baseline->requests_per_second
+                             : 0.0;
+    if (args.json) {
+      if (baseline) {
+        char ratio_text[32];
+        std::snprintf(ratio_text, sizeof ratio_text, "%.4f", ratio);
+        const double by_cpu = load::cpu_ratio(*baseline, report);
+        char cpu_ratio_text[32] = "null";
+        if (by_cpu >= 0) std::snprintf(cpu_ratio_text, sizeof cpu_ratio_text, "%.4f", by_cpu);
+        std::cout << "{\"baseline\":" << load::report_json(*baseline)
+                  << ",\"target\":" << load::report_json(report) << ",\"ratio\":" << ratio_text
+                  << ",\"cpu_ratio\":" << cpu_ratio_text << "}\n";
+      } else {
+        std::cout << load::report_json(report) << "\n";
+      }
+    } else {
+      std::cout << load::format_report(report) << "\n";
+      if (baseline) {
+        char ratio_text[32];
+        std::snprintf(ratio_text, sizeof ratio_text, "%.3f", ratio);
+        std::cout << "ratio " << report.rpc << " / health requests/s: " << ratio_text << "\n";
+        const double by_cpu = load::cpu_ratio(*baseline, report);
+        if (by_cpu >= 0) {
+          std::snprintf(ratio_text, sizeof ratio_text, "%.3f", by_cpu);
+          std::cout << "ratio by CPU per call (generator + server, health / " << report.rpc
+                    << "): " << ratio_text << "\n";
+        }
+      }
+    }
+    return failed ? kExitFailed : kExitOk;
+  } catch (const CLI::ValidationError& error) {
+    std::cerr << "error: " << error.what() << "\n";
+    return kExitUsage;
+  } catch (const std::invalid_argument& error) {
+    std::cerr << "error: " << error.what() << "\n";
+    return kExitUsage;
+  } catch (const pathfinder::FileError& error) {
+    std::cerr << "error: " << error.what() << "\n";
+    return kExitUsage;
+  } catch (const SetupError& error) {
+    std::cerr << "error: " << error.what() << "\n";
+    return kExitFailed;
+  } catch (const std::exception& error) {
+    std::cerr << "error: " << error.what() << "\n";
+    return kExitFailed;
+  }
+}
