@@ -1,14 +1,24 @@
 // Distance-field and path benchmarks. Every mask is measured with our field
 // and with the seed article's reference fill in the same run, so the ratio
 // between them is what to read (the machines are shared and noisy).
+//
+// Full-HD masks (open, 30% random obstacles, one-pixel spiral) and the Moving
+// AI maps: seed reference fill, our four-connected field, our eight-connected
+// octile field; the warm path (field cached: trace + simplify + beautify) of a
+// path across the full-HD masks. The bytes_per_px counter is the finished
+// field's memory per pixel (what the cache holds).
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
-#include <functional>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "bench_masks.h"
+#include "pathcore/codec.h"
 #include "pathcore/distance_field.h"
 #include "pathcore/path.h"
 #include "seed_reference.h"
@@ -38,11 +48,28 @@ Point walkable_near(const Mask& mask, Point p) {
   return p;
 }
 
+Mask movingai_map(const std::string& relative) {
+  const std::filesystem::path path = std::filesystem::path(PATHFINDER_MOVINGAI_DIR) / relative;
+  std::ifstream in(path, std::ios::binary);
+  const std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(in),
+                                        std::istreambuf_iterator<char>()};
+  pathcore::DecodeOptions options;
+  options.format = pathcore::MaskFormat::kMovingAi;
+  return pathcore::decode_mask(bytes, options);
+}
+
 const BenchCase& bench_case(const std::string& name) {
   static std::map<std::string, BenchCase> cases;
   auto it = cases.find(name);
   if (it != cases.end()) {
     return it->second;
+  }
+  if (name.ends_with(".map")) {
+    Mask mask = movingai_map(name);
+    const Point goal = walkable_near(mask, {static_cast<std::int32_t>(mask.width() / 2),
+                                            static_cast<std::int32_t>(mask.height() / 2)});
+    const Point start = walkable_near(mask, {1, 1});
+    return cases.emplace(name, BenchCase{std::move(mask), goal, start}).first->second;
   }
   Mask mask = name == "open"       ? pathbench::open_mask(kWidth, kHeight)
               : name == "random30" ? pathbench::random_obstacle_mask(kWidth, kHeight, 0.30, 42)
@@ -54,6 +81,12 @@ const BenchCase& bench_case(const std::string& name) {
   return cases.emplace(name, BenchCase{std::move(mask), goal, start}).first->second;
 }
 
+pathcore::FieldOptions field_options(pathcore::Connectivity connectivity) {
+  pathcore::FieldOptions options;
+  options.connectivity = connectivity;
+  return options;
+}
+
 void BM_SeedReferenceFill(benchmark::State& state, const std::string& name) {
   const BenchCase& c = bench_case(name);
   for (auto _ : state) {
@@ -63,40 +96,105 @@ void BM_SeedReferenceFill(benchmark::State& state, const std::string& name) {
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(c.mask.pixel_count()));
 }
 
-void BM_DistanceFieldFour(benchmark::State& state, const std::string& name) {
+void field_bench(benchmark::State& state, const std::string& name,
+                 pathcore::Connectivity connectivity) {
   const BenchCase& c = bench_case(name);
-  const pathcore::FieldOptions options{};
+  const pathcore::FieldOptions options = field_options(connectivity);
+  std::size_t bytes = 0;
   for (auto _ : state) {
     auto field = pathcore::compute_distance_field(c.mask, c.goal, options);
     benchmark::DoNotOptimize(&field);
+    bytes = field.memory_bytes();
   }
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(c.mask.pixel_count()));
+  state.counters["bytes_per_px"] =
+      static_cast<double>(bytes) / static_cast<double>(c.mask.pixel_count());
 }
 
-// Warm FindPath work: the field is cached, so only trace + simplify + beautify.
-void BM_WarmPathBeautify(benchmark::State& state, const std::string& name) {
+void BM_DistanceFieldFour(benchmark::State& state, const std::string& name) {
+  field_bench(state, name, pathcore::Connectivity::kFour);
+}
+
+void BM_DistanceFieldEight(benchmark::State& state, const std::string& name) {
+  field_bench(state, name, pathcore::Connectivity::kEight);
+}
+
+// Warm FindPath work: the field is cached, so only trace + simplify + beautify
+// of a path from near one corner to the goal (the centre; the spiral's end).
+void warm_path_bench(benchmark::State& state, const std::string& name,
+                     pathcore::Connectivity connectivity) {
   const BenchCase& c = bench_case(name);
-  const pathcore::FindPathOptions options{};
+  pathcore::FindPathOptions options;
+  options.field = field_options(connectivity);
   const auto field = pathcore::compute_distance_field(c.mask, c.goal, options.field);
+  std::size_t points = 0;
   for (auto _ : state) {
     auto result = pathcore::path_from_field(c.mask, field, c.start, options);
+    benchmark::DoNotOptimize(result.points.data());
+    points = result.points.size();
+  }
+  state.counters["grid_cost"] = field.cost_at(c.start);
+  state.counters["points"] = static_cast<double>(points);
+}
+
+void BM_WarmPathBeautifyFour(benchmark::State& state, const std::string& name) {
+  warm_path_bench(state, name, pathcore::Connectivity::kFour);
+}
+
+void BM_WarmPathBeautifyEight(benchmark::State& state, const std::string& name) {
+  warm_path_bench(state, name, pathcore::Connectivity::kEight);
+}
+
+// Cold FindPath work: fill until the start is settled, then trace and smooth.
+void BM_ColdPathBeautifyEight(benchmark::State& state, const std::string& name) {
+  const BenchCase& c = bench_case(name);
+  pathcore::FindPathOptions options;
+  options.field = field_options(pathcore::Connectivity::kEight);
+  for (auto _ : state) {
+    pathcore::FieldBuilder builder(c.mask, c.goal, options.field);
+    (void)builder.run_until_settled(c.start);
+    auto result = pathcore::path_from_field(c.mask, builder.field(), c.start, options);
     benchmark::DoNotOptimize(result.points.data());
   }
 }
 
 }  // namespace
 
-BENCHMARK_CAPTURE(BM_SeedReferenceFill, open, std::string("open"))->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_DistanceFieldFour, open, std::string("open"))->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_SeedReferenceFill, random30, std::string("random30"))
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_DistanceFieldFour, random30, std::string("random30"))
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_SeedReferenceFill, spiral, std::string("spiral"))
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_DistanceFieldFour, spiral, std::string("spiral"))
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_WarmPathBeautify, random30, std::string("random30"))
-    ->Unit(benchmark::kMicrosecond);
+#define FULL_HD_FIELDS(mask)                                            \
+  BENCHMARK_CAPTURE(BM_SeedReferenceFill, mask, std::string(#mask))     \
+      ->Unit(benchmark::kMillisecond);                                  \
+  BENCHMARK_CAPTURE(BM_DistanceFieldFour, mask, std::string(#mask))     \
+      ->Unit(benchmark::kMillisecond);                                  \
+  BENCHMARK_CAPTURE(BM_DistanceFieldEight, mask, std::string(#mask))    \
+      ->Unit(benchmark::kMillisecond);                                  \
+  BENCHMARK_CAPTURE(BM_WarmPathBeautifyFour, mask, std::string(#mask))  \
+      ->Unit(benchmark::kMicrosecond);                                  \
+  BENCHMARK_CAPTURE(BM_WarmPathBeautifyEight, mask, std::string(#mask)) \
+      ->Unit(benchmark::kMicrosecond);
+
+FULL_HD_FIELDS(open)
+FULL_HD_FIELDS(random30)
+FULL_HD_FIELDS(spiral)
+
+#define MOVINGAI_FIELDS(label, file)                                    \
+  BENCHMARK_CAPTURE(BM_SeedReferenceFill, label, std::string(file))     \
+      ->Unit(benchmark::kMicrosecond);                                  \
+  BENCHMARK_CAPTURE(BM_DistanceFieldFour, label, std::string(file))     \
+      ->Unit(benchmark::kMicrosecond);                                  \
+  BENCHMARK_CAPTURE(BM_DistanceFieldEight, label, std::string(file))    \
+      ->Unit(benchmark::kMicrosecond);                                  \
+  BENCHMARK_CAPTURE(BM_ColdPathBeautifyEight, label, std::string(file)) \
+      ->Unit(benchmark::kMicrosecond);
+
+MOVINGAI_FIELDS(arena, "dao/arena.map")
+MOVINGAI_FIELDS(brc202d, "dao/brc202d.map")
+MOVINGAI_FIELDS(den312d, "dao/den312d.map")
+MOVINGAI_FIELDS(hrt201n, "dao/hrt201n.map")
+MOVINGAI_FIELDS(AR0011SR, "bg512/AR0011SR.map")
+MOVINGAI_FIELDS(AR0205SR, "bg512/AR0205SR.map")
+MOVINGAI_FIELDS(maze512, "maze/maze512-1-0.map")
+MOVINGAI_FIELDS(random512, "random/random512-25-0.map")
+MOVINGAI_FIELDS(room32, "room/32room_000.map")
+MOVINGAI_FIELDS(berlin256, "street/Berlin_0_256.map")
 
 BENCHMARK_MAIN();

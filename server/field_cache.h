@@ -22,7 +22,8 @@ struct FieldKey {
   std::uint64_t revision = 0;     // mask revision: a replaced mask never matches
   pathcore::AreaSet enabled = 0;  // effective enabled areas (bit 0 clear)
   pathcore::Connectivity connectivity = pathcore::Connectivity::kFour;
-  bool allow_corner_cutting = false;  // normalise to false for kFour
+  bool allow_corner_cutting = false;                             // normalise to false for kFour
+  pathcore::AreaCosts area_costs = pathcore::unit_area_costs();  // normalised (no 0 entries)
   pathcore::Point goal;
 
   friend bool operator==(const FieldKey&, const FieldKey&) = default;

@@ -404,6 +404,65 @@ MaskEntryPtr MaskStore::put(std::string_view name, pathcore::Mask mask) {
   return entry;
 }
 
+MaskEntryPtr MaskStore::patch(std::string_view name, const MaskPatch& patch) {
+  if (auto problem = mask_name_problem(name)) throw InvalidMaskName("name: " + *problem);
+  if (patch.width == 0 || patch.height == 0) {
+    throw InvalidPatch("width: the rectangle is empty (" + std::to_string(patch.width) + "x" +
+                       std::to_string(patch.height) + ")");
+  }
+  const std::uint64_t cells = std::uint64_t{patch.width} * patch.height;
+  if (patch.areas.size() != cells) {
+    throw InvalidPatch("areas: " + std::to_string(patch.areas.size()) + " bytes for a " +
+                       std::to_string(patch.width) + "x" + std::to_string(patch.height) +
+                       " rectangle (expected " + std::to_string(cells) + ")");
+  }
+  for (std::size_t i = 0; i < patch.areas.size(); ++i) {
+    if (patch.areas[i] > pathcore::kMaxAreaId) {
+      throw InvalidPatch("areas: area id " + std::to_string(patch.areas[i]) + " at byte " +
+                         std::to_string(i) + " is out of range 0.." +
+                         std::to_string(pathcore::kMaxAreaId));
+    }
+  }
+
+  const std::lock_guard write_lock(write_mutex_);
+  const MaskEntryPtr current = get(name);
+  if (!current) throw MaskNotFound("mask '" + std::string(name) + "' not found");
+  if (patch.expected_revision != 0 && patch.expected_revision != current->revision) {
+    throw RevisionMismatch("expected revision " + std::to_string(patch.expected_revision) +
+                           " but mask '" + current->name + "' is at revision " +
+                           std::to_string(current->revision));
+  }
+  const pathcore::Mask& old_mask = *current->mask;
+  if (std::uint64_t{patch.x} + patch.width > old_mask.width()) {
+    throw InvalidPatch("x: columns " + std::to_string(patch.x) + ".." +
+                       std::to_string(std::uint64_t{patch.x} + patch.width - 1) +
+                       " are not inside mask '" + current->name + "' of width " +
+                       std::to_string(old_mask.width()));
+  }
+  if (std::uint64_t{patch.y} + patch.height > old_mask.height()) {
+    throw InvalidPatch("y: rows " + std::to_string(patch.y) + ".." +
+                       std::to_string(std::uint64_t{patch.y} + patch.height - 1) +
+                       " are not inside mask '" + current->name + "' of height " +
+                       std::to_string(old_mask.height()));
+  }
+  std::vector<std::uint8_t> areas = old_mask.areas();
+  for (std::uint32_t row = 0; row < patch.height; ++row) {
+    std::memcpy(areas.data() + (std::size_t{patch.y} + row) * old_mask.width() + patch.x,
+                patch.areas.data() + std::size_t{row} * patch.width, patch.width);
+  }
+  auto entry = std::make_shared<MaskEntry>();
+  entry->name = current->name;
+  entry->mask =
+      std::make_shared<const pathcore::Mask>(old_mask.width(), old_mask.height(), std::move(areas));
+  entry->sha256 = pathcore::area_grid_sha256(*entry->mask);
+  // As in put(): the number is used up even if the write fails.
+  entry->revision = ++last_revision_[entry->name];
+  write_file(*entry);
+  const std::unique_lock map_lock(map_mutex_);
+  masks_.insert_or_assign(entry->name, entry);
+  return entry;
+}
+
 bool MaskStore::remove(std::string_view name) {
   if (auto problem = mask_name_problem(name)) throw InvalidMaskName("name: " + *problem);
   const std::lock_guard write_lock(write_mutex_);

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <optional>
 #include <shared_mutex>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -41,6 +42,35 @@ class StoreError : public std::runtime_error {
 class InvalidMaskName : public std::invalid_argument {
  public:
   using std::invalid_argument::invalid_argument;
+};
+
+// MaskStore::patch: no mask of that name.
+class MaskNotFound : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// MaskStore::patch: the mask is not at the expected revision.
+class RevisionMismatch : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// MaskStore::patch: the rectangle or its area ids do not fit the mask; what()
+// starts with the field name ("x: ", "width: ", "areas: ").
+class InvalidPatch : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+// A rectangle of area ids to write over a mask (PatchMask).
+struct MaskPatch {
+  std::uint64_t expected_revision = 0;  // 0 = any
+  std::uint32_t x = 0;                  // left column
+  std::uint32_t y = 0;                  // top row
+  std::uint32_t width = 0;
+  std::uint32_t height = 0;
+  std::span<const std::uint8_t> areas;  // width*height ids 0..63, row-major
 };
 
 // One stored mask at one revision. Immutable: a new upload makes a new entry.
@@ -108,6 +138,17 @@ class MaskStore {
   // StoreError when the write fails (then nothing changes but the revision
   // number is used up).
   MaskEntryPtr put(std::string_view name, pathcore::Mask mask);
+
+  // Overwrites a rectangle of the named mask and stores the result durably,
+  // exactly like put() (same file write, revision + 1), so the new revision
+  // is on disk before it is visible or returned. The check of
+  // expected_revision, the rectangle and the swap happen under the writer
+  // lock: of concurrent patches expecting the same revision exactly one wins.
+  // Throws InvalidMaskName; InvalidPatch for an empty rectangle, one not
+  // inside the mask, areas.size() != width*height or an id above 63;
+  // MaskNotFound; RevisionMismatch ("expected revision N but mask 'x' is at
+  // revision M"); StoreError when the write fails.
+  MaskEntryPtr patch(std::string_view name, const MaskPatch& patch);
 
   // Removes the mask durably. False when there is no such mask. Throws
   // InvalidMaskName or StoreError.

@@ -92,13 +92,6 @@ grpc::ServerUnaryReactor* respond(grpc::CallbackServerContext* ctx, const char* 
   return r;
 }
 
-grpc::ServerUnaryReactor* not_implemented(grpc::CallbackServerContext* ctx, const char* rpc) {
-  return respond(ctx, rpc, [rpc] {
-    return grpc::Status(grpc::StatusCode::UNIMPLEMENTED,
-                        std::string(rpc) + " is not implemented yet");
-  });
-}
-
 }  // namespace
 
 const char* status_code_name(grpc::StatusCode code) {
@@ -143,7 +136,9 @@ const char* status_code_name(grpc::StatusCode code) {
 }
 
 PathfinderService::PathfinderService(MaskStore& store, FieldCache& cache, ServiceLimits limits)
-    : store_(store), cache_(cache), limits_(limits) {}
+    : store_(store), cache_(cache), limits_(limits), finisher_(cache, /*max_pending=*/4) {
+  SetMessageAllocatorFor_Reachable(&reachable_allocator_);
+}
 
 grpc::ServerUnaryReactor* PathfinderService::UploadMask(grpc::CallbackServerContext* ctx,
                                                         const v1::UploadMaskRequest* request,
@@ -152,9 +147,9 @@ grpc::ServerUnaryReactor* PathfinderService::UploadMask(grpc::CallbackServerCont
 }
 
 grpc::ServerUnaryReactor* PathfinderService::PatchMask(grpc::CallbackServerContext* ctx,
-                                                       const v1::PatchMaskRequest* /*request*/,
-                                                       v1::MaskInfo* /*response*/) {
-  return not_implemented(ctx, "PatchMask");
+                                                       const v1::PatchMaskRequest* request,
+                                                       v1::MaskInfo* response) {
+  return respond(ctx, "PatchMask", [&] { return patch_mask(*request, *response); });
 }
 
 grpc::ServerUnaryReactor* PathfinderService::DeleteMask(grpc::CallbackServerContext* ctx,
@@ -182,15 +177,15 @@ grpc::ServerUnaryReactor* PathfinderService::FindPath(grpc::CallbackServerContex
 }
 
 grpc::ServerUnaryReactor* PathfinderService::Reachable(grpc::CallbackServerContext* ctx,
-                                                       const v1::ReachableRequest* /*request*/,
-                                                       v1::ReachableResponse* /*response*/) {
-  return not_implemented(ctx, "Reachable");
+                                                       const v1::ReachableRequest* request,
+                                                       v1::ReachableResponse* response) {
+  return respond(ctx, "Reachable", [&] { return reachable(*request, *response); });
 }
 
-grpc::ServerUnaryReactor* PathfinderService::StandardMove(
-    grpc::CallbackServerContext* ctx, const v1::StandardMoveRequest* /*request*/,
-    v1::StandardMoveResponse* /*response*/) {
-  return not_implemented(ctx, "StandardMove");
+grpc::ServerUnaryReactor* PathfinderService::StandardMove(grpc::CallbackServerContext* ctx,
+                                                          const v1::StandardMoveRequest* request,
+                                                          v1::StandardMoveResponse* response) {
+  return respond(ctx, "StandardMove", [&] { return standard_move(*request, *response); });
 }
 
 grpc::Status PathfinderService::upload_mask(const v1::UploadMaskRequest& request,
@@ -251,6 +246,7 @@ grpc::Status PathfinderService::upload_mask(const v1::UploadMaskRequest& request
 
   const MaskEntryPtr entry = store_.put(request.name(), std::move(*mask));
   cache_.erase_mask(entry->name);
+  query_caches_.erase_mask(entry->name);
   to_proto(*entry, &response);
   spdlog::debug("UploadMask: stored '{}' revision {} ({}x{})", entry->name, entry->revision,
                 entry->mask->width(), entry->mask->height());
@@ -261,6 +257,7 @@ grpc::Status PathfinderService::delete_mask(const v1::DeleteMaskRequest& request
   if (auto problem = mask_name_problem(request.name())) return invalid("name: " + *problem);
   if (!store_.remove(request.name())) return mask_not_found(request.name());
   cache_.erase_mask(request.name());
+  query_caches_.erase_mask(request.name());
   spdlog::debug("DeleteMask: deleted '{}'", request.name());
   return grpc::Status::OK;
 }
@@ -286,17 +283,19 @@ grpc::Status PathfinderService::find_path(const v1::FindPathRequest& request,
   if (!connectivity) {
     return invalid("connectivity: unknown value " + std::to_string(request.connectivity()));
   }
-  if (*connectivity == pathcore::Connectivity::kEight) {
-    return {grpc::StatusCode::UNIMPLEMENTED,
-            "connectivity: CONNECTIVITY_EIGHT is not supported yet"};
-  }
   const auto smoothing = to_core(request.smoothing());
   if (!smoothing) return invalid("smoothing: unknown value " + std::to_string(request.smoothing()));
-  if (!request.area_costs().empty()) {
-    return {grpc::StatusCode::UNIMPLEMENTED, "area_costs is not supported yet"};
-  }
-  if (request.snap_to_reachable()) {
-    return {grpc::StatusCode::UNIMPLEMENTED, "snap_to_reachable is not supported yet"};
+  pathcore::AreaCosts costs = pathcore::unit_area_costs();
+  for (const auto& [area, cost] : request.area_costs()) {
+    if (area < 1 || area > static_cast<std::uint32_t>(pathcore::kMaxAreaId)) {
+      return invalid("area_costs: area id " + std::to_string(area) + " is out of range 1.." +
+                     std::to_string(pathcore::kMaxAreaId));
+    }
+    if (cost < 1 || cost > 255) {
+      return invalid("area_costs: cost " + std::to_string(cost) + " for area " +
+                     std::to_string(area) + " is out of range 1..255");
+    }
+    costs[area] = static_cast<std::uint8_t>(cost);
   }
   const pathcore::AreaSet enabled = pathcore::effective_areas(request.enabled_areas());
   if (enabled == 0) {
@@ -326,9 +325,12 @@ grpc::Status PathfinderService::find_path(const v1::FindPathRequest& request,
   // corner cutting only means something with eight-connectivity.
   options.field.allow_corner_cutting =
       *connectivity == pathcore::Connectivity::kEight && request.allow_corner_cutting();
+  options.field.area_costs = costs;
   options.smoothing = *smoothing;
+  options.snap_to_reachable = request.snap_to_reachable();
 
-  const CachedPathResult result = cached_find_path(*entry, cache_, start, goal, options);
+  const CachedPathResult result =
+      cached_find_path(*entry, cache_, &finisher_, start, goal, options);
   to_proto(result.path, &response);
   response.set_mask_revision(entry->revision);
   response.set_cache_hit(result.cache_hit);

@@ -4,17 +4,27 @@
 
 #include <cstdint>
 
+#include "arena_allocator.h"
 #include "field_cache.h"
+#include "field_finisher.h"
 #include "mask_store.h"
 #include "pathcore/codec.h"
 #include "pathfinding/v1/pathfinding.grpc.pb.h"
+#include "query_caches.h"
 
 namespace pathserver {
 
 struct ServiceLimits {
   // Largest mask an upload may decode to, in pixels.
   std::uint64_t max_pixels = pathcore::kDefaultMaxPixels;
+  // Component labellings kept for Reachable (LRU; 0 disables caching).
+  std::size_t component_cache_entries = 64;
+  // Stitched StandardMove answers kept (LRU; 0 disables caching).
+  std::size_t route_cache_entries = 4096;
 };
+
+// Most pairs one Reachable request may carry (more: RESOURCE_EXHAUSTED).
+inline constexpr int kMaxReachablePairs = 10000;
 
 // The Pathfinder gRPC service. Handlers validate the request, translate it to
 // core types, call the store / cache / core and translate the answer back.
@@ -56,12 +66,27 @@ class PathfinderService final : public pathfinding::v1::Pathfinder::CallbackServ
   grpc::Status get_mask(const pathfinding::v1::GetMaskRequest& request,
                         pathfinding::v1::MaskInfo& response) const;
   grpc::Status list_masks(pathfinding::v1::ListMasksResponse& response) const;
+  // In query_handlers.cc.
+  grpc::Status patch_mask(const pathfinding::v1::PatchMaskRequest& request,
+                          pathfinding::v1::MaskInfo& response);
+  grpc::Status reachable(const pathfinding::v1::ReachableRequest& request,
+                         pathfinding::v1::ReachableResponse& response);
+  grpc::Status standard_move(const pathfinding::v1::StandardMoveRequest& request,
+                             pathfinding::v1::StandardMoveResponse& response);
   grpc::Status find_path(const pathfinding::v1::FindPathRequest& request,
                          pathfinding::v1::FindPathResponse& response);
 
   MaskStore& store_;
   FieldCache& cache_;
   ServiceLimits limits_;
+  // Component labels (Reachable) and stitched routes (StandardMove).
+  QueryCaches query_caches_{limits_.component_cache_entries, limits_.route_cache_entries};
+  // Reachable requests carry up to 10,000 pairs: parse them on an arena.
+  ArenaMessageAllocator<pathfinding::v1::ReachableRequest, pathfinding::v1::ReachableResponse>
+      reachable_allocator_;
+  // Completes the fields cold FindPath calls traced on half-built (see
+  // cached_find_path); joined when the service is destroyed.
+  FieldFinisher finisher_;
 };
 
 // "INVALID_ARGUMENT", "NOT_FOUND", ... for logs.

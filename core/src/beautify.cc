@@ -16,6 +16,16 @@
 // only when it makes the path strictly shorter, so the result is never longer
 // than the input and all its new segments are walkable. Points stay integer
 // pixels. Cost: O(points * log^2(segment length)) segment checks per round.
+//
+// Weighted terrain (area costs that differ): each move replaces a stretch of
+// the path (the segments around the dropped point or cut corner); its new
+// segments may only touch (per the line rule) pixels whose cost is at most the
+// highest cost of the pixels that stretch runs through (its Bresenham pixels). So smoothing never
+// pulls the path onto terrain dearer than what it already crossed there, which keeps the path's
+// weighted cost close to the traced optimum: a path along a road stays on the road, and a path that
+// crosses a field anyway may cut across that field. (Comparing weighted lengths exactly would need
+// a cost model for segments between pixel centres that the grid field does not have; the cap is
+// simple, local and symmetric.)
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -35,8 +45,12 @@ constexpr double kMinGain = 1e-6;
 // one gained something. On game maps most passes settle within five.
 constexpr int kMaxRounds = 8;
 
+// Integer coordinates square exactly in a double, so this is as exact as
+// std::hypot and several times faster.
 double distance(Point a, Point b) {
-  return std::hypot(static_cast<double>(b.x) - a.x, static_cast<double>(b.y) - a.y);
+  const double dx = static_cast<double>(b.x) - a.x;
+  const double dy = static_cast<double>(b.y) - a.y;
+  return std::sqrt(dx * dx + dy * dy);
 }
 
 // Number of pixel steps along the longer axis from a to b.
@@ -58,10 +72,26 @@ Point point_along(Point from, Point to, std::int64_t step, std::int64_t steps) {
                                     divide_rounded(step * (std::int64_t{to.y} - from.y), steps))};
 }
 
+// No cap on the cost of touched pixels (unweighted terrain).
+constexpr int kNoCap = 256;
+
 class Smoother {
  public:
-  Smoother(const Mask& mask, AreaSet enabled, LineRule rule)
-      : mask_(mask), enabled_(enabled), rule_(rule) {}
+  Smoother(const Mask& mask, AreaSet enabled, LineRule rule, const AreaCosts& costs)
+      : mask_(mask), enabled_(enabled), rule_(rule), costs_(costs) {
+    int lowest = 256;
+    int highest = 0;
+    const AreaSet used = enabled & mask.areas_present();
+    for (int id = 1; id <= kMaxAreaId; ++id) {
+      if (((used >> id) & 1U) != 0) {
+        const int cost =
+            costs[static_cast<std::size_t>(id)] == 0 ? 1 : costs[static_cast<std::size_t>(id)];
+        lowest = std::min(lowest, cost);
+        highest = std::max(highest, cost);
+      }
+    }
+    weighted_ = lowest < highest;
+  }
 
   // Drop and cut rounds in the path's own direction.
   [[nodiscard]] Path pass(Path path) const {
@@ -76,8 +106,33 @@ class Smoother {
   }
 
  private:
-  [[nodiscard]] bool visible(Point a, Point b) const {
-    return segment_walkable(mask_, enabled_, a, b, rule_);
+  // a sees b: the segment is walkable and touches no pixel dearer than cap.
+  [[nodiscard]] bool visible(Point a, Point b, int cap) const {
+    if (!weighted_) {
+      return segment_walkable(mask_, enabled_, a, b, rule_);
+    }
+    const int highest = segment_max_cost(mask_, enabled_, a, b, rule_, costs_);
+    return highest != 0 && highest <= cap;
+  }
+
+  // The highest cost an existing segment of the path touches (kNoCap when
+  // the terrain is not weighted).
+  [[nodiscard]] int cost_cap(Point a, Point b) const {
+    if (!weighted_) {
+      return kNoCap;
+    }
+    // The pixels the segment runs through (its Bresenham pixels; for the
+    // straight runs of a traced path, exactly the path's pixels).
+    const int highest = segment_max_cost(mask_, enabled_, a, b, LineRule::kBresenham, costs_);
+    if (highest != 0) {
+      return highest;
+    }
+    // Not walkable per rule (not a path this library traced): its endpoints.
+    const auto cost = [&](Point p) {
+      const int c = mask_.contains(p) ? costs_[mask_.area(p)] : 1;
+      return c == 0 ? 1 : c;
+    };
+    return std::max(cost(a), cost(b));
   }
 
   // Greedy line of sight: a point is dropped when the previous kept point
@@ -89,9 +144,15 @@ class Smoother {
     Path kept;
     kept.reserve(path.size());
     kept.push_back(path.front());
+    int cap = cost_cap(path[0], path[1]);  // over the stretch from kept.back() to path[i]
     for (std::size_t i = 1; i + 1 < path.size(); ++i) {
-      if (!visible(kept.back(), path[i + 1])) {
+      const int next_cap = cost_cap(path[i], path[i + 1]);
+      const int stretch_cap = std::max(cap, next_cap);
+      if (visible(kept.back(), path[i + 1], stretch_cap)) {
+        cap = stretch_cap;
+      } else {
         kept.push_back(path[i]);
+        cap = next_cap;
       }
     }
     kept.push_back(path.back());
@@ -115,6 +176,7 @@ class Smoother {
     const Point b = path[k];
     const Point c = path[k + 1];
     const double before = distance(a, b) + distance(b, c);
+    const int cap = std::max(cost_cap(a, b), cost_cap(b, c));
     const std::int64_t to_a = steps_between(b, a);
     const std::int64_t to_c = steps_between(b, c);
     if (to_a == 0 || to_c == 0) {
@@ -131,10 +193,10 @@ class Smoother {
     const auto try_p = [&](std::int64_t i) {
       const Point p = point_along(b, a, i, to_a);
       const bool p_is_a = i == to_a;
-      if (!p_is_a && !visible(a, p)) {
+      if (!p_is_a && !visible(a, p, cap)) {
         return;
       }
-      const std::int64_t j = farthest_cut(p, b, c, to_c);
+      const std::int64_t j = farthest_cut(p, b, c, to_c, cap);
       if (j == 0) {
         return;
       }
@@ -178,10 +240,11 @@ class Smoother {
   // Q moves away from the corner, so the boundary is found by doubling and
   // then bisection; a pillar inside the corner can make the answer one of
   // several boundaries, which is still a valid (checked) cut.
-  [[nodiscard]] std::int64_t farthest_cut(Point p, Point b, Point c, std::int64_t to_c) const {
+  [[nodiscard]] std::int64_t farthest_cut(Point p, Point b, Point c, std::int64_t to_c,
+                                          int cap) const {
     const auto cut_ok = [&](std::int64_t j) {
       const Point q = point_along(b, c, j, to_c);
-      return visible(p, q) && (j == to_c || visible(q, c));
+      return visible(p, q, cap) && (j == to_c || visible(q, c, cap));
     };
     if (cut_ok(to_c)) {
       return to_c;
@@ -205,15 +268,18 @@ class Smoother {
   const Mask& mask_;
   AreaSet enabled_;
   LineRule rule_;
+  const AreaCosts& costs_;
+  bool weighted_ = false;
 };
 
 }  // namespace
 
-Path beautify(const Path& path, const Mask& mask, AreaSet enabled, LineRule rule) {
+Path beautify(const Path& path, const Mask& mask, AreaSet enabled, LineRule rule,
+              const AreaCosts& costs) {
   if (path.size() <= 2) {
     return path;
   }
-  const Smoother smoother(mask, enabled & kAllAreas, rule);
+  const Smoother smoother(mask, enabled & kAllAreas, rule, costs);
   Path smoothed = smoother.pass(path);
   std::reverse(smoothed.begin(), smoothed.end());
   smoothed = smoother.pass(std::move(smoothed));

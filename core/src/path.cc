@@ -5,14 +5,15 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "point_checks.h"
 
 namespace pathcore {
 namespace {
-
-using Distance = DistanceField::Distance;
 
 struct Step {
   std::int32_t dx = 0;
@@ -59,35 +60,72 @@ class StepChooser {
 
 }  // namespace
 
-Path trace(const DistanceField& field, Point start, bool diagonal_shortcuts) {
-  Distance distance = field.at(start);
-  if (distance == DistanceField::kUnreachable) {
+Path trace(const Mask& mask, const DistanceField& field, Point start, bool diagonal_shortcuts) {
+  if (field.width() != mask.width() || field.height() != mask.height()) {
+    throw InvalidArgument("distance field does not fit the mask");
+  }
+  if (!field.reachable(start)) {
     return {};
   }
+  const FieldOptions& options = field.options();
+  const AreaCosts& costs = options.area_costs;
+  const AreaSet enabled = options.enabled;
+  const bool eight = options.connectivity == Connectivity::kEight;
+  const bool cutting = eight && options.allow_corner_cutting;
+  // True when the step to n (diagonal or not) leads exactly downhill from `here`.
+  const auto downhill = [&](GridCost here, Point n, bool diagonal) {
+    if (!field.reachable(n)) {
+      return false;
+    }
+    GridCost via = field.exact(n);
+    const std::uint32_t step = costs[mask.area(n)];
+    (diagonal ? via.diagonal : via.straight) += step;
+    return via == here;
+  };
   const Point goal = field.goal();
   Path path;
-  // A distance never exceeds the pixel count in a real field.
-  path.reserve(std::min<std::size_t>(distance, std::size_t{field.width()} * field.height()) + 1);
   path.push_back(start);
   Point at = start;
+  GridCost here = field.exact(start);
   Step previous;
-  while (distance > 0) {
+  while (here != GridCost{}) {
     StepChooser chooser(previous, at, goal);
-    if (diagonal_shortcuts && distance >= 2) {
-      // Two cardinal steps around a corner become one diagonal step when the
-      // diagonal pixel is two closer and both pixels beside it are walkable
-      // (reachable in the field implies walkable).
-      for (const Step step : kDiagonalSteps) {
-        if (field.at(at + step) == distance - 2 && field.reachable(at + Step{step.dx, 0}) &&
-            field.reachable(at + Step{0, step.dy})) {
+    if (eight) {
+      for (const Step step : kCardinalSteps) {
+        if (downhill(here, at + step, false)) {
           chooser.offer(step);
         }
       }
-    }
-    if (!chooser.chosen()) {
-      for (const Step step : kCardinalSteps) {
-        if (field.at(at + step) == distance - 1) {
+      for (const Step step : kDiagonalSteps) {
+        if ((cutting || (mask.walkable(at + Step{step.dx, 0}, enabled) &&
+                         mask.walkable(at + Step{0, step.dy}, enabled))) &&
+            downhill(here, at + step, true)) {
           chooser.offer(step);
+        }
+      }
+    } else {
+      if (diagonal_shortcuts) {
+        // Two cardinal steps around a corner become one diagonal step when
+        // both pixels beside it are walkable and one of them lies on the way.
+        for (const Step step : kDiagonalSteps) {
+          const Point side_a = at + Step{step.dx, 0};
+          const Point side_b = at + Step{0, step.dy};
+          if (!mask.walkable(side_a, enabled) || !mask.walkable(side_b, enabled)) {
+            continue;
+          }
+          for (const Point side : {side_a, side_b}) {
+            if (downhill(here, side, false) && downhill(field.exact(side), at + step, false)) {
+              chooser.offer(step);
+              break;
+            }
+          }
+        }
+      }
+      if (!chooser.chosen()) {
+        for (const Step step : kCardinalSteps) {
+          if (downhill(here, at + step, false)) {
+            chooser.offer(step);
+          }
         }
       }
     }
@@ -96,7 +134,7 @@ Path trace(const DistanceField& field, Point start, bool diagonal_shortcuts) {
     }
     previous = chooser.best();
     at = at + previous;
-    distance = field.at(at);
+    here = field.exact(at);
     path.push_back(at);
   }
   return path;
@@ -129,8 +167,10 @@ Path simplify(const Path& path) {
 double polyline_length(const Path& path) {
   double length = 0;
   for (std::size_t i = 1; i < path.size(); ++i) {
-    length += std::hypot(static_cast<double>(path[i].x) - path[i - 1].x,
-                         static_cast<double>(path[i].y) - path[i - 1].y);
+    // Integer coordinates square exactly: as exact as std::hypot, and faster.
+    const double dx = static_cast<double>(path[i].x) - path[i - 1].x;
+    const double dy = static_cast<double>(path[i].y) - path[i - 1].y;
+    length += std::sqrt(dx * dx + dy * dy);
   }
   return length;
 }
@@ -143,11 +183,28 @@ LineRule line_rule_for(const FieldOptions& options) {
   return LineRule::kNoCornerCutting;
 }
 
+namespace {
+
+// The cheapest area cost among the enabled areas present in the mask.
+int cheapest_cost(const Mask& mask, const FieldOptions& options) {
+  int cheapest = 255;
+  const AreaSet used = options.enabled & mask.areas_present();
+  for (int id = 1; id <= kMaxAreaId; ++id) {
+    if (((used >> id) & 1U) != 0) {
+      cheapest = std::min<int>(cheapest, options.area_costs[static_cast<std::size_t>(id)]);
+    }
+  }
+  return cheapest;
+}
+
+}  // namespace
+
 std::optional<PathResult> beeline_answer(const Mask& mask, Point start, Point goal,
                                          const FindPathOptions& options) {
   require_inside(mask, start, "start");
   require_inside(mask, goal, "goal");
-  const AreaSet enabled = options.field.enabled & kAllAreas;
+  const FieldOptions field_options = normalized(options.field);
+  const AreaSet enabled = field_options.enabled;
   if (!mask.walkable(start, enabled) || !mask.walkable(goal, enabled)) {
     return std::nullopt;  // path_from_field answers found = false
   }
@@ -158,8 +215,14 @@ std::optional<PathResult> beeline_answer(const Mask& mask, Point start, Point go
     result.points = {start};
     return result;
   }
-  if (options.smoothing == Smoothing::kNone ||
-      !segment_walkable(mask, enabled, start, goal, line_rule_for(options.field))) {
+  if (options.smoothing == Smoothing::kNone) {
+    return std::nullopt;
+  }
+  // With area costs, only a beeline over the cheapest terrain is surely no
+  // dearer than the grid path (which crosses at least as much length).
+  const int highest = segment_max_cost(mask, enabled, start, goal, line_rule_for(field_options),
+                                       field_options.area_costs);
+  if (highest == 0 || highest > cheapest_cost(mask, field_options)) {
     return std::nullopt;
   }
   result.points = {start, goal};
@@ -175,43 +238,168 @@ PathResult path_from_field(const Mask& mask, const DistanceField& field, Point s
                           std::to_string(mask.width()) + "x" + std::to_string(mask.height()) +
                           " mask");
   }
-  const AreaSet enabled = options.field.enabled & kAllAreas;
-  if ((field.options().enabled & kAllAreas) != enabled ||
-      field.options().connectivity != options.field.connectivity) {
-    throw InvalidArgument("distance field was computed for other areas or connectivity");
+  const FieldOptions wanted = normalized(options.field);
+  const FieldOptions& got = field.options();
+  if (got.enabled != wanted.enabled || got.connectivity != wanted.connectivity ||
+      got.allow_corner_cutting != wanted.allow_corner_cutting ||
+      got.area_costs != wanted.area_costs) {
+    throw InvalidArgument(
+        "distance field was computed for other areas, connectivity, corner rule or costs");
   }
   require_inside(mask, start, "start");
 
   PathResult result;
   result.goal = field.goal();
-  const Distance distance = field.at(start);
-  if (distance == DistanceField::kUnreachable) {
+  if (!field.reachable(start)) {
     return result;
   }
   result.found = true;
+  const bool shortcuts = options.smoothing != Smoothing::kNone;
+  Path traced = trace(mask, field, start, shortcuts);
   switch (options.smoothing) {
     case Smoothing::kNone:
-      result.points = trace(field, start, /*diagonal_shortcuts=*/false);
-      result.cost = static_cast<double>(distance);
+      result.points = std::move(traced);
+      result.cost = field.exact(start).value();
       break;
     case Smoothing::kSimplify:
-      result.points = simplify(trace(field, start, /*diagonal_shortcuts=*/true));
+      result.points = simplify(traced);
       break;
     case Smoothing::kBeautify:
-      result.points = beautify(simplify(trace(field, start, /*diagonal_shortcuts=*/true)), mask,
-                               enabled, line_rule_for(options.field));
+      result.points = beautify(simplify(traced), mask, wanted.enabled, line_rule_for(wanted),
+                               wanted.area_costs);
       break;
   }
   result.length = polyline_length(result.points);
   return result;
 }
 
+std::optional<Point> nearest_walkable(const Mask& mask, AreaSet enabled, Point p) {
+  enabled &= kAllAreas;
+  if (mask.walkable(p, enabled)) {
+    return p;
+  }
+  std::optional<Point> best;
+  std::int64_t best_distance = 0;
+  const auto width = static_cast<std::int32_t>(mask.width());
+  const auto height = static_cast<std::int32_t>(mask.height());
+  const std::uint8_t* areas = mask.areas().data();
+  for (std::int32_t y = 0; y < height; ++y) {
+    const std::int64_t dy = std::int64_t{y} - p.y;
+    if (best && dy * dy > best_distance && y > p.y) {
+      break;  // every later row is farther
+    }
+    for (std::int32_t x = 0; x < width; ++x) {
+      if (((enabled >> areas[static_cast<std::size_t>(y) * mask.width() + x]) & 1U) == 0) {
+        continue;
+      }
+      const std::int64_t dx = std::int64_t{x} - p.x;
+      const std::int64_t d = dx * dx + dy * dy;
+      if (!best || d < best_distance) {
+        best = Point{x, y};
+        best_distance = d;
+      }
+    }
+  }
+  return best;
+}
+
+std::optional<Point> nearest_reachable(const Mask& mask, const FieldOptions& options, Point from,
+                                       Point target) {
+  const FieldOptions field = normalized(options);
+  const AreaSet enabled = field.enabled;
+  if (!mask.walkable(from, enabled)) {
+    return std::nullopt;
+  }
+  const std::size_t count = mask.pixel_count();
+  std::vector<std::uint8_t> reached(count, 0);
+  std::vector<std::uint32_t> queue;
+  queue.reserve(1024);
+  const bool eight = field.connectivity == Connectivity::kEight;
+  const bool cutting = eight && field.allow_corner_cutting;
+  reached[mask.index(from)] = 1;
+  queue.push_back(static_cast<std::uint32_t>(mask.index(from)));
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    const Point p{static_cast<std::int32_t>(queue[head] % mask.width()),
+                  static_cast<std::int32_t>(queue[head] / mask.width())};
+    for (const Step step : kCardinalSteps) {
+      const Point n = p + step;
+      if (mask.walkable(n, enabled) && reached[mask.index(n)] == 0) {
+        reached[mask.index(n)] = 1;
+        queue.push_back(static_cast<std::uint32_t>(mask.index(n)));
+      }
+    }
+    if (!eight) continue;
+    for (const Step step : kDiagonalSteps) {
+      const Point n = p + step;
+      if (mask.walkable(n, enabled) && reached[mask.index(n)] == 0 &&
+          (cutting || (mask.walkable(p + Step{step.dx, 0}, enabled) &&
+                       mask.walkable(p + Step{0, step.dy}, enabled)))) {
+        reached[mask.index(n)] = 1;
+        queue.push_back(static_cast<std::uint32_t>(mask.index(n)));
+      }
+    }
+  }
+  std::optional<Point> best;
+  std::int64_t best_distance = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    if (reached[i] == 0) continue;
+    const auto x = static_cast<std::int32_t>(i % mask.width());
+    const auto y = static_cast<std::int32_t>(i / mask.width());
+    const std::int64_t dx = std::int64_t{x} - target.x;
+    const std::int64_t dy = std::int64_t{y} - target.y;
+    const std::int64_t d = dx * dx + dy * dy;
+    if (!best || d < best_distance) {
+      best = Point{x, y};
+      best_distance = d;
+    }
+  }
+  return best;
+}
+
+std::optional<SnappedEndpoints> snap_endpoints(const Mask& mask, const FieldOptions& options,
+                                               Point start, Point goal,
+                                               std::optional<bool> goal_reachable) {
+  require_inside(mask, start, "start");
+  require_inside(mask, goal, "goal");
+  const AreaSet enabled = options.enabled & kAllAreas;
+  const std::optional<Point> from = nearest_walkable(mask, enabled, start);
+  if (!from) {
+    return std::nullopt;
+  }
+  if (*from == start && goal_reachable.value_or(false) && mask.walkable(goal, enabled)) {
+    return SnappedEndpoints{start, goal};
+  }
+  const std::optional<Point> to = nearest_reachable(mask, options, *from, goal);
+  return SnappedEndpoints{*from, *to};
+}
+
 PathResult find_path(const Mask& mask, Point start, Point goal, const FindPathOptions& options) {
   if (auto beeline = beeline_answer(mask, start, goal, options)) {
     return *std::move(beeline);
   }
-  const DistanceField field = compute_distance_field(mask, goal, options.field);
-  return path_from_field(mask, field, start, options);
+  const AreaSet enabled = options.field.enabled & kAllAreas;
+  std::optional<bool> goal_reachable;
+  if (mask.walkable(start, enabled) && mask.walkable(goal, enabled)) {
+    const DistanceField field = compute_distance_field(mask, goal, options.field);
+    if (field.reachable(start) || !options.snap_to_reachable) {
+      return path_from_field(mask, field, start, options);
+    }
+    goal_reachable = false;
+  }
+  if (!options.snap_to_reachable) {
+    PathResult result;
+    result.goal = goal;
+    return result;
+  }
+  const auto ends = snap_endpoints(mask, options.field, start, goal, goal_reachable);
+  if (!ends) {
+    PathResult result;
+    result.goal = goal;
+    return result;
+  }
+  FindPathOptions plain = options;
+  plain.snap_to_reachable = false;
+  return find_path(mask, ends->start, ends->goal, plain);
 }
 
 }  // namespace pathcore

@@ -111,6 +111,31 @@ bool segment_walkable(const Mask& mask, AreaSet enabled, Point a, Point b, LineR
                                       : walk_supercover(a, b, walkable);
 }
 
+int segment_max_cost(const Mask& mask, AreaSet enabled, Point a, Point b, LineRule rule,
+                     const AreaCosts& costs) {
+  enabled &= kAllAreas;
+  if (!mask.walkable(a, enabled) || !mask.walkable(b, enabled)) {
+    return 0;
+  }
+  if (lexicographically_less(b, a)) {
+    std::swap(a, b);
+  }
+  const std::uint8_t* areas = mask.areas().data();
+  const auto width = static_cast<std::int64_t>(mask.width());
+  int highest = 0;
+  const auto visit = [&](std::int64_t x, std::int64_t y) {
+    const std::uint8_t area = areas[y * width + x];
+    if (((enabled >> area) & 1U) == 0) {
+      return false;
+    }
+    highest = std::max<int>(highest, costs[area] == 0 ? 1 : costs[area]);
+    return true;
+  };
+  const bool walkable =
+      rule == LineRule::kBresenham ? walk_bresenham(a, b, visit) : walk_supercover(a, b, visit);
+  return walkable ? highest : 0;
+}
+
 std::vector<Point> bresenham_line(Point a, Point b) {
   const bool reversed = lexicographically_less(b, a);
   if (reversed) {

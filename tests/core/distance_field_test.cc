@@ -196,18 +196,6 @@ TEST(DistanceField, RejectsGoalsOutsideTheMask) {
   }
 }
 
-TEST(DistanceField, EightConnectivityIsNotSupportedYet) {
-  const Mask mask(2, 2, {1, 1, 1, 1});
-  FieldOptions options;
-  options.connectivity = Connectivity::kEight;
-  try {
-    (void)compute_distance_field(mask, {0, 0}, options);
-    FAIL() << "kEight accepted";
-  } catch (const InvalidArgument& error) {
-    EXPECT_STREQ(error.what(), "eight-connectivity is not supported yet");
-  }
-}
-
 TEST(DistanceField, ConstructorRejectsAWrongBufferSize) {
   EXPECT_THROW(DistanceField(2, 2, {0, 0}, FieldOptions{}, std::vector<Distance>(3)),
                InvalidArgument);

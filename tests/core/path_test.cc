@@ -304,9 +304,9 @@ TEST(Trace, IsEmptyWhenTheStartCannotReachTheGoal) {
       "..#..",
   });
   const DistanceField field = compute_distance_field(mask, {0, 0}, FieldOptions{});
-  EXPECT_TRUE(trace(field, {4, 1}, false).empty());
-  EXPECT_TRUE(trace(field, {2, 0}, true).empty());
-  EXPECT_EQ(trace(field, {0, 0}, true), (Path{{0, 0}}));
+  EXPECT_TRUE(trace(mask, field, {4, 1}, false).empty());
+  EXPECT_TRUE(trace(mask, field, {2, 0}, true).empty());
+  EXPECT_EQ(trace(mask, field, {0, 0}, true), (Path{{0, 0}}));
 }
 
 TEST(Trace, TakesDiagonalShortcutsOnlyWithBothSidesWalkable) {
@@ -315,8 +315,8 @@ TEST(Trace, TakesDiagonalShortcutsOnlyWithBothSidesWalkable) {
       "..",
   });
   const DistanceField open_field = compute_distance_field(open, {1, 1}, FieldOptions{});
-  EXPECT_EQ(trace(open_field, {0, 0}, true), (Path{{0, 0}, {1, 1}}));
-  const Path cardinal = trace(open_field, {0, 0}, false);
+  EXPECT_EQ(trace(open, open_field, {0, 0}, true), (Path{{0, 0}, {1, 1}}));
+  const Path cardinal = trace(open, open_field, {0, 0}, false);
   ASSERT_EQ(cardinal.size(), 3U);
 
   const Mask corner = mask_from({
@@ -324,7 +324,7 @@ TEST(Trace, TakesDiagonalShortcutsOnlyWithBothSidesWalkable) {
       "..",
   });
   const DistanceField corner_field = compute_distance_field(corner, {1, 1}, FieldOptions{});
-  EXPECT_EQ(trace(corner_field, {0, 0}, true), (Path{{0, 0}, {0, 1}, {1, 1}}));
+  EXPECT_EQ(trace(corner, corner_field, {0, 0}, true), (Path{{0, 0}, {0, 1}, {1, 1}}));
 }
 
 TEST(Trace, RunsStraightInAnOpenRoom) {
@@ -334,7 +334,7 @@ TEST(Trace, RunsStraightInAnOpenRoom) {
   const DistanceField field = compute_distance_field(room, {15, 4}, FieldOptions{});
   for (const bool shortcuts : {false, true}) {
     for (const Point start : {Point{0, 0}, Point{19, 9}, Point{2, 8}}) {
-      const Path path = simplify(trace(field, start, shortcuts));
+      const Path path = simplify(trace(room, field, start, shortcuts));
       EXPECT_LE(path.size(), 3U) << text(path);
     }
   }
@@ -351,7 +351,7 @@ TEST(Trace, FollowsTheFieldDownhillOnRandomMasks) {
     const DistanceField field = compute_distance_field(mask, goal, FieldOptions{});
     const Point start = random_endpoint(rng, mask, kAllAreas);
     for (const bool shortcuts : {false, true}) {
-      const Path path = trace(field, start, shortcuts);
+      const Path path = trace(mask, field, start, shortcuts);
       if (!field.reachable(start)) {
         EXPECT_TRUE(path.empty());
         continue;
@@ -359,7 +359,7 @@ TEST(Trace, FollowsTheFieldDownhillOnRandomMasks) {
       ASSERT_FALSE(path.empty());
       EXPECT_EQ(path.front(), start);
       EXPECT_EQ(path.back(), goal);
-      EXPECT_EQ(trace(field, start, shortcuts), path);  // deterministic
+      EXPECT_EQ(trace(mask, field, start, shortcuts), path);  // deterministic
       for (std::size_t i = 1; i < path.size(); ++i) {
         const Point a = path[i - 1];
         const Point b = path[i];
@@ -407,7 +407,7 @@ TEST(Simplify, KeepsTheTracedPathExactly) {
     const Mask mask = pathtest::random_mask(rng, size(rng), size(rng), 0.3, 1);
     const Point goal = random_endpoint(rng, mask, kAllAreas);
     const DistanceField field = compute_distance_field(mask, goal, FieldOptions{});
-    const Path traced = trace(field, random_endpoint(rng, mask, kAllAreas), round % 2 == 0);
+    const Path traced = trace(mask, field, random_endpoint(rng, mask, kAllAreas), round % 2 == 0);
     const Path simple = simplify(traced);
     Path expanded;
     for (std::size_t i = 0; i < simple.size(); ++i) {
@@ -441,7 +441,7 @@ TEST(Beautify, NeverLongerNorThroughWallsOnRandomMasks) {
     const Mask mask = pathtest::random_mask(rng, size(rng), size(rng), obstacles(rng), 1);
     const Point goal = random_endpoint(rng, mask, kAllAreas);
     const DistanceField field = compute_distance_field(mask, goal, FieldOptions{});
-    const Path input = simplify(trace(field, random_endpoint(rng, mask, kAllAreas), true));
+    const Path input = simplify(trace(mask, field, random_endpoint(rng, mask, kAllAreas), true));
     for (const LineRule rule : {LineRule::kNoCornerCutting, LineRule::kBresenham}) {
       const Path output = beautify(input, mask, kAllAreas, rule);
       if (input.empty()) {
@@ -715,17 +715,6 @@ TEST(FindPath, RejectsPointsOutsideTheMask) {
   EXPECT_EQ(message({0, 0}, {0, 3}).rfind("goal", 0), 0U) << message({0, 0}, {0, 3});
   EXPECT_EQ(message({0, 0}, {-5, 1}).rfind("goal", 0), 0U);
   EXPECT_THROW((void)beeline_answer(mask, {0, 0}, {9, 9}, options), InvalidArgument);
-}
-
-TEST(FindPath, EightConnectivityIsNotSupportedYet) {
-  const Mask mask = mask_from({
-      "...",
-      ".#.",
-      "...",
-  });
-  FindPathOptions options = options_for(Smoothing::kBeautify);
-  options.field.connectivity = Connectivity::kEight;
-  EXPECT_THROW((void)find_path(mask, {0, 0}, {2, 2}, options), InvalidArgument);
 }
 
 TEST(FindPath, PathFromFieldMatchesFindPath) {

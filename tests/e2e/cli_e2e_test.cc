@@ -440,19 +440,10 @@ TEST_F(CliE2eTest, TimeoutIsAcceptedAfterTheCommandToo) {
   EXPECT_THAT(result.out, HasSubstr("\"name\":\"demo\""));
 }
 
-// Reachable, StandardMove and PatchMask arrive server-side in a later issue:
-// until then the commands must exist and report UNIMPLEMENTED.
-bool unimplemented(const CommandResult& result) {
-  return result.exit_code == 1 && result.err.rfind("error: UNIMPLEMENTED", 0) == 0;
-}
-
 TEST_F(CliE2eTest, ReachableCommand) {
   upload_level("demo");
   const Grid grid = level();
   const auto result = run({"reachable", "demo", "2", "2", "30", "10", "2", "2", "9", "0"});
-  if (unimplemented(result)) {
-    GTEST_SKIP() << "server: " << result.err;
-  }
   ASSERT_EQ(result.exit_code, 0) << describe(result);
   const auto lines = lines_of(result.out);
   ASSERT_EQ(lines.size(), 3U) << result.out;
@@ -466,9 +457,6 @@ TEST_F(CliE2eTest, ReachableCommand) {
 TEST_F(CliE2eTest, StandardMoveCommand) {
   upload_level("demo");
   const auto result = run({"standard-move", "demo", "2", "2", "6", "10", "--max-moves", "2"});
-  if (unimplemented(result)) {
-    GTEST_SKIP() << "server: " << result.err;
-  }
   ASSERT_EQ(result.exit_code, 0) << describe(result);
   EXPECT_THAT(result.out, StartsWith("found true "));
   EXPECT_THAT(result.out, HasSubstr("\nmoves "));
@@ -482,9 +470,6 @@ TEST_F(CliE2eTest, PatchCommand) {
   pathtest::write_file(areas_path, std::string(6, '\0'));  // 2x3 wall
   const auto result =
       run({"patch", "demo", "3", "3", "2", "3", areas_path, "--expected-revision", "1"});
-  if (unimplemented(result)) {
-    GTEST_SKIP() << "server: " << result.err;
-  }
   ASSERT_EQ(result.exit_code, 0) << describe(result);
   Grid patched = level();
   patched.fill_rect(3, 3, 4, 5, 0);

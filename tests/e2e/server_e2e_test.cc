@@ -755,7 +755,7 @@ TEST_F(FindPathE2eTest, SnapToReachableEndsOnAReachablePixel) {
 }
 
 // ---------------------------------------------------------------------------
-// Reachable, PatchMask, StandardMove (later issue: skipped while UNIMPLEMENTED).
+// Reachable, PatchMask, StandardMove.
 
 TEST_F(FindPathE2eTest, ReachableAgreesWithAnIndependentFloodFill) {
   Grid islands(16, 12, 1);
@@ -776,7 +776,6 @@ TEST_F(FindPathE2eTest, ReachableAgreesWithAnIndependentFloodFill) {
       *pair->mutable_b() = pathfinder::make_point(b.x, b.y);
     }
     const auto result = client_->reachable(request);
-    SKIP_IF_UNIMPLEMENTED(result);
     ASSERT_OK(result);
     ASSERT_EQ(result.value.reachable_size(), static_cast<int>(pairs.size()));
     EXPECT_EQ(result.value.mask_revision(), 1U);
@@ -800,7 +799,6 @@ TEST_F(ServerE2eTest, PatchMaskOverwritesARectangle) {
   patch.set_height(7);
   patch.set_areas(std::string(14, '\0'));  // a wall with a gap in the last row
   const auto result = client_->patch_mask(patch);
-  SKIP_IF_UNIMPLEMENTED(result);
   ASSERT_OK(result);
   grid.fill_rect(5, 0, 6, 6, 0);
   EXPECT_EQ(result.value.revision(), 2U);
@@ -834,7 +832,6 @@ TEST_F(ServerE2eTest, StandardMoveRouteWalksFromStartToGoal) {
   *request.mutable_goal() = pathfinder::make_point(17, 12);
   request.set_max_moves(3);
   const auto result = client_->standard_move(request);
-  SKIP_IF_UNIMPLEMENTED(result);
   ASSERT_OK(result);
   ASSERT_TRUE(result.value.found());
   const int dx[] = {0, 0, 1, 1, 1, 0, -1, -1, -1};  // indexed by Direction
@@ -852,6 +849,272 @@ TEST_F(ServerE2eTest, StandardMoveRouteWalksFromStartToGoal) {
   ASSERT_GE(result.value.waypoints_size(), 2);
   EXPECT_EQ(to_p(result.value.waypoints(0)), (P{2, 9}));
   EXPECT_EQ(to_p(result.value.waypoints(result.value.waypoints_size() - 1)), (P{17, 12}));
+}
+
+pb::ReachableRequest reachable_request(const std::string& mask,
+                                       const std::vector<std::pair<P, P>>& pairs,
+                                       std::uint64_t enabled = 0) {
+  pb::ReachableRequest request;
+  request.set_mask(mask);
+  request.set_enabled_areas(enabled);
+  for (const auto& [a, b] : pairs) {
+    auto* pair = request.add_pairs();
+    *pair->mutable_a() = pathfinder::make_point(a.x, a.y);
+    *pair->mutable_b() = pathfinder::make_point(b.x, b.y);
+  }
+  return request;
+}
+
+pb::StandardMoveRequest move_request(const std::string& mask, P start, P goal,
+                                     std::uint32_t max_moves = 0) {
+  pb::StandardMoveRequest request;
+  request.set_mask(mask);
+  *request.mutable_start() = pathfinder::make_point(start.x, start.y);
+  *request.mutable_goal() = pathfinder::make_point(goal.x, goal.y);
+  request.set_max_moves(max_moves);
+  return request;
+}
+
+pb::PatchMaskRequest patch_request(const std::string& name, std::uint64_t expected, int x, int y,
+                                   int w, int h, std::uint8_t area) {
+  pb::PatchMaskRequest request;
+  request.set_name(name);
+  request.set_expected_revision(expected);
+  request.set_x(static_cast<std::uint32_t>(x));
+  request.set_y(static_cast<std::uint32_t>(y));
+  request.set_width(static_cast<std::uint32_t>(w));
+  request.set_height(static_cast<std::uint32_t>(h));
+  request.set_areas(std::string(static_cast<std::size_t>(w) * h, static_cast<char>(area)));
+  return request;
+}
+
+TEST_F(FindPathE2eTest, ReachableAgreesWithAFloodFillOnRandomMasksBothConnectivities) {
+  std::mt19937_64 rng(99);
+  for (int trial = 0; trial < 5; ++trial) {
+    Grid grid(40, 30);
+    for (auto& area : grid.areas) {
+      area = std::bernoulli_distribution(0.4)(rng) ? 0 : static_cast<std::uint8_t>(1 + rng() % 2);
+    }
+    const std::string name = "random" + std::to_string(trial);
+    upload(raw_upload(name, grid));
+    std::vector<std::pair<P, P>> pairs;
+    for (int i = 0; i < 300; ++i) {
+      pairs.push_back({{static_cast<int>(rng() % 40), static_cast<int>(rng() % 30)},
+                       {static_cast<int>(rng() % 40), static_cast<int>(rng() % 30)}});
+    }
+    for (const std::uint64_t enabled : {std::uint64_t{0}, std::uint64_t{1} << 2}) {
+      for (const auto connectivity : {pb::CONNECTIVITY_FOUR, pb::CONNECTIVITY_EIGHT}) {
+        auto request = reachable_request(name, pairs, enabled);
+        request.set_connectivity(connectivity);
+        const auto result = client_->reachable(request);
+        ASSERT_OK(result);
+        ASSERT_EQ(result.value.reachable_size(), static_cast<int>(pairs.size()));
+        for (std::size_t i = 0; i < pairs.size(); ++i) {
+          const auto& [a, b] = pairs[i];
+          // EIGHT without corner cutting connects what FOUR connects.
+          const bool expected =
+              grid.walkable(a.x, a.y, enabled) && bfs4(grid, a, enabled)[grid.index(b.x, b.y)] >= 0;
+          ASSERT_EQ(result.value.reachable(static_cast<int>(i)), expected)
+              << name << " enabled " << enabled << " pair " << a << " -> " << b;
+        }
+      }
+    }
+  }
+}
+
+TEST_F(ServerE2eTest, ReachableLimitsAndErrors) {
+  upload(pgm_upload("room", Grid(10, 10, 1)));
+  std::vector<std::pair<P, P>> pairs(10000, {{0, 0}, {9, 9}});
+  const auto full = client_->reachable(reachable_request("room", pairs));
+  ASSERT_OK(full);
+  EXPECT_EQ(full.value.reachable_size(), 10000);
+  pairs.push_back({{0, 0}, {1, 1}});
+  const auto too_many = client_->reachable(reachable_request("room", pairs));
+  EXPECT_CODE(too_many, RESOURCE_EXHAUSTED);
+  EXPECT_THAT(too_many.status.error_message(), HasSubstr("pairs"));
+  const auto outside =
+      client_->reachable(reachable_request("room", {{{0, 0}, {1, 1}}, {{0, 0}, {10, 1}}}));
+  EXPECT_CODE(outside, INVALID_ARGUMENT);
+  EXPECT_THAT(outside.status.error_message(), HasSubstr("pairs[1].b"));
+  EXPECT_CODE(client_->reachable(reachable_request("nope", {{{0, 0}, {1, 1}}})), NOT_FOUND);
+  const auto empty = client_->reachable(reachable_request("room", {}));
+  ASSERT_OK(empty);
+  EXPECT_EQ(empty.value.reachable_size(), 0);
+}
+
+TEST_F(ServerE2eTest, PatchChangesAnswersAtOnceAndOldCachesAreNotServed) {
+  Grid grid(12, 8, 1);
+  upload(pgm_upload("level", grid));
+  const auto path_request = find_request("level", {0, 3}, {11, 3}, pb::SMOOTHING_NONE);
+  const auto move = move_request("level", {0, 3}, {11, 3});
+  // Warm every cache on revision 1.
+  for (int i = 0; i < 2; ++i) {
+    const auto path = client_->find_path(path_request);
+    ASSERT_OK(path);
+    EXPECT_TRUE(path.value.found());
+    const auto reach = client_->reachable(reachable_request("level", {{{0, 3}, {11, 3}}}));
+    ASSERT_OK(reach);
+    EXPECT_TRUE(reach.value.reachable(0));
+    const auto route = client_->standard_move(move);
+    ASSERT_OK(route);
+    EXPECT_EQ(route.value.moves_size(), 1);
+  }
+  EXPECT_TRUE(client_->find_path(path_request).value.cache_hit());
+
+  // A wall with a gap at the bottom row: still reachable, but not straight.
+  const auto patched = client_->patch_mask(patch_request("level", 1, 5, 0, 1, 7, 0));
+  ASSERT_OK(patched);
+  EXPECT_EQ(patched.value.revision(), 2U);
+  grid.fill_rect(5, 0, 5, 6, 0);
+  const auto path = client_->find_path(path_request);
+  ASSERT_OK(path);
+  EXPECT_EQ(path.value.mask_revision(), 2U);
+  EXPECT_FALSE(path.value.cache_hit());
+  EXPECT_EQ(path.value.cost(), bfs4(grid, {0, 3})[grid.index(11, 3)]);
+  const auto route = client_->standard_move(move);
+  ASSERT_OK(route);
+  EXPECT_EQ(route.value.mask_revision(), 2U);
+  EXPECT_FALSE(route.value.cache_hit());
+  EXPECT_TRUE(route.value.found());  // down through the gap, then up: two moves
+  EXPECT_EQ(route.value.nodes_size(), 1);
+
+  // Close the gap: nothing connects any more.
+  ASSERT_OK(client_->patch_mask(patch_request("level", 2, 5, 7, 1, 1, 0)));
+  const auto reach = client_->reachable(reachable_request("level", {{{0, 3}, {11, 3}}}));
+  ASSERT_OK(reach);
+  EXPECT_EQ(reach.value.mask_revision(), 3U);
+  EXPECT_FALSE(reach.value.reachable(0));
+  const auto none = client_->find_path(path_request);
+  ASSERT_OK(none);
+  EXPECT_FALSE(none.value.found());
+  const auto no_route = client_->standard_move(move_request("level", {0, 3}, {11, 3}, 3));
+  ASSERT_OK(no_route);
+  EXPECT_FALSE(no_route.value.found());
+  EXPECT_FALSE(no_route.value.cache_hit());
+}
+
+TEST_F(ServerE2eTest, PatchWithAStaleRevisionIsAFailedPrecondition) {
+  upload(pgm_upload("m", Grid(6, 6, 1)));
+  ASSERT_OK(client_->patch_mask(patch_request("m", 1, 0, 0, 2, 2, 3)));
+  const auto stale = client_->patch_mask(patch_request("m", 1, 0, 0, 1, 1, 0));
+  EXPECT_CODE(stale, FAILED_PRECONDITION);
+  EXPECT_THAT(stale.status.error_message(), HasSubstr("expected revision 1"));
+  EXPECT_THAT(stale.status.error_message(), HasSubstr("revision 2"));
+  const auto bad_area = client_->patch_mask(patch_request("m", 0, 0, 0, 1, 1, 64));
+  EXPECT_CODE(bad_area, INVALID_ARGUMENT);
+  EXPECT_THAT(bad_area.status.error_message(), HasSubstr("areas"));
+  auto short_areas = patch_request("m", 0, 0, 0, 2, 2, 1);
+  short_areas.set_areas("abc");
+  EXPECT_CODE(client_->patch_mask(short_areas), INVALID_ARGUMENT);
+  EXPECT_EQ(client_->get_mask("m").value.revision(), 2U);
+}
+
+TEST_F(ServerE2eTest, QueriesNamingARevisionAreNotAnsweredFromAnother) {
+  upload(pgm_upload("m", Grid(6, 6, 1)));
+  auto reach = reachable_request("m", {{{0, 0}, {5, 5}}});
+  reach.set_expected_revision(1);
+  auto move = move_request("m", {0, 0}, {5, 3});
+  move.set_expected_revision(1);
+  ASSERT_OK(client_->reachable(reach));
+  ASSERT_OK(client_->standard_move(move));
+  ASSERT_OK(client_->patch_mask(patch_request("m", 1, 2, 0, 1, 6, 0)));
+  const auto stale_reach = client_->reachable(reach);
+  EXPECT_CODE(stale_reach, FAILED_PRECONDITION);
+  EXPECT_THAT(stale_reach.status.error_message(), HasSubstr("revision 2"));
+  EXPECT_CODE(client_->standard_move(move), FAILED_PRECONDITION);
+  reach.set_expected_revision(2);
+  const auto current = client_->reachable(reach);
+  ASSERT_OK(current);
+  EXPECT_FALSE(current.value.reachable(0));
+  EXPECT_EQ(current.value.mask_revision(), 2U);
+}
+
+TEST_F(ServerE2eTest, ConcurrentPatchesExpectingOneRevisionExactlyOneWins) {
+  upload(pgm_upload("shared", Grid(16, 16, 1)));
+  constexpr int kThreads = 8;
+  std::vector<grpc::StatusCode> codes(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      Client client(server_->target());
+      codes[static_cast<std::size_t>(t)] =
+          client.patch_mask(patch_request("shared", 1, t, t, 1, 1, 0)).status.error_code();
+    });
+  }
+  for (auto& thread : threads) {
+    thread.join();
+  }
+  EXPECT_EQ(std::count(codes.begin(), codes.end(), grpc::StatusCode::OK), 1);
+  EXPECT_EQ(std::count(codes.begin(), codes.end(), grpc::StatusCode::FAILED_PRECONDITION),
+            kThreads - 1);
+  const auto info = client_->get_mask("shared");
+  ASSERT_OK(info);
+  EXPECT_EQ(info.value.revision(), 2U);
+  EXPECT_EQ(info.value.walkable_pixels(), 16U * 16U - 1U);
+}
+
+TEST_F(ServerE2eTest, RestartKeepsThePatchedRevisionAndDigest) {
+  Grid grid(9, 7, 1);
+  upload(pgm_upload("kept", grid));
+  const auto patched = client_->patch_mask(patch_request("kept", 1, 2, 1, 3, 4, 2));
+  ASSERT_OK(patched);
+  grid.fill_rect(2, 1, 4, 4, 2);
+  EXPECT_EQ(patched.value.sha256(), sha256_hex(grid.bytes()));
+  server_->restart();
+  connect();
+  const auto got = client_->get_mask("kept");
+  ASSERT_OK(got);
+  EXPECT_EQ(got.value.revision(), 2U);
+  EXPECT_EQ(got.value.sha256(), sha256_hex(grid.bytes()));
+  const auto reach = client_->reachable(reachable_request("kept", {{{0, 0}, {3, 2}}}, 1 << 1));
+  ASSERT_OK(reach);
+  EXPECT_FALSE(reach.value.reachable(0));  // (3,2) is area 2 now
+  EXPECT_EQ(reach.value.mask_revision(), 2U);
+}
+
+TEST_F(ServerE2eTest, StandardMoveCachesStitchedRoutesAndValidates) {
+  Grid tiles(22, 18, 1);
+  tiles.fill_rect(8, 3, 9, 14, 0);
+  upload(pgm_upload("tiles", tiles));
+  const auto request = move_request("tiles", {2, 9}, {17, 12});
+  const auto first = client_->standard_move(request);
+  ASSERT_OK(first);
+  ASSERT_TRUE(first.value.found());
+  EXPECT_EQ(first.value.nodes_size(), 1);
+  EXPECT_EQ(to_p(first.value.node()), to_p(first.value.nodes(0)));
+  EXPECT_FALSE(first.value.cache_hit());
+  const auto second = client_->standard_move(request);
+  ASSERT_OK(second);
+  EXPECT_TRUE(second.value.cache_hit());
+  pb::StandardMoveResponse same = second.value;
+  same.set_cache_hit(false);
+  EXPECT_EQ(same.SerializeAsString(), first.value.SerializeAsString());
+  EXPECT_EQ(to_p(second.value.node()), to_p(first.value.node()));
+  // One move cannot cross the wall.
+  const auto single = client_->standard_move(move_request("tiles", {2, 9}, {17, 12}, 1));
+  ASSERT_OK(single);
+  EXPECT_FALSE(single.value.found());
+  // A clear single move in the open: jog first.
+  const auto open = client_->standard_move(move_request("tiles", {0, 0}, {5, 2}));
+  ASSERT_OK(open);
+  ASSERT_EQ(open.value.moves_size(), 2);
+  EXPECT_EQ(open.value.moves(0).direction(), pb::DIRECTION_SE);
+  EXPECT_EQ(open.value.moves(0).steps(), 2U);
+  EXPECT_EQ(open.value.moves(1).direction(), pb::DIRECTION_E);
+  EXPECT_EQ(open.value.moves(1).steps(), 3U);
+  EXPECT_EQ(open.value.nodes_size(), 0);
+
+  const auto bad_moves = client_->standard_move(move_request("tiles", {0, 0}, {5, 2}, 4));
+  EXPECT_CODE(bad_moves, INVALID_ARGUMENT);
+  EXPECT_THAT(bad_moves.status.error_message(), HasSubstr("max_moves"));
+  const auto outside = client_->standard_move(move_request("tiles", {0, 0}, {22, 2}));
+  EXPECT_CODE(outside, INVALID_ARGUMENT);
+  EXPECT_THAT(outside.status.error_message(), HasSubstr("goal"));
+  EXPECT_CODE(client_->standard_move(move_request("nope", {0, 0}, {1, 1})), NOT_FOUND);
+  // Unwalkable ends are not errors.
+  const auto blocked = client_->standard_move(move_request("tiles", {8, 5}, {1, 1}));
+  ASSERT_OK(blocked);
+  EXPECT_FALSE(blocked.value.found());
 }
 
 // ---------------------------------------------------------------------------

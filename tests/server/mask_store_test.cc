@@ -4,6 +4,7 @@
 #include <openssl/evp.h>
 #include <stdlib.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -314,6 +315,105 @@ TEST_F(MaskStoreTest, ConcurrentWritersAndReaders) {
   for (auto& thread : threads) thread.join();
   EXPECT_EQ(store.get("shared")->revision, std::uint64_t{kThreads * kPuts});
   EXPECT_EQ(store.size(), std::size_t{kThreads + 1});
+}
+
+// ---------------------------------------------------------------------------
+// patch()
+
+MaskPatch rect(std::uint32_t x, std::uint32_t y, std::uint32_t w, std::uint32_t h,
+               const std::vector<std::uint8_t>& areas, std::uint64_t expected = 0) {
+  MaskPatch patch;
+  patch.expected_revision = expected;
+  patch.x = x;
+  patch.y = y;
+  patch.width = w;
+  patch.height = h;
+  patch.areas = areas;
+  return patch;
+}
+
+TEST_F(MaskStoreTest, PatchOverwritesARectangleAsANewRevision) {
+  MaskStore store(dir_);
+  const auto before = store.put("m", pathcore::Mask(4, 3, std::vector<std::uint8_t>(12, 1)));
+  const std::vector<std::uint8_t> areas{0, 2, 63, 0};
+  const auto after = store.patch("m", rect(1, 1, 2, 2, areas, 1));
+  EXPECT_EQ(after->revision, 2U);
+  EXPECT_EQ(after->mask->areas(), (std::vector<std::uint8_t>{1, 1, 1, 1, 1, 0, 2, 1, 1, 63, 0, 1}));
+  EXPECT_EQ(after->sha256, pathcore::area_grid_sha256(*after->mask));
+  EXPECT_NE(after->sha256, before->sha256);
+  EXPECT_EQ(store.get("m"), after);
+  // The old entry is untouched (readers holding it keep a consistent mask).
+  EXPECT_EQ(before->mask->areas(), std::vector<std::uint8_t>(12, 1));
+  // expected_revision 0 means any.
+  EXPECT_EQ(store.patch("m", rect(0, 0, 1, 1, {5}))->revision, 3U);
+}
+
+TEST_F(MaskStoreTest, PatchRefusesBadRequestsWithoutChangingAnything) {
+  MaskStore store(dir_);
+  store.put("m", pathcore::Mask(4, 3, std::vector<std::uint8_t>(12, 1)));
+  const std::vector<std::uint8_t> four(4, 0);
+  const auto message = [&](const MaskPatch& patch) {
+    try {
+      (void)store.patch("m", patch);
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_THROW((void)store.patch("m", rect(3, 0, 2, 2, four)), InvalidPatch);
+  EXPECT_EQ(message(rect(3, 0, 2, 2, four)).rfind("x: ", 0), 0U);
+  EXPECT_EQ(message(rect(0, 2, 2, 2, four)).rfind("y: ", 0), 0U);
+  EXPECT_EQ(message(rect(0, 0, 0, 2, {})).rfind("width: ", 0), 0U);
+  EXPECT_EQ(message(rect(0, 0, 2, 1, four)).rfind("areas: ", 0), 0U);
+  EXPECT_EQ(message(rect(0, 0, 1, 1, {64})).rfind("areas: ", 0), 0U);
+  EXPECT_THROW((void)store.patch("missing", rect(0, 0, 1, 1, {0})), MaskNotFound);
+  EXPECT_THROW((void)store.patch("../m", rect(0, 0, 1, 1, {0})), InvalidMaskName);
+  EXPECT_THROW((void)store.patch("m", rect(0, 0, 1, 1, {0}, 7)), RevisionMismatch);
+  EXPECT_EQ(message(rect(0, 0, 1, 1, {0}, 7)), "expected revision 7 but mask 'm' is at revision 1");
+  EXPECT_EQ(store.get("m")->revision, 1U);
+  EXPECT_EQ(store.get("m")->mask->areas(), std::vector<std::uint8_t>(12, 1));
+}
+
+TEST_F(MaskStoreTest, ConcurrentPatchesExpectingOneRevisionExactlyOneWins) {
+  MaskStore store(dir_);
+  store.put("shared", pathcore::Mask(8, 8, std::vector<std::uint8_t>(64, 1)));
+  for (std::uint64_t round = 1; round <= 5; ++round) {
+    constexpr int kThreads = 8;
+    std::atomic<int> wins{0};
+    std::atomic<int> mismatches{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+      threads.emplace_back([&, t] {
+        const std::vector<std::uint8_t> areas{static_cast<std::uint8_t>(t + 1)};
+        try {
+          (void)store.patch("shared", rect(static_cast<std::uint32_t>(t), 0, 1, 1, areas, round));
+          ++wins;
+        } catch (const RevisionMismatch&) {
+          ++mismatches;
+        }
+      });
+    }
+    for (auto& thread : threads) thread.join();
+    EXPECT_EQ(wins.load(), 1) << "round " << round;
+    EXPECT_EQ(mismatches.load(), kThreads - 1) << "round " << round;
+    EXPECT_EQ(store.get("shared")->revision, round + 1);
+  }
+}
+
+TEST_F(MaskStoreTest, RestartKeepsThePatchedRevision) {
+  MaskEntryPtr patched;
+  {
+    MaskStore store(dir_);
+    store.put("m", make_mask(9, 7));
+    patched = store.patch("m", rect(2, 3, 3, 2, {0, 1, 2, 3, 4, 5}, 1));
+  }
+  MaskStore store(dir_);
+  const auto loaded = store.get("m");
+  ASSERT_NE(loaded, nullptr);
+  EXPECT_EQ(loaded->revision, 2U);
+  EXPECT_EQ(loaded->sha256, patched->sha256);
+  EXPECT_EQ(loaded->mask->areas(), patched->mask->areas());
+  EXPECT_EQ(store.patch("m", rect(0, 0, 1, 1, {0}, 2))->revision, 3U);
 }
 
 struct NameCase {

@@ -157,3 +157,46 @@ bool reference_supercover_walkable(const Mask& mask, AreaSet enabled, Point a, P
 }
 
 }  // namespace pathtest
+
+namespace pathtest {
+
+std::vector<bool> reference_flood_fill(const Mask& mask, Point from, AreaSet enabled,
+                                       Diagonals diagonals) {
+  std::vector<bool> reached(mask.pixel_count(), false);
+  if (!mask.walkable(from, enabled)) {
+    return reached;
+  }
+  std::queue<Point> queue;
+  reached[mask.index(from)] = true;
+  queue.push(from);
+  while (!queue.empty()) {
+    const Point p = queue.front();
+    queue.pop();
+    for (std::int32_t dy = -1; dy <= 1; ++dy) {
+      for (std::int32_t dx = -1; dx <= 1; ++dx) {
+        if (dx == 0 && dy == 0) {
+          continue;
+        }
+        const Point q{p.x + dx, p.y + dy};
+        if (!mask.walkable(q, enabled) || reached[mask.index(q)]) {
+          continue;
+        }
+        if (dx != 0 && dy != 0) {
+          const bool side_x = mask.walkable({p.x + dx, p.y}, enabled);
+          const bool side_y = mask.walkable({p.x, p.y + dy}, enabled);
+          const bool allowed = diagonals == Diagonals::kAlways ||
+                               (diagonals == Diagonals::kOneSideFree && (side_x || side_y)) ||
+                               (diagonals == Diagonals::kBothSidesFree && side_x && side_y);
+          if (!allowed) {
+            continue;
+          }
+        }
+        reached[mask.index(q)] = true;
+        queue.push(q);
+      }
+    }
+  }
+  return reached;
+}
+
+}  // namespace pathtest

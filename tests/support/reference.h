@@ -64,3 +64,16 @@ struct ReferenceGrid {
                                                  pathcore::Point b);
 
 }  // namespace pathtest
+
+namespace pathtest {
+
+// Every pixel connected to `from` (row-major flags), by a textbook
+// breadth-first flood fill over the pixels walkable for `enabled`, with the
+// diagonal steps `diagonals` allows (kOneSideFree is not used by components).
+// All false when `from` is not walkable.
+[[nodiscard]] std::vector<bool> reference_flood_fill(const pathcore::Mask& mask,
+                                                     pathcore::Point from,
+                                                     pathcore::AreaSet enabled,
+                                                     Diagonals diagonals);
+
+}  // namespace pathtest

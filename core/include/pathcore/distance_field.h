@@ -1,7 +1,13 @@
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <limits>
+#include <memory>
+#include <numbers>
+#include <utility>
 #include <vector>
 
 #include "pathcore/mask.h"
@@ -10,22 +16,91 @@ namespace pathcore {
 
 enum class Connectivity { kFour, kEight };
 
+// Step cost per area id: entering a pixel of area i costs area_costs[i]
+// (1..255) times 1 for a cardinal step, times sqrt 2 for a diagonal one.
+// Entry 0 is unused (area 0 is never walkable).
+using AreaCosts = std::array<std::uint8_t, kMaxAreaId + 1>;
+
+// Every area costs 1: plain grid distances.
+[[nodiscard]] constexpr AreaCosts unit_area_costs() {
+  AreaCosts costs{};
+  for (auto& cost : costs) cost = 1;
+  return costs;
+}
+
 // What a flood fill may walk on, and how.
 struct FieldOptions {
   AreaSet enabled = kAllAreas;  // effective set (bit 0 clear)
   Connectivity connectivity = Connectivity::kFour;
-  // kEight only: may a diagonal step pass a blocked cardinal neighbour?
+  // kEight only: may a diagonal step pass blocked cardinal neighbours? By
+  // default a diagonal step needs both cardinal pixels beside it walkable;
+  // allowed, it needs nothing (it may squeeze between two blocked pixels).
   bool allow_corner_cutting = false;
+  // Per-area step costs (1..255); 0 entries are read as 1.
+  AreaCosts area_costs = unit_area_costs();
 };
 
-// Grid distance from every pixel to one goal pixel (the "It's Flot" buffer).
-// With kFour the distance is a count of cardinal steps. Unwalkable and
-// unreachable pixels hold kUnreachable. Immutable once computed.
+// An allocator whose value-less construct() leaves elements uninitialised,
+// so growing a buffer that is overwritten next costs no extra pass.
+template <typename T>
+struct UninitializedAllocator : std::allocator<T> {
+  template <typename U>
+  struct rebind {
+    using other = UninitializedAllocator<U>;
+  };
+  UninitializedAllocator() = default;
+  template <typename U>
+  explicit UninitializedAllocator(const UninitializedAllocator<U>& /*other*/) noexcept {}
+  template <typename U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <typename U, typename... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+
+// A buffer of distances that grows without zeroing.
+template <typename T>
+using DistanceBuffer = std::vector<T, UninitializedAllocator<T>>;
+
+// options as a field stores them: bit 0 of enabled cleared, corner cutting
+// off for kFour, area costs of 0 read as 1 (and entry 0 set to 1). Two
+// requests whose normalized options are equal can share a field.
+[[nodiscard]] FieldOptions normalized(const FieldOptions& options);
+
+// An exact grid cost: `straight` is the sum of the area costs of the cardinal
+// steps, `diagonal` that of the diagonal steps, so the cost is
+// straight + diagonal * sqrt 2. Integer sums compare and add exactly; value()
+// orders distinct costs correctly at every magnitude a mask can produce.
+struct GridCost {
+  std::uint32_t straight = 0;
+  std::uint32_t diagonal = 0;
+
+  [[nodiscard]] double value() const {
+    return static_cast<double>(straight) + static_cast<double>(diagonal) * std::numbers::sqrt2;
+  }
+  friend bool operator==(const GridCost&, const GridCost&) = default;
+};
+
+// Grid cost from every pixel to one goal pixel (the "It's Flot" buffer):
+// with kFour and unit costs the number of cardinal steps; in general the
+// cheapest sum of step costs (see AreaCosts). Unwalkable and unreachable
+// pixels are unreachable. Immutable once built (a field being built by a
+// FieldBuilder is only read by the builder's owner).
+//
+// Storage, per pixel: kFour, 2 bytes when every cost fits in 16 bits, else 4;
+// kEight, 4 bytes (straight and diagonal parts 16 bits each) when both fit,
+// else 8. All ones marks an unreachable pixel.
 class DistanceField {
  public:
   using Distance = std::uint32_t;
   static constexpr Distance kUnreachable = std::numeric_limits<Distance>::max();
 
+  // A finished kFour field from plain distances (kUnreachable where
+  // unreachable), stored in 4 bytes per pixel. For tests and tools.
+  // Throws InvalidArgument unless distances.size() == width*height.
   DistanceField(std::uint32_t width, std::uint32_t height, Point goal, FieldOptions options,
                 std::vector<Distance> distances);
 
@@ -33,35 +108,121 @@ class DistanceField {
   [[nodiscard]] std::uint32_t height() const { return height_; }
   [[nodiscard]] Point goal() const { return goal_; }
   [[nodiscard]] const FieldOptions& options() const { return options_; }
-  // Distance at p; kUnreachable outside the mask.
-  [[nodiscard]] Distance at(Point p) const {
-    if (p.x < 0 || p.y < 0 || static_cast<std::uint32_t>(p.x) >= width_ ||
-        static_cast<std::uint32_t>(p.y) >= height_) {
-      return kUnreachable;
-    }
-    return distances_[static_cast<std::size_t>(p.y) * width_ + static_cast<std::size_t>(p.x)];
+
+  [[nodiscard]] bool contains(Point p) const {
+    return p.x >= 0 && p.y >= 0 && static_cast<std::uint32_t>(p.x) < width_ &&
+           static_cast<std::uint32_t>(p.y) < height_;
   }
-  [[nodiscard]] bool reachable(Point p) const { return at(p) != kUnreachable; }
+  // True when p is inside and has a cost (walkable and connected to the goal).
+  [[nodiscard]] bool reachable(Point p) const { return contains(p) && stored_reachable(slot(p)); }
+  // The exact cost at p; p must be reachable.
+  [[nodiscard]] GridCost exact(Point p) const { return decode(slot(p)); }
+  // The cost at p as a number; +infinity when p is not reachable (or outside).
+  [[nodiscard]] double cost_at(Point p) const {
+    return reachable(p) ? exact(p).value() : std::numeric_limits<double>::infinity();
+  }
+  // kFour only: the integer cost at p; kUnreachable when p is not reachable.
+  [[nodiscard]] Distance at(Point p) const {
+    return reachable(p) ? exact(p).straight : kUnreachable;
+  }
+
+  // Bytes of distance storage per pixel (2, 4 or 8), see the class comment.
+  [[nodiscard]] std::size_t bytes_per_pixel() const { return element_bytes_; }
   // Bytes held, for cache accounting.
   [[nodiscard]] std::size_t memory_bytes() const {
-    return sizeof(*this) + distances_.capacity() * sizeof(Distance);
+    return sizeof(*this) + words16_.capacity() * 2 + words32_.capacity() * 4 +
+           words64_.capacity() * 8;
   }
 
  private:
-  std::uint32_t width_;
-  std::uint32_t height_;
+  friend class FieldBuilder;
+
+  DistanceField() = default;
+
+  [[nodiscard]] std::size_t slot(Point p) const {
+    return origin_ + static_cast<std::size_t>(p.y) * stride_ + static_cast<std::size_t>(p.x);
+  }
+  [[nodiscard]] bool stored_reachable(std::size_t i) const {
+    // All ones is "unreachable"; while building, all ones - 1 is "blocked".
+    switch (element_bytes_) {
+      case 2:
+        return words16_[i] < 0xFFFEU;
+      case 4:
+        return words32_[i] < 0xFFFFFFFEU;
+      default:
+        return words64_[i] < 0xFFFFFFFFFFFFFFFEULL;
+    }
+  }
+  [[nodiscard]] GridCost decode(std::size_t i) const {
+    switch (element_bytes_) {
+      case 2:
+        return {words16_[i], 0};
+      case 4:
+        return four_ ? GridCost{words32_[i], 0}
+                     : GridCost{words32_[i] & 0xFFFFU, words32_[i] >> 16};
+      default:
+        return {static_cast<std::uint32_t>(words64_[i]),
+                static_cast<std::uint32_t>(words64_[i] >> 32)};
+    }
+  }
+
+  std::uint32_t width_ = 0;
+  std::uint32_t height_ = 0;
   Point goal_;
   FieldOptions options_;
-  std::vector<Distance> distances_;
+  bool four_ = true;  // one integer per pixel (kFour), else straight/diagonal pairs
+  std::size_t element_bytes_ = 4;
+  std::size_t stride_ = 0;  // elements per stored row (padding included)
+  std::size_t origin_ = 0;  // element of pixel (0,0)
+  // Exactly one of these holds the pixels, per element_bytes_.
+  DistanceBuffer<std::uint16_t> words16_;
+  DistanceBuffer<std::uint32_t> words32_;
+  DistanceBuffer<std::uint64_t> words64_;
 };
 
-// Flood fills from goal over the walkable pixels. Linear in the reachable
-// pixels. A goal that is not walkable gives a field where nothing is reachable.
+// Builds a DistanceField in steps, so a caller can trace a path as soon as the
+// start pixel is settled and finish the rest of the field later (for a cache).
+// Flood fill from the goal: breadth first for kFour with unit costs; else an
+// exact Dijkstra with a bucket queue of width 1 (every step costs at least 1,
+// so each bucket's costs are final when it is reached). O(pixels + largest
+// cost). Both work on a grid with a one-pixel border and widen 16-bit costs
+// to 32 bits (starting over) only when they overflow.
+// Not thread-safe; the mask must outlive the builder.
+//
+// While building, field() answers for every settled pixel (its cost is final)
+// and for no pixel that cannot reach the goal; a pixel not settled yet reads as
+// unreachable or with a cost that is an upper bound. Every pixel cheaper than a
+// settled pixel is settled, so tracing downhill from a settled pixel is exact.
+class FieldBuilder {
+ public:
+  // Validates like compute_distance_field; does no filling yet.
+  FieldBuilder(const Mask& mask, Point goal, const FieldOptions& options);
+  ~FieldBuilder();
+  FieldBuilder(FieldBuilder&&) noexcept;
+  FieldBuilder& operator=(FieldBuilder&&) noexcept;
+
+  // Fills until p is settled (true) or the fill is complete and p cannot reach
+  // the goal (false). p outside the mask: fills everything, false.
+  bool run_until_settled(Point p);
+  // Fills the rest; afterwards field() is final and compact.
+  void finish();
+  [[nodiscard]] bool finished() const;
+  // The field so far (see the class comment).
+  [[nodiscard]] const DistanceField& field() const;
+  // The finished field; call finish() first. Leaves the builder empty.
+  [[nodiscard]] DistanceField take();
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+// Flood fills from goal over the walkable pixels (FieldBuilder, run to the
+// end). A goal that is not walkable gives a field where nothing is reachable.
 // Area 0 is never walkable: bit 0 of options.enabled is ignored, and cleared in
-// the field's options(); an empty set makes nothing walkable. Peak memory is
-// about 12 bytes per pixel (the result, a padded working copy and the queue).
-// Throws InvalidArgument for kEight (not supported yet), a goal outside the
-// mask (the message names "goal"), or a mask of 2^32 pixels or more.
+// the field's options(); an empty set makes nothing walkable. Area costs of 0
+// are read as 1. Throws InvalidArgument for a goal outside the mask (the
+// message names "goal"), or a mask of 2^32 pixels or more.
 [[nodiscard]] DistanceField compute_distance_field(const Mask& mask, Point goal,
                                                    const FieldOptions& options);
 

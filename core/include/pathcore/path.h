@@ -37,15 +37,22 @@ enum class LineRule {
 // between two pixels, the one farther from that endpoint is taken.
 [[nodiscard]] std::vector<Point> bresenham_line(Point a, Point b);
 
-// Follows a four-connected field downhill from start to its goal, one pixel
-// per step to a neighbour exactly one closer. With diagonal shortcuts, a
-// diagonal neighbour two closer whose two cardinal pixels beside the step
-// are reachable (so walkable) is taken instead, when there is one. Among
-// equal choices: the previous direction (long straight runs), else the one
-// pointing most toward the goal, else E, S, W, N (SE, SW, NW, NE).
-// Deterministic. Empty when start is unreachable. Throws InvalidArgument if a
-// pixel has no neighbour one closer (a field not made by compute_distance_field).
-[[nodiscard]] Path trace(const DistanceField& field, Point start, bool diagonal_shortcuts);
+// Follows a field downhill from start to its goal, one pixel per step, each
+// step to a neighbour whose cost plus the step's cost (the entered pixel's area
+// cost, times sqrt 2 when diagonal) is exactly the current cost. kFour fields
+// step to the four cardinal neighbours; with diagonal shortcuts, a diagonal
+// neighbour reached by two such cardinal steps, whose two cardinal pixels
+// beside the step are both walkable, is taken instead when there is one.
+// kEight fields step to all eight neighbours, a diagonal step needing both
+// cardinal pixels beside it walkable unless the field allows corner cutting.
+// Among equal choices: the previous direction (long straight runs), else the
+// one pointing most toward the goal, else E, S, W, N (SE, SW, NW, NE).
+// Deterministic. Empty when start is unreachable. Works on a field still being
+// built once start is settled (see FieldBuilder). mask must be the field's.
+// Throws InvalidArgument if a pixel has no such neighbour (a field not made
+// by compute_distance_field for this mask).
+[[nodiscard]] Path trace(const Mask& mask, const DistanceField& field, Point start,
+                         bool diagonal_shortcuts);
 
 // Drops the interior points of straight runs (horizontal, vertical, diagonal,
 // or any direction: b goes when a->b and b->c point the same way) and repeated
@@ -60,7 +67,30 @@ enum class LineRule {
 // string touches the obstacle). Never makes the path longer; every new
 // segment satisfies segment_walkable(rule); all points stay integer pixels
 // and the endpoints stay. O(points * log^2(leg length)) segment checks.
-[[nodiscard]] Path beautify(const Path& path, const Mask& mask, AreaSet enabled, LineRule rule);
+//
+// With area costs (weighted terrain), a new segment may only touch (per rule)
+// pixels whose area cost is at most the highest cost of the pixels the part of
+// the path it replaces runs through (their Bresenham pixels): smoothing straightens a path across
+// terrain it already crosses, never onto dearer terrain (a road is not cut short across the swamp
+// beside it).
+[[nodiscard]] Path beautify(const Path& path, const Mask& mask, AreaSet enabled, LineRule rule,
+                            const AreaCosts& costs = unit_area_costs());
+
+// The highest area cost among the pixels of segment a-b (per rule), or 0 when
+// one of them is not walkable for enabled (or a or b is outside the mask).
+[[nodiscard]] int segment_max_cost(const Mask& mask, AreaSet enabled, Point a, Point b,
+                                   LineRule rule, const AreaCosts& costs);
+
+// The walkable pixel nearest to p (Euclidean; ties to the first in row-major
+// order), p itself when it is walkable; std::nullopt when none is. O(pixels).
+[[nodiscard]] std::optional<Point> nearest_walkable(const Mask& mask, AreaSet enabled, Point p);
+
+// The pixel nearest to target (Euclidean; ties to the first in row-major
+// order) that `from` can reach under options (connectivity and corner rule;
+// costs do not matter), from itself included; std::nullopt when from is not
+// walkable. A flood fill from `from`: O(pixels).
+[[nodiscard]] std::optional<Point> nearest_reachable(const Mask& mask, const FieldOptions& options,
+                                                     Point from, Point target);
 
 // Euclidean length of the polyline.
 [[nodiscard]] double polyline_length(const Path& path);
@@ -68,6 +98,11 @@ enum class LineRule {
 struct FindPathOptions {
   FieldOptions field;
   Smoothing smoothing = Smoothing::kBeautify;
+  // When the goal is not walkable or the start cannot reach it, end at the
+  // pixel nearest to the goal (Euclidean, ties to the first in row-major
+  // order) that the start can reach; an unwalkable start first moves to its
+  // nearest walkable pixel (same rule). See snap_endpoints.
+  bool snap_to_reachable = false;
 };
 
 struct PathResult {
@@ -75,32 +110,53 @@ struct PathResult {
   Path points;        // first = start, last = goal
   double length = 0;  // Euclidean length of points
   double cost = 0;    // grid cost with Smoothing::kNone, else 0
-  Point goal;         // where the path ends
+  Point goal;         // where the path ends (the snapped goal when snapping)
 };
+
+// Where a snapping request really starts and ends.
+struct SnappedEndpoints {
+  Point start;
+  Point goal;
+};
+
+// The endpoints of a snap_to_reachable request: start moved to its nearest
+// walkable pixel when it is not walkable; goal kept when the (moved) start
+// reaches it, else moved to the pixel nearest to it that the start reaches.
+// goal_reachable tells whether the start reaches goal (when the caller knows,
+// e.g. from a field to goal; std::nullopt: find out here). std::nullopt when
+// no pixel is walkable. O(pixels) when anything moves.
+[[nodiscard]] std::optional<SnappedEndpoints> snap_endpoints(const Mask& mask,
+                                                             const FieldOptions& options,
+                                                             Point start, Point goal,
+                                                             std::optional<bool> goal_reachable);
 
 // The line rule a request implies: no corner cutting unless it is allowed.
 [[nodiscard]] LineRule line_rule_for(const FieldOptions& options);
 
 // The answer without a flood fill, when there is one: start == goal, or (with
-// smoothing) the beeline start->goal is walkable. std::nullopt otherwise,
+// smoothing) the beeline start->goal is walkable (with area costs: and touches
+// only pixels of the cheapest enabled area cost, so no path can cost less). std::nullopt otherwise,
 // including when start or goal is not walkable (even when they are equal):
 // path_from_field then answers found = false. Throws InvalidArgument, the
 // message starting "start" or "goal", for a point outside the mask.
 [[nodiscard]] std::optional<PathResult> beeline_answer(const Mask& mask, Point start, Point goal,
                                                        const FindPathOptions& options);
 
-// Traces and smooths a path from start on a field computed for options.field.
-// found = false when start cannot reach the field's goal (or is not walkable).
-// kNone: the pixel-by-pixel grid path, cost = its grid cost; kSimplify:
-// simplify(trace with diagonal shortcuts); kBeautify: beautify of that.
+// Traces and smooths a path from start on a field computed for options.field
+// (no snapping here). found = false when start cannot reach the field's goal
+// (or is not walkable). kNone: the pixel-by-pixel grid path, cost = its grid
+// cost; kSimplify: simplify(trace with diagonal shortcuts); kBeautify:
+// beautify of that. The field may still be building once start is settled.
 // Throws InvalidArgument when start is outside the mask, or the field does not
-// fit the mask or was computed for other enabled areas or connectivity.
+// fit the mask or was computed for other enabled areas, connectivity, corner
+// rule or area costs.
 [[nodiscard]] PathResult path_from_field(const Mask& mask, const DistanceField& field, Point start,
                                          const FindPathOptions& options);
 
-// beeline_answer, else compute the field and path_from_field. For tests,
+// beeline_answer, else compute the field and path_from_field, snapping the
+// endpoints first when options.snap_to_reachable (snap_endpoints). For tests,
 // benchmarks and local tools; the server caches fields itself. Throws
-// InvalidArgument as those do (points outside the mask, kEight for now).
+// InvalidArgument as those do (points outside the mask).
 [[nodiscard]] PathResult find_path(const Mask& mask, Point start, Point goal,
                                    const FindPathOptions& options);
 

@@ -1,0 +1,501 @@
+#include "pathcore/standard_move.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <string>
+#include <utility>
+
+#include "point_checks.h"
+
+namespace pathcore {
+namespace {
+
+constexpr std::array<Point, 8> kSteps = {Point{0, -1}, Point{1, -1}, Point{1, 0},  Point{1, 1},
+                                         Point{0, 1},  Point{-1, 1}, Point{-1, 0}, Point{-1, -1}};
+constexpr std::array<const char*, 8> kNames = {"N", "NE", "E", "SE", "S", "SW", "W", "NW"};
+
+// Lengths closer than this count as equal (then the tie-breaks decide).
+constexpr double kLengthEpsilon = 1e-9;
+
+// The three-move search stops after its sweeps have marked this many tiles
+// (per mask tile, plus a base, at most the cap), keeping the best route
+// found so far.
+constexpr std::size_t kThreeMoveBudgetPerTile = 256;
+constexpr std::size_t kThreeMoveBudgetBase = std::size_t{1} << 20;
+constexpr std::size_t kThreeMoveBudgetCap = std::size_t{1} << 26;
+
+bool is_diagonal(int d) { return (d & 1) != 0; }
+
+Direction direction_of(int dx, int dy) {
+  for (int d = 0; d < 8; ++d) {
+    if (kSteps[d].x == dx && kSteps[d].y == dy) return static_cast<Direction>(d);
+  }
+  return Direction::kN;  // unreachable for unit steps
+}
+
+double euclid(Point a, Point b) {
+  const double dx = static_cast<double>(a.x) - b.x;
+  const double dy = static_cast<double>(a.y) - b.y;
+  return std::sqrt(dx * dx + dy * dy);
+}
+
+std::uint64_t chebyshev(Point a, Point b) {
+  return static_cast<std::uint64_t>(
+      std::max(std::llabs(std::int64_t{a.x} - b.x), std::llabs(std::int64_t{a.y} - b.y)));
+}
+
+// The mask's walkable tiles with a one-tile blocked border, so a step never
+// needs a bounds check. Tiles are addressed by padded index.
+class Grid {
+ public:
+  Grid(const Mask& mask, const StandardMoveOptions& options)
+      : width_(mask.width()),
+        stride_(static_cast<std::size_t>(mask.width()) + 2),
+        forbid_(options.forbid_corner_cutting),
+        open_(stride_ * (static_cast<std::size_t>(mask.height()) + 2), 0) {
+    std::array<std::uint8_t, kMaxAreaId + 1> lut{};
+    const AreaSet enabled = options.enabled & kAllAreas;
+    for (int a = 1; a <= kMaxAreaId; ++a) lut[a] = (enabled >> a) & 1U;
+    const std::uint8_t* areas = mask.areas().data();
+    for (std::uint32_t y = 0; y < mask.height(); ++y) {
+      std::uint8_t* row = open_.data() + (static_cast<std::size_t>(y) + 1) * stride_ + 1;
+      const std::uint8_t* src = areas + static_cast<std::size_t>(y) * width_;
+      for (std::uint32_t x = 0; x < width_; ++x) row[x] = lut[src[x]];
+    }
+    for (int d = 0; d < 8; ++d) {
+      offset_[d] = static_cast<std::ptrdiff_t>(kSteps[d].y) * static_cast<std::ptrdiff_t>(stride_) +
+                   kSteps[d].x;
+    }
+  }
+
+  [[nodiscard]] std::size_t size() const { return open_.size(); }
+  [[nodiscard]] std::size_t stride() const { return stride_; }
+  [[nodiscard]] std::size_t rows() const { return open_.size() / stride_ - 2; }
+  [[nodiscard]] std::size_t index(Point p) const {
+    return (static_cast<std::size_t>(p.y) + 1) * stride_ + static_cast<std::size_t>(p.x) + 1;
+  }
+  [[nodiscard]] Point point(std::size_t i) const {
+    return {static_cast<std::int32_t>(i % stride_) - 1, static_cast<std::int32_t>(i / stride_) - 1};
+  }
+  [[nodiscard]] bool open(std::size_t i) const { return open_[i] != 0; }
+  [[nodiscard]] std::size_t next(std::size_t i, int d) const {
+    return static_cast<std::size_t>(static_cast<std::ptrdiff_t>(i) + offset_[d]);
+  }
+  // Is the step from tile i in direction d passable?
+  [[nodiscard]] bool passable(std::size_t i, int d) const {
+    if (open_[next(i, d)] == 0) return false;
+    if (!forbid_ || !is_diagonal(d)) return true;
+    // The two cardinal tiles beside the diagonal: d - 1 and d + 1 (mod 8).
+    return open_[next(i, (d + 7) & 7)] != 0 && open_[next(i, (d + 1) & 7)] != 0;
+  }
+  // Walks `steps` steps from i in direction d; false when one is blocked.
+  bool walk(std::size_t& i, int d, std::uint32_t steps) const {
+    for (std::uint32_t s = 0; s < steps; ++s) {
+      if (!passable(i, d)) return false;
+      i = next(i, d);
+    }
+    return true;
+  }
+
+ private:
+  std::uint32_t width_;
+  std::size_t stride_;
+  bool forbid_;
+  std::vector<std::uint8_t> open_;
+  std::array<std::ptrdiff_t, 8> offset_{};
+};
+
+// The octant of a move: cardinal C (c steps) and diagonal D (d steps).
+struct Octant {
+  int cardinal = 0;
+  int diagonal = 0;
+  std::uint32_t c = 0;
+  std::uint32_t d = 0;
+};
+
+Octant octant_of(Point from, Point to) {
+  const std::int64_t dx = std::int64_t{to.x} - from.x;
+  const std::int64_t dy = std::int64_t{to.y} - from.y;
+  const std::int64_t ax = std::llabs(dx);
+  const std::int64_t ay = std::llabs(dy);
+  const int sx = dx > 0 ? 1 : (dx < 0 ? -1 : 0);
+  const int sy = dy > 0 ? 1 : (dy < 0 ? -1 : 0);
+  Octant o;
+  if (ax >= ay) {
+    o.cardinal = static_cast<int>(direction_of(sx == 0 ? 1 : sx, 0));
+    o.c = static_cast<std::uint32_t>(ax - ay);
+    o.d = static_cast<std::uint32_t>(ay);
+  } else {
+    o.cardinal = static_cast<int>(direction_of(0, sy));
+    o.c = static_cast<std::uint32_t>(ay - ax);
+    o.d = static_cast<std::uint32_t>(ax);
+  }
+  // With an empty diagonal run any neighbour works; keep it well defined.
+  o.diagonal = static_cast<int>(direction_of(sx == 0 ? 1 : sx, sy == 0 ? 1 : sy));
+  return o;
+}
+
+void append_run(std::vector<Move>& runs, int d, std::uint32_t steps) {
+  if (steps == 0) return;
+  const auto direction = static_cast<Direction>(d);
+  if (!runs.empty() && runs.back().direction == direction) {
+    runs.back().steps += steps;
+  } else {
+    runs.push_back({direction, steps});
+  }
+}
+
+// Calls f(principal, k, jog, jog_steps, rest) for each candidate in order of
+// preference, skipping repeats; stops when f returns true.
+template <typename F>
+bool for_each_candidate(const Octant& o, F&& f) {
+  if (o.c == 0 || o.d == 0) {
+    // A straight run (the jog is empty): one candidate.
+    return o.d == 0 ? f(o.cardinal, o.c, o.diagonal, 0U, 0U)
+                    : f(o.diagonal, o.d, o.cardinal, 0U, 0U);
+  }
+  for (std::uint32_t k = 0; k <= o.c; ++k) {
+    if (f(o.cardinal, k, o.diagonal, o.d, o.c - k)) return true;
+  }
+  // k = 0 (C^c D^d) and k = d (D^d C^c) repeat the first group's last and first.
+  for (std::uint32_t k = 1; k < o.d; ++k) {
+    if (f(o.diagonal, k, o.cardinal, o.c, o.d - k)) return true;
+  }
+  return false;
+}
+
+std::vector<Move> runs_of(int principal, std::uint32_t k, int jog, std::uint32_t j,
+                          std::uint32_t rest) {
+  std::vector<Move> runs;
+  append_run(runs, principal, k);
+  append_run(runs, jog, j);
+  append_run(runs, principal, rest);
+  return runs;
+}
+
+// The first clear candidate between padded tiles (empty when none).
+std::vector<Move> clear_move(const Grid& grid, std::size_t from_i, Point from, Point to) {
+  if (from == to) return {};
+  const Octant o = octant_of(from, to);
+  std::vector<Move> found;
+  for_each_candidate(o, [&](int principal, std::uint32_t k, int jog, std::uint32_t j,
+                            std::uint32_t rest) {
+    std::size_t i = from_i;
+    if (!grid.walk(i, principal, k) || !grid.walk(i, jog, j) || !grid.walk(i, principal, rest)) {
+      return false;
+    }
+    found = runs_of(principal, k, jog, j, rest);
+    return true;
+  });
+  return found;
+}
+
+// Marks every tile one standard move can reach from an origin (see the
+// header comment). Scratch is reused between sweeps; clear() resets it in
+// time proportional to what the last sweep touched.
+class OneMoveSweep {
+ public:
+  explicit OneMoveSweep(const Grid& grid) : grid_(grid), bits_(grid.size(), 0) {}
+
+  // Calls visit(i) once for every tile reached, the origin included (first).
+  template <typename Visit>
+  void run(std::size_t origin, Visit&& visit) {
+    for (int x = 0; x < 8; ++x) {
+      for (const int y : {(x + 1) & 7, (x + 7) & 7}) {
+        // Shape X^a Y^j X^b.
+        std::size_t q = origin;
+        while (true) {
+          std::size_t r = q;
+          while (true) {
+            std::size_t t = r;
+            const auto bit = static_cast<std::uint8_t>(1U << x);
+            while (true) {
+              const std::uint8_t b = bits_[t];
+              if ((b & bit) != 0) break;  // the rest of this run is marked already
+              if (b == 0) {
+                touched_.push_back(t);
+                visit(t);
+              }
+              bits_[t] = b | bit;
+              if (!grid_.passable(t, x)) break;
+              t = grid_.next(t, x);
+            }
+            if (!grid_.passable(r, y)) break;
+            r = grid_.next(r, y);
+          }
+          if (!grid_.passable(q, x)) break;
+          q = grid_.next(q, x);
+        }
+      }
+    }
+  }
+
+  [[nodiscard]] const std::vector<std::size_t>& touched() const { return touched_; }
+
+  void clear() {
+    for (const std::size_t t : touched_) bits_[t] = 0;
+    touched_.clear();
+  }
+
+ private:
+  const Grid& grid_;
+  std::vector<std::uint8_t> bits_;  // bit X: reached by a last run in direction X
+  std::vector<std::size_t> touched_;
+};
+
+// One sweep along direction d over every tile: out = tiles reached from a
+// tile of `in` by zero or more steps in direction d. Tiles are visited so that
+// t - d comes before t.
+std::vector<std::uint8_t> sweep_along(const Grid& grid, const std::vector<std::uint8_t>& in,
+                                      int d) {
+  std::vector<std::uint8_t> out(in.size(), 0);
+  const Point step = step_of(static_cast<Direction>(d));
+  const std::size_t rows = grid.rows();
+  const std::size_t cols = grid.stride() - 2;
+  const int back = (d + 4) & 7;
+  for (std::size_t r = 0; r < rows; ++r) {
+    const std::size_t y = step.y < 0 ? rows - r : r + 1;
+    for (std::size_t c = 0; c < cols; ++c) {
+      const std::size_t x = step.x < 0 ? cols - c : c + 1;
+      const std::size_t t = y * grid.stride() + x;
+      const std::size_t from = grid.next(t, back);
+      out[t] = in[t] | (out[from] & static_cast<std::uint8_t>(grid.passable(from, d)));
+    }
+  }
+  return out;
+}
+
+// Every tile a standard move reaches from some tile of `sources` (flags by
+// padded index), the sources included: the 16 shapes X^a Y^j X^b as three
+// sweeps each (the first shared by the two shapes with the same X). O(tiles).
+std::vector<std::uint8_t> one_move_from_all(const Grid& grid,
+                                            const std::vector<std::uint8_t>& sources) {
+  std::vector<std::uint8_t> reached = sources;
+  for (int x = 0; x < 8; ++x) {
+    const std::vector<std::uint8_t> first = sweep_along(grid, sources, x);
+    for (const int y : {(x + 1) & 7, (x + 7) & 7}) {
+      const std::vector<std::uint8_t> last = sweep_along(grid, sweep_along(grid, first, y), x);
+      for (std::size_t i = 0; i < reached.size(); ++i) reached[i] |= last[i];
+    }
+  }
+  return reached;
+}
+
+// A block of partner nodes for the three-move bound: their bounding box and
+// the least distance from one of them to the far end of the route.
+struct PartnerBlock {
+  std::int32_t x0 = std::numeric_limits<std::int32_t>::max();
+  std::int32_t y0 = std::numeric_limits<std::int32_t>::max();
+  std::int32_t x1 = std::numeric_limits<std::int32_t>::min();
+  std::int32_t y1 = std::numeric_limits<std::int32_t>::min();
+  double to_end = std::numeric_limits<double>::infinity();
+
+  // At most |n P| + |P end| for every partner P of the block.
+  [[nodiscard]] double lower_bound_from(Point n) const {
+    const double dx = n.x < x0 ? x0 - n.x : (n.x > x1 ? n.x - x1 : 0);
+    const double dy = n.y < y0 ? y0 - n.y : (n.y > y1 ? n.y - y1 : 0);
+    return std::sqrt(dx * dx + dy * dy) + to_end;
+  }
+};
+
+// Groups the partners into square blocks, so that origins x blocks stays
+// near 2^24 bound evaluations (between 16 and 4096 blocks).
+std::vector<PartnerBlock> partner_blocks(const Grid& grid, const std::vector<std::size_t>& partners,
+                                         Point end, std::size_t origins) {
+  const std::size_t wanted =
+      std::clamp<std::size_t>((std::size_t{1} << 24) / std::max<std::size_t>(origins, 1), 16, 4096);
+  const std::size_t cols = grid.stride() - 2;
+  const std::size_t rows = grid.rows();
+  const auto side = static_cast<std::size_t>(
+      std::max(1.0, std::ceil(std::sqrt(static_cast<double>(cols * rows) / wanted))));
+  const std::size_t per_row = (cols + side - 1) / side;
+  std::vector<PartnerBlock> blocks(per_row * ((rows + side - 1) / side));
+  for (const std::size_t i : partners) {
+    const Point p = grid.point(i);
+    PartnerBlock& b = blocks[(static_cast<std::size_t>(p.y) / side) * per_row +
+                             static_cast<std::size_t>(p.x) / side];
+    b.x0 = std::min(b.x0, p.x);
+    b.y0 = std::min(b.y0, p.y);
+    b.x1 = std::max(b.x1, p.x);
+    b.y1 = std::max(b.y1, p.y);
+    b.to_end = std::min(b.to_end, euclid(p, end));
+  }
+  std::erase_if(blocks, [](const PartnerBlock& b) { return b.x0 > b.x1; });
+  return blocks;
+}
+
+// A stitched route's rank: shorter, then fewer steps, then scan order.
+struct Score {
+  double length = 0;
+  std::uint64_t steps = 0;
+  std::size_t first = 0;   // padded index of the first node (scan order)
+  std::size_t second = 0;  // of the second node (three moves)
+};
+
+bool better(const Score& a, const Score& b) {
+  if (a.length < b.length - kLengthEpsilon) return true;
+  if (a.length > b.length + kLengthEpsilon) return false;
+  if (a.steps != b.steps) return a.steps < b.steps;
+  if (a.first != b.first) return a.first < b.first;
+  return a.second < b.second;
+}
+
+StandardMoveResult route_through(const Grid& grid, const std::vector<Point>& tiles) {
+  StandardMoveResult result;
+  result.found = true;
+  for (std::size_t leg = 0; leg + 1 < tiles.size(); ++leg) {
+    const std::vector<Move> runs =
+        clear_move(grid, grid.index(tiles[leg]), tiles[leg], tiles[leg + 1]);
+    for (const Move& m : runs) append_run(result.moves, static_cast<int>(m.direction), m.steps);
+  }
+  result.nodes.assign(tiles.begin() + 1, tiles.end() - 1);
+  result.move_count = static_cast<int>(tiles.size()) - 1;
+  Point at = tiles.front();
+  result.waypoints.push_back(at);
+  for (const Move& m : result.moves) {
+    const Point s = step_of(m.direction);
+    at = {at.x + s.x * static_cast<std::int32_t>(m.steps),
+          at.y + s.y * static_cast<std::int32_t>(m.steps)};
+    result.waypoints.push_back(at);
+  }
+  return result;
+}
+
+}  // namespace
+
+Point step_of(Direction d) { return kSteps[static_cast<std::size_t>(d)]; }
+
+const char* direction_name(Direction d) { return kNames[static_cast<std::size_t>(d)]; }
+
+std::vector<std::vector<Move>> standard_move_candidates(Point from, Point to) {
+  std::vector<std::vector<Move>> candidates;
+  if (from == to) return candidates;
+  for_each_candidate(octant_of(from, to), [&](int principal, std::uint32_t k, int jog,
+                                              std::uint32_t j, std::uint32_t rest) {
+    candidates.push_back(runs_of(principal, k, jog, j, rest));
+    return false;
+  });
+  return candidates;
+}
+
+std::vector<Move> clear_standard_move(const Mask& mask, Point from, Point to,
+                                      const StandardMoveOptions& options) {
+  require_inside(mask, from, "from");
+  require_inside(mask, to, "to");
+  const Grid grid(mask, options);
+  return clear_move(grid, grid.index(from), from, to);
+}
+
+StandardMoveResult find_standard_move(const Mask& mask, Point start, Point goal,
+                                      const StandardMoveOptions& options) {
+  require_inside(mask, start, "start");
+  require_inside(mask, goal, "goal");
+  if (options.max_moves < 1 || options.max_moves > 3) {
+    throw InvalidArgument("max_moves: " + std::to_string(options.max_moves) + " is outside 1..3");
+  }
+  const AreaSet enabled = options.enabled & kAllAreas;
+  if (!mask.walkable(start, enabled) || !mask.walkable(goal, enabled)) return {};
+  if (start == goal) {
+    StandardMoveResult result;
+    result.found = true;
+    result.waypoints = {start};
+    return result;
+  }
+  const Grid grid(mask, options);
+  const std::size_t s = grid.index(start);
+  const std::size_t g = grid.index(goal);
+  if (!clear_move(grid, s, start, goal).empty()) return route_through(grid, {start, goal});
+  if (options.max_moves < 2) return {};
+
+  // Two moves: nodes reached from both ends (passability is symmetric
+  // between walkable tiles, so "reached from the goal" = "reaches the goal").
+  OneMoveSweep sweep(grid);
+  std::vector<std::uint8_t> from_start(grid.size(), 0);
+  sweep.run(s, [&](std::size_t i) { from_start[i] = 1; });
+  sweep.clear();
+  std::vector<std::uint8_t> to_goal(grid.size(), 0);
+  bool have_best = false;
+  Score best;
+  sweep.run(g, [&](std::size_t i) {
+    to_goal[i] = 1;
+    if (from_start[i] == 0 || i == s || i == g) return;
+    const Point n = grid.point(i);
+    const Score score{euclid(start, n) + euclid(n, goal), chebyshev(start, n) + chebyshev(n, goal),
+                      i, 0};
+    if (!have_best || better(score, best)) {
+      best = score;
+      have_best = true;
+    }
+  });
+  sweep.clear();
+  if (have_best) return route_through(grid, {start, grid.point(best.first), goal});
+  if (options.max_moves < 3) return {};
+
+  // Three moves. Only first nodes N1 that reach the goal's set B in one move
+  // and second nodes N2 reached from the start's set A in one move can take
+  // part (two O(tiles) multi-source sweeps). The smaller of the two sets is
+  // swept from, one node at a time in order of the lower bound
+  // |s N| + |N g|, until no remaining node can win or the work budget is
+  // spent.
+  const std::vector<std::uint8_t> reaches_goal_set = one_move_from_all(grid, to_goal);
+  const std::vector<std::uint8_t> reached_from_start_set = one_move_from_all(grid, from_start);
+  std::vector<std::size_t> firsts;   // candidate N1
+  std::vector<std::size_t> seconds;  // candidate N2
+  for (std::size_t i = 0; i < grid.size(); ++i) {
+    if (i == s || i == g) continue;
+    if (from_start[i] != 0 && reaches_goal_set[i] != 0) firsts.push_back(i);
+    if (to_goal[i] != 0 && reached_from_start_set[i] != 0) seconds.push_back(i);
+  }
+  const bool from_firsts = firsts.size() <= seconds.size();
+  std::vector<std::uint8_t> partner(grid.size(), 0);  // the other side's candidates
+  for (const std::size_t i : from_firsts ? seconds : firsts) partner[i] = 1;
+  // Lower bound of a route through origin N (an N1, or an N2 when sweeping
+  // from the seconds): the straight line from its end to N, plus the
+  // shortest way from N through any partner P to the other end, where P's
+  // part |N P| is bounded below by the distance to the box of P's block.
+  const std::vector<std::size_t>& origins = from_firsts ? firsts : seconds;
+  const std::vector<std::size_t>& partners = from_firsts ? seconds : firsts;
+  const Point near_end = from_firsts ? start : goal;  // the origin's end
+  const Point far_end = from_firsts ? goal : start;   // the partners' end
+  const std::vector<PartnerBlock> blocks = partner_blocks(grid, partners, far_end, origins.size());
+  std::vector<std::pair<double, std::size_t>> order;
+  order.reserve(origins.size());
+  for (const std::size_t i : origins) {
+    const Point n = grid.point(i);
+    double rest = std::numeric_limits<double>::infinity();
+    for (const PartnerBlock& b : blocks) rest = std::min(rest, b.lower_bound_from(n));
+    order.emplace_back(euclid(near_end, n) + rest, i);
+  }
+  std::sort(order.begin(), order.end());
+  std::size_t budget = std::min(kThreeMoveBudgetPerTile * mask.pixel_count() + kThreeMoveBudgetBase,
+                                kThreeMoveBudgetCap);
+  for (const auto& [bound, origin] : order) {
+    if (have_best && bound > best.length + kLengthEpsilon) break;
+    if (sweep.touched().size() >= budget) break;
+    budget -= sweep.touched().size();
+    sweep.clear();
+    sweep.run(origin, [&](std::size_t i) {
+      if (partner[i] == 0 || i == origin) return;
+      const std::size_t n1 = from_firsts ? origin : i;
+      const std::size_t n2 = from_firsts ? i : origin;
+      const Point p1 = grid.point(n1);
+      const Point p2 = grid.point(n2);
+      const Score score{euclid(start, p1) + euclid(p1, p2) + euclid(p2, goal),
+                        chebyshev(start, p1) + chebyshev(p1, p2) + chebyshev(p2, goal), n1, n2};
+      if (!have_best || better(score, best)) {
+        best = score;
+        have_best = true;
+      }
+    });
+  }
+  sweep.clear();
+  if (have_best) {
+    return route_through(grid, {start, grid.point(best.first), grid.point(best.second), goal});
+  }
+  return {};
+}
+
+}  // namespace pathcore

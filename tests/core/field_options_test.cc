@@ -1,0 +1,552 @@
+// Eight-connectivity, corner cutting, area costs and snapping: core against
+// brute force (tests/support/reference), on random masks and by hand.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "pathcore/distance_field.h"
+#include "pathcore/path.h"
+#include "support/random_mask.h"
+#include "support/reference.h"
+
+namespace pathcore {
+namespace {
+
+using pathtest::kNoPath;
+
+std::string text(Point p) { return "(" + std::to_string(p.x) + "," + std::to_string(p.y) + ")"; }
+
+std::string text(const Path& path) {
+  std::string out;
+  for (const Point p : path) out += text(p);
+  return out;
+}
+
+// The three ways to step: four neighbours, eight without and with corner cutting.
+struct Variant {
+  Connectivity connectivity;
+  bool cutting;
+  pathtest::Diagonals diagonals;
+  const char* name;
+};
+constexpr Variant kVariants[] = {
+    {Connectivity::kFour, false, pathtest::Diagonals::kNone, "four"},
+    {Connectivity::kEight, false, pathtest::Diagonals::kBothSidesFree, "eight"},
+    {Connectivity::kEight, true, pathtest::Diagonals::kAlways, "eight-cutting"},
+};
+
+AreaSet random_enabled(std::mt19937_64& rng, int area_count) {
+  if (std::bernoulli_distribution(0.4)(rng)) return effective_areas(0);
+  std::uniform_int_distribution<std::uint64_t> bits(0, (std::uint64_t{1} << (area_count + 1)) - 1);
+  return effective_areas(bits(rng));
+}
+
+Point random_walkable(std::mt19937_64& rng, const Mask& mask, AreaSet enabled, double p) {
+  Point q = pathtest::random_point(rng, mask);
+  if (std::bernoulli_distribution(p)(rng)) {
+    for (int attempt = 0; attempt < 64 && !mask.walkable(q, enabled); ++attempt) {
+      q = pathtest::random_point(rng, mask);
+    }
+  }
+  return q;
+}
+
+// Random costs 1..255 for areas 1..area_count (unit costs half of the time).
+AreaCosts random_costs(std::mt19937_64& rng, int area_count) {
+  AreaCosts costs = unit_area_costs();
+  if (std::bernoulli_distribution(0.5)(rng)) return costs;
+  std::uniform_int_distribution<int> small(1, 9);
+  std::uniform_int_distribution<int> any(1, 255);
+  const bool wide = std::bernoulli_distribution(0.3)(rng);
+  for (int id = 1; id <= area_count; ++id) {
+    costs[static_cast<std::size_t>(id)] = static_cast<std::uint8_t>(wide ? any(rng) : small(rng));
+  }
+  return costs;
+}
+
+pathtest::ReferenceGrid grid_for(const FieldOptions& options, const Variant& variant) {
+  pathtest::ReferenceGrid grid;
+  grid.enabled = options.enabled;
+  grid.diagonals = variant.diagonals;
+  for (int id = 1; id <= kMaxAreaId; ++id) {
+    grid.area_costs[static_cast<std::uint32_t>(id)] =
+        options.area_costs[static_cast<std::size_t>(id)];
+  }
+  return grid;
+}
+
+bool close(double got, double want) { return std::abs(got - want) <= 1e-9 * std::max(1.0, want); }
+
+// The grid cost of a pixel path under options, summed step by step; -1 when
+// a step is not a legal step (not a neighbour, unwalkable, cutting a corner).
+double walked_cost(const Mask& mask, const FieldOptions& options, const Path& path) {
+  double total = 0;
+  for (std::size_t i = 1; i < path.size(); ++i) {
+    const Point a = path[i - 1];
+    const Point b = path[i];
+    const int dx = b.x - a.x;
+    const int dy = b.y - a.y;
+    if (std::abs(dx) > 1 || std::abs(dy) > 1 || (dx == 0 && dy == 0)) return -1;
+    if (!mask.walkable(b, options.enabled)) return -1;
+    const double cost = options.area_costs[mask.area(b)];
+    if (dx != 0 && dy != 0) {
+      if (options.connectivity == Connectivity::kFour) return -1;
+      if (!options.allow_corner_cutting && (!mask.walkable({a.x + dx, a.y}, options.enabled) ||
+                                            !mask.walkable({a.x, a.y + dy}, options.enabled))) {
+        return -1;
+      }
+      total += cost * std::sqrt(2.0);
+    } else {
+      total += cost;
+    }
+  }
+  return total;
+}
+
+TEST(FieldOptions, FieldsMatchBruteForceDijkstra) {
+  std::mt19937_64 rng(0x5eed0301);
+  std::uniform_int_distribution<std::uint32_t> size(1, 40);
+  std::uniform_real_distribution<double> obstacles(0.0, 0.5);
+  std::uniform_int_distribution<int> areas(1, 4);
+  int reached = 0;
+  for (int round = 0; round < 1500; ++round) {
+    const int area_count = areas(rng);
+    const Mask mask = pathtest::random_mask(rng, size(rng), size(rng), obstacles(rng), area_count);
+    const Variant& variant = kVariants[round % 3];
+    FieldOptions options;
+    options.enabled = random_enabled(rng, area_count);
+    options.connectivity = variant.connectivity;
+    options.allow_corner_cutting = variant.cutting;
+    options.area_costs = random_costs(rng, area_count);
+    const Point goal = random_walkable(rng, mask, options.enabled, 0.9);
+    const DistanceField field = compute_distance_field(mask, goal, options);
+    const std::vector<double> want =
+        pathtest::reference_distances(mask, goal, grid_for(options, variant));
+    for (std::int32_t y = 0; y < static_cast<std::int32_t>(mask.height()); ++y) {
+      for (std::int32_t x = 0; x < static_cast<std::int32_t>(mask.width()); ++x) {
+        const double expected = want[mask.index({x, y})];
+        const double got = field.cost_at({x, y});
+        ASSERT_TRUE(expected == kNoPath ? !field.reachable({x, y}) : close(got, expected))
+            << "round " << round << " " << variant.name << " at " << text({x, y}) << " got " << got
+            << " want " << expected;
+        reached += expected != kNoPath && expected > 0 ? 1 : 0;
+      }
+    }
+    // Compact storage: 2 bytes (four) or 4 bytes (eight) per pixel at these sizes.
+    EXPECT_EQ(field.bytes_per_pixel(), variant.connectivity == Connectivity::kFour ? 2U : 4U);
+  }
+  EXPECT_GT(reached, 100000);
+}
+
+TEST(FieldOptions, RawPathsAreOptimalAndTheirStepsAddUp) {
+  std::mt19937_64 rng(0x5eed0302);
+  std::uniform_int_distribution<std::uint32_t> size(1, 40);
+  std::uniform_real_distribution<double> obstacles(0.0, 0.45);
+  std::uniform_int_distribution<int> areas(1, 4);
+  int found = 0;
+  for (int round = 0; round < 1500; ++round) {
+    const int area_count = areas(rng);
+    const Mask mask = pathtest::random_mask(rng, size(rng), size(rng), obstacles(rng), area_count);
+    const Variant& variant = kVariants[round % 3];
+    FindPathOptions options;
+    options.field.enabled = random_enabled(rng, area_count);
+    options.field.connectivity = variant.connectivity;
+    options.field.allow_corner_cutting = variant.cutting;
+    options.field.area_costs = random_costs(rng, area_count);
+    options.smoothing = Smoothing::kNone;
+    const Point start = random_walkable(rng, mask, options.field.enabled, 0.9);
+    const Point goal = random_walkable(rng, mask, options.field.enabled, 0.9);
+    const std::vector<double> want =
+        pathtest::reference_distances(mask, goal, grid_for(options.field, variant));
+    SCOPED_TRACE("round " + std::to_string(round) + " " + variant.name + " " + text(start) + "->" +
+                 text(goal));
+    const PathResult result = find_path(mask, start, goal, options);
+    const bool reachable = mask.walkable(start, options.field.enabled) &&
+                           mask.walkable(goal, options.field.enabled) &&
+                           want[mask.index(start)] != kNoPath;
+    ASSERT_EQ(result.found, reachable);
+    if (!reachable) continue;
+    ++found;
+    ASSERT_EQ(result.points.front(), start);
+    ASSERT_EQ(result.points.back(), goal);
+    EXPECT_TRUE(close(result.cost, want[mask.index(start)])) << result.cost;
+    const double walked = walked_cost(mask, options.field, result.points);
+    EXPECT_TRUE(close(walked, result.cost))
+        << walked << " vs " << result.cost << " " << text(result.points);
+
+    // Cold (field filled only until start is settled) and warm give the same answer.
+    FieldBuilder builder(mask, goal, options.field);
+    ASSERT_TRUE(builder.run_until_settled(start));
+    for (const Smoothing smoothing :
+         {Smoothing::kNone, Smoothing::kSimplify, Smoothing::kBeautify}) {
+      FindPathOptions with = options;
+      with.smoothing = smoothing;
+      const PathResult cold = path_from_field(mask, builder.field(), start, with);
+      const DistanceField full = compute_distance_field(mask, goal, options.field);
+      const PathResult warm = path_from_field(mask, full, start, with);
+      EXPECT_EQ(cold.points, warm.points);
+      EXPECT_EQ(cold.cost, warm.cost);
+    }
+  }
+  EXPECT_GT(found, 700);
+}
+
+TEST(FieldOptions, SmoothedPathsKeepTheirGuarantees) {
+  std::mt19937_64 rng(0x5eed0303);
+  std::uniform_int_distribution<std::uint32_t> size(2, 48);
+  std::uniform_real_distribution<double> obstacles(0.0, 0.4);
+  std::uniform_int_distribution<int> areas(1, 3);
+  int shortened = 0;
+  for (int round = 0; round < 1200; ++round) {
+    const int area_count = areas(rng);
+    const Mask mask = pathtest::random_mask(rng, size(rng), size(rng), obstacles(rng), area_count);
+    const Variant& variant = kVariants[round % 3];
+    FindPathOptions options;
+    options.field.enabled = random_enabled(rng, area_count);
+    options.field.connectivity = variant.connectivity;
+    options.field.allow_corner_cutting = variant.cutting;
+    options.field.area_costs = random_costs(rng, area_count);
+    const Point start = random_walkable(rng, mask, options.field.enabled, 0.95);
+    const Point goal = random_walkable(rng, mask, options.field.enabled, 0.95);
+    SCOPED_TRACE("round " + std::to_string(round) + " " + variant.name + " " + text(start) + "->" +
+                 text(goal));
+    FindPathOptions raw_options = options;
+    raw_options.smoothing = Smoothing::kNone;
+    const PathResult raw = find_path(mask, start, goal, raw_options);
+    const LineRule rule = line_rule_for(options.field);
+    // The highest cost on the traced path that smoothing starts from.
+    int raw_highest = 0;
+    if (raw.found) {
+      const DistanceField field = compute_distance_field(mask, raw.goal, options.field);
+      for (const Point p : trace(mask, field, start, /*diagonal_shortcuts=*/true)) {
+        raw_highest = std::max<int>(raw_highest, options.field.area_costs[mask.area(p)]);
+      }
+    }
+    for (const Smoothing smoothing : {Smoothing::kSimplify, Smoothing::kBeautify}) {
+      options.smoothing = smoothing;
+      const PathResult result = find_path(mask, start, goal, options);
+      ASSERT_EQ(result.found, raw.found);
+      if (!result.found) continue;
+      EXPECT_EQ(result.points.front(), start);
+      EXPECT_EQ(result.points.back(), goal);
+      EXPECT_EQ(result.cost, 0.0);
+      EXPECT_LE(result.length, polyline_length(raw.points) + 1e-9) << text(result.points);
+      for (std::size_t i = 1; i < result.points.size(); ++i) {
+        const Point a = result.points[i - 1];
+        const Point b = result.points[i];
+        ASSERT_TRUE(pathtest::reference_bresenham_walkable(mask, options.field.enabled, a, b));
+        if (rule == LineRule::kNoCornerCutting) {
+          ASSERT_TRUE(pathtest::reference_supercover_walkable(mask, options.field.enabled, a, b))
+              << text(a) << "-" << text(b) << " squeezes";
+        }
+        // Never through terrain dearer than the traced path runs through (the
+        // beeline answer only crosses the cheapest terrain).
+        for (const Point p : pathtest::reference_bresenham(a, b)) {
+          ASSERT_LE(options.field.area_costs[mask.area(p)], std::max(raw_highest, 1))
+              << text(p) << " on " << text(a) << "-" << text(b) << " of " << text(result.points)
+              << " raw " << text(raw.points);
+        }
+      }
+      shortened += result.length < polyline_length(raw.points) - 1e-6 ? 1 : 0;
+    }
+  }
+  EXPECT_GT(shortened, 500);
+}
+
+TEST(FieldOptions, WeightedBeautifyStaysOnTheRoad) {
+  // A road (area 2, cost 1) around a swamp (area 3, cost 20): smoothing must
+  // not cut across the swamp, and the beeline is refused.
+  std::vector<std::uint8_t> areas(30 * 20, 3);
+  for (std::int32_t y = 0; y < 20; ++y) {
+    for (std::int32_t x = 0; x < 30; ++x) {
+      if (y <= 1 || x <= 1 || x >= 28) areas[static_cast<std::size_t>(y) * 30 + x] = 2;
+    }
+  }
+  const Mask mask(30, 20, std::move(areas));
+  for (const Variant& variant : kVariants) {
+    FindPathOptions options;
+    options.field.connectivity = variant.connectivity;
+    options.field.allow_corner_cutting = variant.cutting;
+    options.field.area_costs[3] = 20;
+    const PathResult result = find_path(mask, {0, 19}, {29, 19}, options);
+    ASSERT_TRUE(result.found);
+    for (std::size_t i = 1; i < result.points.size(); ++i) {
+      const Point a = result.points[i - 1];
+      const Point b = result.points[i];
+      for (const Point p : pathtest::reference_bresenham(a, b)) {
+        EXPECT_EQ(mask.area(p), 2) << variant.name << " " << text(result.points);
+      }
+    }
+    EXPECT_GT(result.length, 60.0);
+    // Without costs the beeline along the bottom row is taken.
+    options.field.area_costs[3] = 1;
+    EXPECT_EQ(find_path(mask, {0, 19}, {29, 19}, options).points, (Path{{0, 19}, {29, 19}}));
+  }
+}
+
+// Brute force: the walkable pixel nearest to p, ties to the first in row-major order.
+Point brute_nearest(const Mask& mask, Point p, const std::vector<bool>& allowed) {
+  Point best{-1, -1};
+  std::int64_t best_d = -1;
+  for (std::int32_t y = 0; y < static_cast<std::int32_t>(mask.height()); ++y) {
+    for (std::int32_t x = 0; x < static_cast<std::int32_t>(mask.width()); ++x) {
+      if (!allowed[mask.index({x, y})]) continue;
+      const std::int64_t d = std::int64_t{x - p.x} * (x - p.x) + std::int64_t{y - p.y} * (y - p.y);
+      if (best_d < 0 || d < best_d) {
+        best = {x, y};
+        best_d = d;
+      }
+    }
+  }
+  return best;
+}
+
+TEST(Snap, EndsAtTheNearestReachablePixel) {
+  std::mt19937_64 rng(0x5eed0304);
+  std::uniform_int_distribution<std::uint32_t> size(1, 36);
+  std::uniform_real_distribution<double> obstacles(0.0, 0.7);
+  std::uniform_int_distribution<int> areas(1, 3);
+  int moved_goal = 0;
+  int moved_start = 0;
+  for (int round = 0; round < 1500; ++round) {
+    const int area_count = areas(rng);
+    const Mask mask = pathtest::random_mask(rng, size(rng), size(rng), obstacles(rng), area_count);
+    const Variant& variant = kVariants[round % 3];
+    FindPathOptions options;
+    options.field.enabled = random_enabled(rng, area_count);
+    options.field.connectivity = variant.connectivity;
+    options.field.allow_corner_cutting = variant.cutting;
+    options.field.area_costs = random_costs(rng, area_count);
+    options.smoothing = round % 2 == 0 ? Smoothing::kNone : Smoothing::kBeautify;
+    options.snap_to_reachable = true;
+    const Point start = random_walkable(rng, mask, options.field.enabled, 0.7);
+    const Point goal = pathtest::random_point(rng, mask);
+    SCOPED_TRACE("round " + std::to_string(round) + " " + variant.name + " " + text(start) + "->" +
+                 text(goal));
+    const PathResult result = find_path(mask, start, goal, options);
+
+    std::vector<bool> walkable(mask.pixel_count());
+    for (std::size_t i = 0; i < walkable.size(); ++i) {
+      walkable[i] = ((options.field.enabled >> mask.areas()[i]) & 1U) != 0;
+    }
+    if (std::none_of(walkable.begin(), walkable.end(), [](bool b) { return b; })) {
+      EXPECT_FALSE(result.found);
+      continue;
+    }
+    const Point from = brute_nearest(mask, start, walkable);
+    // Reachable from `from`: finite reference distance to from (symmetric steps).
+    const std::vector<double> to_from =
+        pathtest::reference_distances(mask, from, grid_for(options.field, variant));
+    std::vector<bool> reachable(mask.pixel_count());
+    for (std::size_t i = 0; i < reachable.size(); ++i) reachable[i] = to_from[i] != kNoPath;
+    const Point to = brute_nearest(mask, goal, reachable);
+    ASSERT_TRUE(result.found);
+    EXPECT_EQ(result.goal, to);
+    ASSERT_FALSE(result.points.empty());
+    EXPECT_EQ(result.points.front(), from);
+    EXPECT_EQ(result.points.back(), to);
+    if (options.smoothing == Smoothing::kNone) {
+      EXPECT_TRUE(close(walked_cost(mask, options.field, result.points), result.cost));
+    }
+    moved_goal += to != goal ? 1 : 0;
+    moved_start += from != start ? 1 : 0;
+  }
+  EXPECT_GT(moved_goal, 300);
+  EXPECT_GT(moved_start, 100);
+}
+
+TEST(Snap, WithoutTheFlagSuchRequestsAreNotFound) {
+  const Mask mask(5, 1, {1, 1, 0, 1, 1});
+  FindPathOptions options;
+  options.smoothing = Smoothing::kNone;
+  EXPECT_FALSE(find_path(mask, {0, 0}, {4, 0}, options).found);
+  EXPECT_FALSE(find_path(mask, {0, 0}, {2, 0}, options).found);
+  EXPECT_FALSE(find_path(mask, {2, 0}, {0, 0}, options).found);
+  options.snap_to_reachable = true;
+  const PathResult across = find_path(mask, {0, 0}, {4, 0}, options);
+  ASSERT_TRUE(across.found);
+  EXPECT_EQ(across.goal, (Point{1, 0}));
+  EXPECT_EQ(across.points, (Path{{0, 0}, {1, 0}}));
+  EXPECT_EQ(across.cost, 1.0);
+  // A wall click: ties between (1,0) and (3,0) go to the first in row-major order.
+  EXPECT_EQ(find_path(mask, {0, 0}, {2, 0}, options).goal, (Point{1, 0}));
+  // An unwalkable start moves to its nearest walkable pixel first.
+  const PathResult from_wall = find_path(mask, {2, 0}, {4, 0}, options);
+  ASSERT_TRUE(from_wall.found);
+  EXPECT_EQ(from_wall.points.front(), (Point{1, 0}));
+  EXPECT_EQ(from_wall.goal, (Point{1, 0}));
+  // Nothing walkable at all: not found.
+  EXPECT_FALSE(find_path(Mask(2, 1, {0, 0}), {0, 0}, {1, 0}, options).found);
+}
+
+// A one-pixel corridor spiralling inward (one-pixel walls), as in bench/.
+Mask spiral(std::uint32_t width, std::uint32_t height) {
+  std::vector<std::uint8_t> areas(std::size_t{width} * height, 0);
+  const auto w = static_cast<std::int64_t>(width);
+  const auto h = static_cast<std::int64_t>(height);
+  constexpr std::int64_t kDx[] = {1, 0, -1, 0};
+  constexpr std::int64_t kDy[] = {0, 1, 0, -1};
+  std::int64_t x = 0;
+  std::int64_t y = 0;
+  int direction = 0;
+  areas[0] = 1;
+  int stuck = 0;
+  while (stuck < 2) {
+    const std::int64_t nx = x + 2 * kDx[direction];
+    const std::int64_t ny = y + 2 * kDy[direction];
+    if (nx >= 0 && ny >= 0 && nx < w && ny < h &&
+        areas[static_cast<std::size_t>(ny * w + nx)] == 0) {
+      areas[static_cast<std::size_t>((y + kDy[direction]) * w + x + kDx[direction])] = 1;
+      areas[static_cast<std::size_t>(ny * w + nx)] = 1;
+      x = nx;
+      y = ny;
+      stuck = 0;
+    } else {
+      direction = (direction + 1) % 4;
+      ++stuck;
+    }
+  }
+  return Mask(width, height, std::move(areas));
+}
+
+TEST(FieldOptions, SpiralDistancesOverflowSixteenBits) {
+  const Mask mask = spiral(401, 401);  // about 80,000 corridor pixels
+  const std::vector<double> want =
+      pathtest::reference_distances(mask, {0, 0}, pathtest::ReferenceGrid{});
+  double longest = 0;
+  for (const double d : want) {
+    if (d != kNoPath) longest = std::max(longest, d);
+  }
+  ASSERT_GT(longest, 70000);
+  for (const Variant& variant : kVariants) {
+    FieldOptions options;
+    options.connectivity = variant.connectivity;
+    options.allow_corner_cutting = variant.cutting;
+    const DistanceField field = compute_distance_field(mask, {0, 0}, options);
+    EXPECT_EQ(field.bytes_per_pixel(), variant.connectivity == Connectivity::kFour ? 4U : 8U);
+    for (std::int32_t y = 0; y < 401; ++y) {
+      for (std::int32_t x = 0; x < 401; ++x) {
+        const double expected = want[mask.index({x, y})];
+        if (expected == kNoPath) {
+          ASSERT_FALSE(field.reachable({x, y})) << variant.name;
+        } else {
+          // In a one-pixel corridor diagonals never help (corner cutting
+          // would cut through the one-pixel walls only at the corners).
+          ASSERT_LE(field.cost_at({x, y}), expected + 1e-9) << variant.name;
+          if (!variant.cutting) {
+            ASSERT_EQ(field.cost_at({x, y}), expected) << variant.name;
+          }
+        }
+      }
+    }
+    // The whole spiral, traced cold from its far end.
+    FindPathOptions path_options;
+    path_options.field = options;
+    path_options.smoothing = Smoothing::kNone;
+    Point far{0, 0};
+    for (std::size_t i = 0; i < want.size(); ++i) {
+      if (want[i] == longest)
+        far = {static_cast<std::int32_t>(i % 401), static_cast<std::int32_t>(i / 401)};
+    }
+    const PathResult result = find_path(mask, far, {0, 0}, path_options);
+    ASSERT_TRUE(result.found);
+    EXPECT_EQ(result.points.front(), far);
+    EXPECT_TRUE(close(walked_cost(mask, options, result.points), result.cost));
+  }
+}
+
+TEST(FieldOptions, OpenFieldsAreOctileAndCompact) {
+  const Mask mask(300, 200, std::vector<std::uint8_t>(300 * 200, 1));
+  FieldOptions options;
+  options.connectivity = Connectivity::kEight;
+  const Point goal{123, 45};
+  const DistanceField field = compute_distance_field(mask, goal, options);
+  EXPECT_EQ(field.bytes_per_pixel(), 4U);
+  EXPECT_LE(field.memory_bytes(), 302 * 202 * 4 + 1024);  // with its one-pixel border
+  for (std::int32_t y = 0; y < 200; ++y) {
+    for (std::int32_t x = 0; x < 300; ++x) {
+      const std::uint32_t dx = static_cast<std::uint32_t>(std::abs(x - goal.x));
+      const std::uint32_t dy = static_cast<std::uint32_t>(std::abs(y - goal.y));
+      const GridCost want{std::max(dx, dy) - std::min(dx, dy), std::min(dx, dy)};
+      ASSERT_EQ(field.exact({x, y}), want) << x << "," << y;
+    }
+  }
+  const DistanceField four = compute_distance_field(mask, goal, FieldOptions{});
+  EXPECT_EQ(four.bytes_per_pixel(), 2U);
+  // The one-pixel border of the working grid is kept: 2 bytes per pixel plus 0.7%.
+  EXPECT_LE(four.memory_bytes(), 302 * 202 * 2 + 1024);
+}
+
+TEST(FieldOptions, SmallCases) {
+  for (const Variant& variant : kVariants) {
+    FindPathOptions options;
+    options.field.connectivity = variant.connectivity;
+    options.field.allow_corner_cutting = variant.cutting;
+    options.field.area_costs[1] = 7;
+    for (const Smoothing smoothing :
+         {Smoothing::kNone, Smoothing::kSimplify, Smoothing::kBeautify}) {
+      options.smoothing = smoothing;
+      // 1x1 masks: start = goal.
+      const PathResult one = find_path(Mask(1, 1, {1}), {0, 0}, {0, 0}, options);
+      EXPECT_TRUE(one.found);
+      EXPECT_EQ(one.points, (Path{{0, 0}}));
+      EXPECT_EQ(one.cost, 0.0);
+      EXPECT_FALSE(find_path(Mask(1, 1, {0}), {0, 0}, {0, 0}, options).found);
+      // Goal on the border and in the corner.
+      const Mask room(6, 4, std::vector<std::uint8_t>(24, 1));
+      const PathResult corner = find_path(room, {2, 1}, {5, 3}, options);
+      ASSERT_TRUE(corner.found);
+      EXPECT_EQ(corner.points.back(), (Point{5, 3}));
+      if (smoothing == Smoothing::kNone) {
+        EXPECT_DOUBLE_EQ(corner.cost, variant.connectivity == Connectivity::kFour
+                                          ? 7.0 * 5
+                                          : 7.0 * (1 + 2 * std::sqrt(2.0)));
+      }
+    }
+  }
+}
+
+TEST(FieldOptions, AreasSwitchedOnAndOffWithCosts) {
+  // Two rooms of area 1 joined by a cheap door (area 2, top) and a dear one
+  // (area 3, bottom).
+  const Mask mask(7, 4, {1, 1, 1, 2, 1, 1, 1,  //
+                         1, 1, 1, 0, 1, 1, 1,  //
+                         1, 1, 1, 0, 1, 1, 1,  //
+                         1, 1, 1, 3, 1, 1, 1});
+  const AreaSet one = AreaSet{1} << 1;
+  const AreaSet two = AreaSet{1} << 2;
+  const AreaSet three = AreaSet{1} << 3;
+  for (const Variant& variant : kVariants) {
+    FindPathOptions options;
+    options.field.connectivity = variant.connectivity;
+    options.field.allow_corner_cutting = variant.cutting;
+    options.field.area_costs[2] = 3;
+    options.field.area_costs[3] = 50;
+    options.smoothing = Smoothing::kNone;
+    const Point start{0, 2};
+    const Point goal{6, 2};
+    options.field.enabled = one;
+    EXPECT_FALSE(find_path(mask, start, goal, options).found) << variant.name;
+    options.field.enabled = one | three;
+    const PathResult dear = find_path(mask, start, goal, options);
+    ASSERT_TRUE(dear.found);
+    EXPECT_NE(std::find(dear.points.begin(), dear.points.end(), Point{3, 3}), dear.points.end());
+    options.field.enabled = one | two | three;
+    const PathResult cheap = find_path(mask, start, goal, options);
+    ASSERT_TRUE(cheap.found);
+    EXPECT_NE(std::find(cheap.points.begin(), cheap.points.end(), Point{3, 0}), cheap.points.end());
+    EXPECT_LT(cheap.cost, dear.cost);
+    pathtest::ReferenceGrid grid = grid_for(normalized(options.field), variant);
+    EXPECT_TRUE(
+        close(cheap.cost, pathtest::reference_distances(mask, goal, grid)[mask.index(start)]));
+  }
+}
+
+}  // namespace
+}  // namespace pathcore

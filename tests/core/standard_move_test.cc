@@ -1,0 +1,475 @@
+#include "pathcore/standard_move.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "support/random_mask.h"
+
+namespace pathcore {
+namespace {
+
+// An ASCII map: '#' blocked, '2' area 2, 'S' start, 'G' goal, anything else
+// area 1. Rows are y = 0 (north) downwards.
+struct TileMap {
+  Mask mask;
+  Point start;
+  Point goal;
+};
+
+TileMap tile_map(const std::vector<std::string>& rows) {
+  std::vector<std::uint8_t> areas;
+  Point start{-1, -1};
+  Point goal{-1, -1};
+  for (std::size_t y = 0; y < rows.size(); ++y) {
+    for (std::size_t x = 0; x < rows[y].size(); ++x) {
+      const char c = rows[y][x];
+      if (c == 'S') start = {static_cast<std::int32_t>(x), static_cast<std::int32_t>(y)};
+      if (c == 'G') goal = {static_cast<std::int32_t>(x), static_cast<std::int32_t>(y)};
+      areas.push_back(c == '#' ? 0 : (c == '2' ? 2 : 1));
+    }
+  }
+  return {Mask(static_cast<std::uint32_t>(rows.front().size()),
+               static_cast<std::uint32_t>(rows.size()), std::move(areas)),
+          start, goal};
+}
+
+StandardMoveOptions options(int max_moves = 2, bool forbid = false) {
+  StandardMoveOptions o;
+  o.max_moves = max_moves;
+  o.forbid_corner_cutting = forbid;
+  return o;
+}
+
+Move mv(Direction d, std::uint32_t steps) { return {d, steps}; }
+constexpr Direction N = Direction::kN;
+constexpr Direction NE = Direction::kNE;
+constexpr Direction E = Direction::kE;
+constexpr Direction SE = Direction::kSE;
+constexpr Direction S = Direction::kS;
+constexpr Direction SW = Direction::kSW;
+constexpr Direction W = Direction::kW;
+
+std::string text(const std::vector<Move>& moves) {
+  std::string out;
+  for (const Move& m : moves) {
+    out += std::string(direction_name(m.direction)) + std::to_string(m.steps) + " ";
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// An independent brute force: every route X^a Y^j X^b (X, Y 45 degrees
+// apart), stepped tile by tile with its own passability rule.
+
+constexpr std::array<int, 8> kDx = {0, 1, 1, 1, 0, -1, -1, -1};
+constexpr std::array<int, 8> kDy = {-1, -1, 0, 1, 1, 1, 0, -1};
+
+bool open_tile(const Mask& mask, int x, int y) {
+  return x >= 0 && y >= 0 && x < static_cast<int>(mask.width()) &&
+         y < static_cast<int>(mask.height()) && mask.areas()[mask.index({x, y})] != 0;
+}
+
+bool step_ok(const Mask& mask, int x, int y, int d, bool forbid) {
+  const int nx = x + kDx[d];
+  const int ny = y + kDy[d];
+  if (!open_tile(mask, nx, ny)) return false;
+  if (forbid && kDx[d] != 0 && kDy[d] != 0) {
+    return open_tile(mask, nx, y) && open_tile(mask, x, ny);
+  }
+  return true;
+}
+
+bool walk(const Mask& mask, int& x, int& y, int d, int steps, bool forbid) {
+  for (int s = 0; s < steps; ++s) {
+    if (!step_ok(mask, x, y, d, forbid)) return false;
+    x += kDx[d];
+    y += kDy[d];
+  }
+  return true;
+}
+
+// Is there any clear standard move from a to b (a != b)?
+bool brute_one_move(const Mask& mask, Point a, Point b, bool forbid) {
+  const int n = static_cast<int>(std::max(mask.width(), mask.height()));
+  for (int x = 0; x < 8; ++x) {
+    for (const int y : {(x + 1) % 8, (x + 7) % 8}) {
+      for (int i = 0; i <= n; ++i) {
+        for (int j = 0; j <= n; ++j) {
+          for (int k = 0; k <= n; ++k) {
+            if (a.x + (i + k) * kDx[x] + j * kDx[y] != b.x ||
+                a.y + (i + k) * kDy[x] + j * kDy[y] != b.y) {
+              continue;
+            }
+            int px = a.x;
+            int py = a.y;
+            if (walk(mask, px, py, x, i, forbid) && walk(mask, px, py, y, j, forbid) &&
+                walk(mask, px, py, x, k, forbid)) {
+              return true;
+            }
+          }
+        }
+      }
+    }
+  }
+  return false;
+}
+
+double dist(Point a, Point b) { return std::hypot(double(a.x - b.x), double(a.y - b.y)); }
+int cheb(Point a, Point b) { return std::max(std::abs(a.x - b.x), std::abs(a.y - b.y)); }
+
+struct Brute {
+  int moves = -1;  // -1: none within max_moves
+  std::vector<Point> nodes;
+  double length = 0;
+};
+
+Brute brute_force(const Mask& mask, Point s, Point g, int max_moves, bool forbid) {
+  Brute best;
+  if (!open_tile(mask, s.x, s.y) || !open_tile(mask, g.x, g.y)) return best;
+  if (s == g) return {0, {}, 0};
+  if (brute_one_move(mask, s, g, forbid)) return {1, {}, dist(s, g)};
+  std::vector<Point> tiles;
+  for (int y = 0; y < static_cast<int>(mask.height()); ++y) {
+    for (int x = 0; x < static_cast<int>(mask.width()); ++x) {
+      if (open_tile(mask, x, y)) tiles.push_back({x, y});  // scan order
+    }
+  }
+  std::vector<Point> from_s;
+  std::vector<Point> to_g;
+  for (const Point n : tiles) {
+    if (n == s || n == g) continue;
+    if (brute_one_move(mask, s, n, forbid)) from_s.push_back(n);
+    if (brute_one_move(mask, n, g, forbid)) to_g.push_back(n);
+  }
+  // Rank: length (1e-9), steps, scan order of the nodes.
+  int best_steps = 0;
+  const auto consider = [&](double length, int steps, std::vector<Point> nodes, int moves) {
+    if (best.moves >= 0) {
+      if (length > best.length + 1e-9) return;
+      if (length >= best.length - 1e-9 && steps >= best_steps) return;
+    }
+    best = {moves, std::move(nodes), length};
+    best_steps = steps;
+  };
+  if (max_moves >= 2) {
+    for (const Point n : from_s) {
+      if (std::find(to_g.begin(), to_g.end(), n) != to_g.end()) {
+        consider(dist(s, n) + dist(n, g), cheb(s, n) + cheb(n, g), {n}, 2);
+      }
+    }
+  }
+  if (best.moves < 0 && max_moves >= 3) {
+    for (const Point n1 : from_s) {
+      for (const Point n2 : to_g) {
+        if (n1 == n2 || !brute_one_move(mask, n1, n2, forbid)) continue;
+        consider(dist(s, n1) + dist(n1, n2) + dist(n2, g), cheb(s, n1) + cheb(n1, n2) + cheb(n2, g),
+                 {n1, n2}, 3);
+      }
+    }
+  }
+  return best;
+}
+
+// Walks the result's moves from start: every step passable, the waypoints
+// are the run ends, the route ends at the goal, each leg is a standard move.
+void expect_valid_route(const Mask& mask, Point start, Point goal, const StandardMoveResult& r,
+                        bool forbid) {
+  ASSERT_TRUE(r.found);
+  ASSERT_FALSE(r.waypoints.empty());
+  EXPECT_EQ(r.waypoints.front(), start);
+  EXPECT_EQ(r.waypoints.back(), goal);
+  ASSERT_EQ(r.waypoints.size(), r.moves.size() + 1);
+  int x = start.x;
+  int y = start.y;
+  for (std::size_t i = 0; i < r.moves.size(); ++i) {
+    ASSERT_GT(r.moves[i].steps, 0U);
+    if (i > 0) {
+      ASSERT_NE(r.moves[i].direction, r.moves[i - 1].direction);
+    }
+    ASSERT_TRUE(walk(mask, x, y, static_cast<int>(r.moves[i].direction),
+                     static_cast<int>(r.moves[i].steps), forbid))
+        << "run " << i << " of " << text(r.moves);
+    EXPECT_EQ(r.waypoints[i + 1], (Point{x, y}));
+  }
+  EXPECT_EQ((Point{x, y}), goal);
+  EXPECT_EQ(r.nodes.size(), static_cast<std::size_t>(std::max(0, r.move_count - 1)));
+  // Each leg between consecutive stops is itself a clear standard move.
+  std::vector<Point> stops{start};
+  stops.insert(stops.end(), r.nodes.begin(), r.nodes.end());
+  stops.push_back(goal);
+  for (std::size_t i = 0; i + 1 < stops.size(); ++i) {
+    EXPECT_TRUE(brute_one_move(mask, stops[i], stops[i + 1], forbid)) << "leg " << i;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Candidates and their order.
+
+TEST(StandardMoveTest, CandidatesCardinalPrincipalFirstJogAsEarlyAsPossible) {
+  using C = std::vector<std::vector<Move>>;
+  // E/SE octant, |dx| > |dy|: c = 2 steps E, d = 2 steps SE.
+  EXPECT_EQ(standard_move_candidates({0, 0}, {4, 2}), (C{{mv(SE, 2), mv(E, 2)},
+                                                         {mv(E, 1), mv(SE, 2), mv(E, 1)},
+                                                         {mv(E, 2), mv(SE, 2)},
+                                                         {mv(SE, 1), mv(E, 2), mv(SE, 1)}}));
+  // N/NE octant, |dy| > |dx|.
+  EXPECT_EQ(standard_move_candidates({5, 5}, {6, 2}),
+            (C{{mv(NE, 1), mv(N, 2)}, {mv(N, 1), mv(NE, 1), mv(N, 1)}, {mv(N, 2), mv(NE, 1)}}));
+  // W/SW with a longer diagonal.
+  EXPECT_EQ(standard_move_candidates({5, 0}, {1, 3}), (C{{mv(SW, 3), mv(W, 1)},
+                                                         {mv(W, 1), mv(SW, 3)},
+                                                         {mv(SW, 1), mv(W, 1), mv(SW, 2)},
+                                                         {mv(SW, 2), mv(W, 1), mv(SW, 1)}}));
+  // In line: one straight candidate (both bordering octants agree).
+  EXPECT_EQ(standard_move_candidates({0, 0}, {0, -3}), (C{{mv(N, 3)}}));
+  EXPECT_EQ(standard_move_candidates({0, 0}, {3, 3}), (C{{mv(SE, 3)}}));
+  EXPECT_EQ(standard_move_candidates({4, 4}, {1, 4}), (C{{mv(W, 3)}}));
+  EXPECT_TRUE(standard_move_candidates({2, 2}, {2, 2}).empty());
+}
+
+// ---------------------------------------------------------------------------
+// The article's examples.
+
+TEST(StandardMoveTest, JogAtTheStart) {
+  const TileMap m = tile_map({
+      "......G",
+      ".......",
+      "S......",
+  });
+  const auto r = find_standard_move(m.mask, m.start, m.goal, options());
+  expect_valid_route(m.mask, m.start, m.goal, r, false);
+  EXPECT_EQ(r.moves, (std::vector<Move>{mv(NE, 2), mv(E, 4)}));
+  EXPECT_EQ(r.waypoints, (std::vector<Point>{{0, 2}, {2, 0}, {6, 0}}));
+  EXPECT_EQ(r.move_count, 1);
+  EXPECT_TRUE(r.nodes.empty());
+}
+
+TEST(StandardMoveTest, JogInTheMiddle) {
+  const TileMap m = tile_map({
+      "......G",
+      ".#.....",
+      "S......",
+  });
+  const auto r = find_standard_move(m.mask, m.start, m.goal, options());
+  expect_valid_route(m.mask, m.start, m.goal, r, false);
+  EXPECT_EQ(r.moves, (std::vector<Move>{mv(E, 1), mv(NE, 2), mv(E, 3)}));
+  EXPECT_EQ(r.waypoints, (std::vector<Point>{{0, 2}, {1, 2}, {3, 0}, {6, 0}}));
+}
+
+TEST(StandardMoveTest, JogAtTheEnd) {
+  const TileMap m = tile_map({
+      "......G",
+      ".####..",
+      "S......",
+  });
+  const auto r = find_standard_move(m.mask, m.start, m.goal, options());
+  expect_valid_route(m.mask, m.start, m.goal, r, false);
+  EXPECT_EQ(r.moves, (std::vector<Move>{mv(E, 4), mv(NE, 2)}));
+}
+
+TEST(StandardMoveTest, DiagonalPrincipalWhenNoCardinalOneIsClear) {
+  const TileMap m = tile_map({
+      "...###G",
+      ".......",
+      "S...#..",
+  });
+  const auto r = find_standard_move(m.mask, m.start, m.goal, options());
+  expect_valid_route(m.mask, m.start, m.goal, r, false);
+  EXPECT_EQ(r.moves, (std::vector<Move>{mv(NE, 1), mv(E, 4), mv(NE, 1)}));
+  EXPECT_EQ(r.move_count, 1);
+}
+
+// Corner passes: A around a blocked tile on one side, B on the other side,
+// C between two blocked tiles whose corners touch. Allowed by default,
+// refused with forbid_corner_cutting.
+TEST(StandardMoveTest, CornerPassesABAndC) {
+  const std::vector<std::vector<std::string>> maps = {
+      {"#G", "S."},  // A
+      {".G", "S#"},  // B
+      {"#G", "S#"},  // C
+  };
+  for (std::size_t i = 0; i < maps.size(); ++i) {
+    const TileMap m = tile_map(maps[i]);
+    const auto allowed = find_standard_move(m.mask, m.start, m.goal, options(1));
+    expect_valid_route(m.mask, m.start, m.goal, allowed, false);
+    EXPECT_EQ(allowed.moves, (std::vector<Move>{mv(NE, 1)})) << "pass "
+                                                             << "ABC"[i];
+    const auto forbidden = find_standard_move(m.mask, m.start, m.goal, options(1, true));
+    EXPECT_FALSE(forbidden.found) << "pass "
+                                  << "ABC"[i];
+  }
+  // Forbidden corner cutting on A and B still finds two cardinal moves.
+  const TileMap a = tile_map({"#G", "S."});
+  const auto around = find_standard_move(a.mask, a.start, a.goal, options(2, true));
+  expect_valid_route(a.mask, a.start, a.goal, around, true);
+  EXPECT_EQ(around.moves, (std::vector<Move>{mv(E, 1), mv(N, 1)}));
+  EXPECT_EQ(around.nodes, (std::vector<Point>{{1, 1}}));
+  const TileMap c = tile_map({"#G", "S#"});
+  EXPECT_FALSE(find_standard_move(c.mask, c.start, c.goal, options(3, true)).found);
+}
+
+TEST(StandardMoveTest, ForbidCornerCuttingChangesTheJogPlacement) {
+  // The jog-first NE step from S passes the blocked tile at (0,1).
+  const TileMap m = tile_map({
+      ".....G",
+      "#.....",
+      "S.....",
+  });
+  EXPECT_EQ(find_standard_move(m.mask, m.start, m.goal, options()).moves,
+            (std::vector<Move>{mv(NE, 2), mv(E, 3)}));
+  const auto r = find_standard_move(m.mask, m.start, m.goal, options(2, true));
+  expect_valid_route(m.mask, m.start, m.goal, r, true);
+  EXPECT_EQ(r.moves, (std::vector<Move>{mv(E, 1), mv(NE, 2), mv(E, 2)}));
+}
+
+TEST(StandardMoveTest, ObstacleDirectlyInLineNeedsTwoMoves) {
+  const TileMap m = tile_map({
+      ".......",
+      ".......",
+      "S..#..G",
+      ".......",
+      ".......",
+  });
+  EXPECT_FALSE(find_standard_move(m.mask, m.start, m.goal, options(1)).found);
+  const auto r = find_standard_move(m.mask, m.start, m.goal, options(2));
+  expect_valid_route(m.mask, m.start, m.goal, r, false);
+  EXPECT_EQ(r.move_count, 2);
+  // (3,1) and (3,3) tie at 2 sqrt 10; (3,1) comes first in scan order.
+  EXPECT_EQ(r.nodes, (std::vector<Point>{{3, 1}}));
+  EXPECT_EQ(r.moves, (std::vector<Move>{mv(NE, 1), mv(E, 2), mv(SE, 1), mv(E, 2)}));
+  EXPECT_EQ(r.waypoints, (std::vector<Point>{{0, 2}, {1, 1}, {3, 1}, {4, 2}, {6, 2}}));
+}
+
+TEST(StandardMoveTest, AMapThatNeedsThreeMoves) {
+  // East along the top, down the right column, back west along the bottom:
+  // E, SE, S, SW, W cannot be covered by two moves of two adjacent directions.
+  const TileMap m = tile_map({
+      "S.....",
+      "#####.",
+      "#####.",
+      "G.....",
+  });
+  EXPECT_FALSE(find_standard_move(m.mask, m.start, m.goal, options(2)).found);
+  const auto r = find_standard_move(m.mask, m.start, m.goal, options(3));
+  expect_valid_route(m.mask, m.start, m.goal, r, false);
+  EXPECT_EQ(r.move_count, 3);
+  EXPECT_EQ(r.nodes, (std::vector<Point>{{5, 1}, {5, 2}}));
+  EXPECT_EQ(r.moves, (std::vector<Move>{mv(E, 4), mv(SE, 1), mv(S, 1), mv(SW, 1), mv(W, 4)}));
+  const Brute brute = brute_force(m.mask, m.start, m.goal, 3, false);
+  EXPECT_EQ(brute.moves, 3);
+  EXPECT_EQ(brute.nodes, r.nodes);
+}
+
+TEST(StandardMoveTest, UnwalkableEndsAndTrivialRoutes) {
+  const TileMap m = tile_map({
+      "S.#",
+      "..G",
+  });
+  EXPECT_FALSE(find_standard_move(m.mask, m.start, {2, 0}, options()).found);
+  EXPECT_FALSE(find_standard_move(m.mask, {2, 0}, m.goal, options()).found);
+  const auto same = find_standard_move(m.mask, m.start, m.start, options());
+  EXPECT_TRUE(same.found);
+  EXPECT_TRUE(same.moves.empty());
+  EXPECT_EQ(same.waypoints, (std::vector<Point>{m.start}));
+  // Disabled areas are not walkable.
+  const TileMap two = tile_map({"S2G"});
+  StandardMoveOptions only1 = options(3);
+  only1.enabled = AreaSet{1} << 1;
+  EXPECT_FALSE(find_standard_move(two.mask, two.start, two.goal, only1).found);
+  EXPECT_TRUE(find_standard_move(two.mask, two.start, two.goal, options()).found);
+  EXPECT_THROW((void)find_standard_move(m.mask, {-1, 0}, m.goal, options()), InvalidArgument);
+  EXPECT_THROW((void)find_standard_move(m.mask, m.start, m.goal, options(4)), InvalidArgument);
+  EXPECT_THROW((void)find_standard_move(m.mask, m.start, m.goal, options(0)), InvalidArgument);
+}
+
+TEST(StandardMoveTest, Deterministic) {
+  std::mt19937_64 rng(7);
+  for (int trial = 0; trial < 50; ++trial) {
+    const Mask mask = pathtest::random_mask(rng, 22, 18, 0.3, 1);
+    const Point s = pathtest::random_point(rng, mask);
+    const Point g = pathtest::random_point(rng, mask);
+    const auto first = find_standard_move(mask, s, g, options(3));
+    for (int again = 0; again < 3; ++again) {
+      const auto r = find_standard_move(mask, s, g, options(3));
+      EXPECT_EQ(r.found, first.found);
+      EXPECT_EQ(r.moves, first.moves);
+      EXPECT_EQ(r.waypoints, first.waypoints);
+      EXPECT_EQ(r.nodes, first.nodes);
+    }
+  }
+}
+
+// Against the brute force on small random maps: same number of moves, the
+// same best length and node (the tie-breaks included), and a valid route.
+TEST(StandardMoveTest, MatchesABruteForceOnSmallRandomMaps) {
+  std::mt19937_64 rng(20261123);
+  int counts[4] = {0, 0, 0, 0};
+  for (int trial = 0; trial < 3000; ++trial) {
+    const auto width = std::uniform_int_distribution<std::uint32_t>(2, 8)(rng);
+    const auto height = std::uniform_int_distribution<std::uint32_t>(2, 7)(rng);
+    const double obstacles = std::uniform_real_distribution<double>(0.1, 0.5)(rng);
+    const Mask mask = pathtest::random_mask(rng, width, height, obstacles, 1);
+    Point s = pathtest::random_point(rng, mask);
+    Point g = pathtest::random_point(rng, mask);
+    for (int attempt = 0; attempt < 20 && !open_tile(mask, s.x, s.y); ++attempt) {
+      s = pathtest::random_point(rng, mask);
+    }
+    for (int attempt = 0; attempt < 20 && !open_tile(mask, g.x, g.y); ++attempt) {
+      g = pathtest::random_point(rng, mask);
+    }
+    const bool forbid = trial % 2 == 1;
+    const int max_moves = 1 + trial % 3;
+    const auto r = find_standard_move(mask, s, g, options(max_moves, forbid));
+    const Brute brute = brute_force(mask, s, g, max_moves, forbid);
+    const std::string what = "trial " + std::to_string(trial);
+    ASSERT_EQ(r.found, brute.moves >= 0) << what;
+    if (!r.found) continue;
+    ++counts[brute.moves];
+    expect_valid_route(mask, s, g, r, forbid);
+    EXPECT_EQ(r.move_count, brute.moves) << what;
+    EXPECT_EQ(r.nodes, brute.nodes) << what;
+    double length = 0;
+    Point at = s;
+    for (const Point n : r.nodes) {
+      length += dist(at, n);
+      at = n;
+    }
+    length += dist(at, g);
+    EXPECT_NEAR(length, brute.length, 1e-9) << what;
+    if (r.move_count == 1) {
+      // The first clear candidate in the documented order.
+      std::optional<std::vector<Move>> first;
+      for (const auto& candidate : standard_move_candidates(s, g)) {
+        int x = s.x;
+        int y = s.y;
+        bool ok = true;
+        for (const Move& m : candidate) {
+          ok = ok &&
+               walk(mask, x, y, static_cast<int>(m.direction), static_cast<int>(m.steps), forbid);
+        }
+        if (ok) {
+          first = candidate;
+          break;
+        }
+      }
+      ASSERT_TRUE(first.has_value()) << what;
+      EXPECT_EQ(r.moves, *first) << what;
+    }
+  }
+  // The maps exercise every kind of answer.
+  EXPECT_GT(counts[1], 200);
+  EXPECT_GT(counts[2], 100);
+  EXPECT_GT(counts[3], 20);
+}
+
+}  // namespace
+}  // namespace pathcore
