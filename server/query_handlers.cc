@@ -54,6 +54,7 @@ void route_to_proto(const pathcore::StandardMoveResult& result, v1::StandardMove
   for (const pathcore::Point p : result.waypoints) to_proto(p, out->add_waypoints());
   for (const pathcore::Point p : result.nodes) to_proto(p, out->add_nodes());
   if (!result.nodes.empty()) to_proto(result.nodes.front(), out->mutable_node());
+  out->set_search_truncated(result.search_truncated);
 }
 
 }  // namespace

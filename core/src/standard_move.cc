@@ -470,11 +470,18 @@ StandardMoveResult find_standard_move(const Mask& mask, Point start, Point goal,
     order.emplace_back(euclid(near_end, n) + rest, i);
   }
   std::sort(order.begin(), order.end());
-  std::size_t budget = std::min(kThreeMoveBudgetPerTile * mask.pixel_count() + kThreeMoveBudgetBase,
-                                kThreeMoveBudgetCap);
+  std::size_t budget =
+      options.three_move_work_limit != 0
+          ? static_cast<std::size_t>(options.three_move_work_limit)
+          : std::min(kThreeMoveBudgetPerTile * mask.pixel_count() + kThreeMoveBudgetBase,
+                     kThreeMoveBudgetCap);
+  bool truncated = false;
   for (const auto& [bound, origin] : order) {
     if (have_best && bound > best.length + kLengthEpsilon) break;
-    if (sweep.touched().size() >= budget) break;
+    if (sweep.touched().size() >= budget) {
+      truncated = true;
+      break;
+    }
     budget -= sweep.touched().size();
     sweep.clear();
     sweep.run(origin, [&](std::size_t i) {
@@ -492,10 +499,12 @@ StandardMoveResult find_standard_move(const Mask& mask, Point start, Point goal,
     });
   }
   sweep.clear();
+  StandardMoveResult result;
   if (have_best) {
-    return route_through(grid, {start, grid.point(best.first), grid.point(best.second), goal});
+    result = route_through(grid, {start, grid.point(best.first), grid.point(best.second), goal});
   }
-  return {};
+  result.search_truncated = truncated;
+  return result;
 }
 
 }  // namespace pathcore

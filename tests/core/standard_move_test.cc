@@ -369,6 +369,35 @@ TEST(StandardMoveTest, AMapThatNeedsThreeMoves) {
   EXPECT_EQ(brute.nodes, r.nodes);
 }
 
+// The three-move search is exact within its work cap and says when the cap
+// cut it short; the route it returns then is still valid.
+TEST(StandardMoveTest, ThreeMoveSearchSaysWhenItsWorkCapCutItShort) {
+  // A room split by a block: east above it, down the open right side, west below.
+  constexpr std::uint32_t kSide = 96;
+  std::vector<std::uint8_t> areas(std::size_t{kSide} * kSide, 1);
+  for (std::uint32_t y = 20; y < 76; ++y) {
+    for (std::uint32_t x = 0; x < 80; ++x) areas[std::size_t{y} * kSide + x] = 0;
+  }
+  const Mask mask(kSide, kSide, std::move(areas));
+  const Point start{3, 3};
+  const Point goal{3, 90};
+  ASSERT_FALSE(find_standard_move(mask, start, goal, options(2)).found);
+
+  const auto exact = find_standard_move(mask, start, goal, options(3));
+  EXPECT_FALSE(exact.search_truncated);
+  expect_valid_route(mask, start, goal, exact, false);
+  EXPECT_EQ(exact.move_count, 3);
+
+  StandardMoveOptions capped = options(3);
+  capped.three_move_work_limit = 1;  // stops after the first node's sweep
+  const auto cut = find_standard_move(mask, start, goal, capped);
+  EXPECT_TRUE(cut.search_truncated);
+  if (cut.found) {
+    expect_valid_route(mask, start, goal, cut, false);
+    EXPECT_EQ(cut.move_count, 3);
+  }
+}
+
 TEST(StandardMoveTest, UnwalkableEndsAndTrivialRoutes) {
   const TileMap m = tile_map({
       "S.#",

@@ -61,7 +61,8 @@
 // side), until no remaining node can win. That is exact, but on large open
 // maps it can take many sweeps, so it is capped: after marking
 // min(256 * tiles + 2^20, 2^26) tiles the best route found so far is
-// returned (a valid three-move route, possibly not the shortest). A
+// returned (a valid three-move route, possibly not the shortest) and the
+// result says so (search_truncated). A
 // U-shaped 96x96 room (the worst case tried) stays exact, in about 15 ms; a
 // 256x256 one reaches the cap after about 0.2 s.
 
@@ -91,6 +92,9 @@ struct StandardMoveOptions {
   AreaSet enabled = kAllAreas;  // effective set (bit 0 clear)
   bool forbid_corner_cutting = false;
   int max_moves = 2;  // 1..3; InvalidArgument otherwise
+  // Tiles the three-move search may mark before it stops with the best route
+  // so far (search_truncated); 0 = the default cap in the header comment.
+  std::uint64_t three_move_work_limit = 0;
 };
 
 struct StandardMoveResult {
@@ -105,6 +109,9 @@ struct StandardMoveResult {
   std::vector<Point> nodes;
   // Number of standard moves used (0 when start == goal).
   int move_count = 0;
+  // The three-move search hit its work cap (see the header comment): the
+  // route may not be the shortest, and found = false may have missed one.
+  bool search_truncated = false;
 };
 
 // Every candidate single move from `from` to `to`, in order of preference,
