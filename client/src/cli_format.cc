@@ -145,8 +145,14 @@ std::string format_standard_move(const pb::StandardMoveResponse& response) {
   std::string text = std::string("found ") + bool_text(response.found()) + "  revision " +
                      std::to_string(response.mask_revision()) + "  cache_hit " +
                      bool_text(response.cache_hit());
-  if (response.has_node()) {
-    text += "  node " + point_text(response.node());
+  if (response.nodes_size() > 0) {
+    text += "  nodes";
+    for (const auto& node : response.nodes()) {
+      text += " " + point_text(node);
+    }
+  }
+  if (response.search_truncated()) {
+    text += "  search_truncated true (the route may not be the shortest)";
   }
   text += "\nmoves";
   for (int i = 0; i < response.moves_size(); ++i) {
