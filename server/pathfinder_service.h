@@ -3,6 +3,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include <cstdint>
+#include <string>
 
 #include "arena_allocator.h"
 #include "field_cache.h"
@@ -90,6 +91,6 @@ class PathfinderService final : public pathfinding::v1::Pathfinder::CallbackServ
 };
 
 // "INVALID_ARGUMENT", "NOT_FOUND", ... for logs.
-[[nodiscard]] const char* status_code_name(grpc::StatusCode code);
+[[nodiscard]] std::string status_code_name(grpc::StatusCode code);
 
 }  // namespace pathserver
