@@ -14,19 +14,12 @@
 #include "pathcore/codec.h"
 #include "pathcore/path.h"
 #include "proto_convert.h"
+#include "rpc_status.h"
 
 namespace pathserver {
 namespace {
 
 namespace v1 = pathfinding::v1;
-
-grpc::Status invalid(const std::string& message) {
-  return {grpc::StatusCode::INVALID_ARGUMENT, message};
-}
-
-grpc::Status mask_not_found(std::string_view name) {
-  return {grpc::StatusCode::NOT_FOUND, "mask '" + std::string(name) + "' not found"};
-}
 
 std::string hex(std::uint64_t value) {
   static constexpr char kDigits[] = "0123456789abcdef";
@@ -277,9 +270,7 @@ grpc::Status PathfinderService::find_path(const v1::FindPathRequest& request,
   const pathcore::Point goal = to_core(request.goal());
   for (const auto& [field, point] : {std::pair{"start", start}, std::pair{"goal", goal}}) {
     if (!mask.contains(point)) {
-      return invalid(std::string(field) + ": " + point_text(point) + " is outside mask '" +
-                     entry->name + "' of " + std::to_string(mask.width()) + "x" +
-                     std::to_string(mask.height()));
+      return invalid(outside(field, point, *entry));
     }
   }
 

@@ -89,4 +89,27 @@ std::string point_text(pathcore::Point p) {
   return "(" + std::to_string(p.x) + ", " + std::to_string(p.y) + ")";
 }
 
+namespace {
+
+// core Direction (N = 0, clockwise) -> proto Direction (N = 1, clockwise).
+pathfinding::v1::Direction direction_to_proto(pathcore::Direction d) {
+  return static_cast<pathfinding::v1::Direction>(static_cast<int>(d) + 1);
+}
+
+}  // namespace
+
+void to_proto(const pathcore::StandardMoveResult& result,
+              pathfinding::v1::StandardMoveResponse* out) {
+  out->set_found(result.found);
+  for (const pathcore::Move& move : result.moves) {
+    auto* m = out->add_moves();
+    m->set_direction(direction_to_proto(move.direction));
+    m->set_steps(move.steps);
+  }
+  for (const pathcore::Point p : result.waypoints) to_proto(p, out->add_waypoints());
+  for (const pathcore::Point p : result.nodes) to_proto(p, out->add_nodes());
+  if (!result.nodes.empty()) to_proto(result.nodes.front(), out->mutable_node());
+  out->set_search_truncated(result.search_truncated);
+}
+
 }  // namespace pathserver

@@ -8,6 +8,7 @@
 #include "pathcore/distance_field.h"
 #include "pathcore/mask.h"
 #include "pathcore/path.h"
+#include "pathcore/standard_move.h"
 #include "pathfinding/v1/pathfinding.pb.h"
 
 // Translation between the wire types (pathfinding::v1) and core's (pathcore).
@@ -34,6 +35,10 @@ void to_proto(const MaskEntry& entry, pathfinding::v1::MaskInfo* out);
 
 // found, points, length, cost, goal (not mask_revision / cache_hit).
 void to_proto(const pathcore::PathResult& result, pathfinding::v1::FindPathResponse* out);
+
+// found, moves, waypoints, node(s), search_truncated (not mask_revision / cache_hit).
+void to_proto(const pathcore::StandardMoveResult& result,
+              pathfinding::v1::StandardMoveResponse* out);
 
 // "(x, y)" for messages.
 [[nodiscard]] std::string point_text(pathcore::Point p);

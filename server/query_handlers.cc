@@ -12,19 +12,12 @@
 #include "pathcore/standard_move.h"
 #include "pathfinder_service.h"
 #include "proto_convert.h"
+#include "rpc_status.h"
 
 namespace pathserver {
 namespace {
 
 namespace v1 = pathfinding::v1;
-
-grpc::Status invalid(const std::string& message) {
-  return {grpc::StatusCode::INVALID_ARGUMENT, message};
-}
-
-grpc::Status mask_not_found(std::string_view name) {
-  return {grpc::StatusCode::NOT_FOUND, "mask '" + std::string(name) + "' not found"};
-}
 
 // FAILED_PRECONDITION unless expected is 0 or the entry's revision.
 grpc::Status check_revision(std::uint64_t expected, const MaskEntry& entry) {
@@ -32,29 +25,6 @@ grpc::Status check_revision(std::uint64_t expected, const MaskEntry& entry) {
   return {grpc::StatusCode::FAILED_PRECONDITION,
           "expected_revision: expected revision " + std::to_string(expected) + " but mask '" +
               entry.name + "' is at revision " + std::to_string(entry.revision)};
-}
-
-std::string outside(const std::string& field, pathcore::Point p, const MaskEntry& entry) {
-  return field + ": " + point_text(p) + " is outside mask '" + entry.name + "' of " +
-         std::to_string(entry.mask->width()) + "x" + std::to_string(entry.mask->height());
-}
-
-// core Direction (N = 0, clockwise) -> proto Direction (N = 1, clockwise).
-v1::Direction direction_to_proto(pathcore::Direction d) {
-  return static_cast<v1::Direction>(static_cast<int>(d) + 1);
-}
-
-void route_to_proto(const pathcore::StandardMoveResult& result, v1::StandardMoveResponse* out) {
-  out->set_found(result.found);
-  for (const pathcore::Move& move : result.moves) {
-    auto* m = out->add_moves();
-    m->set_direction(direction_to_proto(move.direction));
-    m->set_steps(move.steps);
-  }
-  for (const pathcore::Point p : result.waypoints) to_proto(p, out->add_waypoints());
-  for (const pathcore::Point p : result.nodes) to_proto(p, out->add_nodes());
-  if (!result.nodes.empty()) to_proto(result.nodes.front(), out->mutable_node());
-  out->set_search_truncated(result.search_truncated);
 }
 
 }  // namespace
@@ -197,7 +167,7 @@ grpc::Status PathfinderService::standard_move(const v1::StandardMoveRequest& req
                                                      entry->mask->walkable(goal, enabled));
     if (stitched) query_caches_.routes.put(key, route);
   }
-  route_to_proto(*route, &response);
+  to_proto(*route, &response);
   response.set_cache_hit(cache_hit);
   response.set_mask_revision(entry->revision);
   return grpc::Status::OK;
