@@ -20,5 +20,13 @@ COPY assets/demo.png /usr/share/pathfinder/demo.png
 USER pathfinder
 VOLUME /var/lib/pathfinder
 EXPOSE 50051
+# The container listens on 0.0.0.0, so the server refuses to start without an
+# admin token (writes would be open to anyone who can connect). Give one:
+#   docker run -e PATHFINDER_ADMIN_TOKEN="$(cat admin.token)" -p 50051:50051 IMAGE
+# or mount token files and pass them (arguments replace CMD, so repeat the seed):
+#   docker run -v "$PWD/tokens:/run/secrets:ro" -p 50051:50051 IMAGE \
+#     --admin-token-file /run/secrets/admin --client-token-file /run/secrets/client \
+#     --seed-mask demo=/usr/share/pathfinder/demo.png
+# (--allow-unauthenticated-writes opts out, for a trusted network only.)
 ENTRYPOINT ["pathfinder-server", "--data-dir", "/var/lib/pathfinder", "--listen", "0.0.0.0:50051"]
 CMD ["--seed-mask", "demo=/usr/share/pathfinder/demo.png"]

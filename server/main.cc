@@ -11,9 +11,11 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -22,8 +24,10 @@
 #include <optional>
 #include <string>
 #include <system_error>
+#include <utility>
 #include <vector>
 
+#include "auth.h"
 #include "field_cache.h"
 #include "mask_store.h"
 #include "pathcore/codec.h"
@@ -49,6 +53,9 @@ struct Config {
   std::size_t field_cache_entries = 256;
   std::vector<std::string> seed_masks;  // NAME=FILE
   std::string port_file;
+  std::string admin_token_file;
+  std::string client_token_file;
+  bool allow_unauthenticated_writes = false;
 };
 
 // A startup problem worth a clear message and a non-zero exit.
@@ -109,7 +116,54 @@ void write_port_file(const std::string& path, int port) {
   }
 }
 
+// True when the HOST of HOST:PORT is a loopback address: 127.x.x.x,
+// localhost, ::1 or [::1]. Anything else (0.0.0.0, [::], a LAN address, a
+// host name) may be reachable from other machines.
+bool loopback_listen(const std::string& listen) {
+  const auto colon = listen.rfind(':');
+  const std::string host = colon == std::string::npos ? listen : listen.substr(0, colon);
+  const bool dotted = host.find_first_not_of("0123456789.") == std::string::npos;
+  return (host.starts_with("127.") && dotted) || host == "localhost" || host == "[::1]" ||
+         host == "::1";
+}
+
+// The tokens of the flags, else of $PATHFINDER_ADMIN_TOKEN (admin only); the
+// policy check for non-loopback addresses. Throws StartupError.
+pathserver::Authorizer make_authorizer(const Config& config) {
+  std::optional<std::string> admin;
+  std::optional<std::string> client;
+  try {
+    if (!config.admin_token_file.empty()) {
+      admin = pathserver::read_token_file(config.admin_token_file);
+    } else if (const char* env = std::getenv("PATHFINDER_ADMIN_TOKEN"); env != nullptr) {
+      std::string token(env);
+      while (!token.empty() && std::isspace(static_cast<unsigned char>(token.back()))) {
+        token.pop_back();
+      }
+      if (token.empty()) throw StartupError("PATHFINDER_ADMIN_TOKEN is set but empty");
+      admin = std::move(token);
+    }
+    if (!config.client_token_file.empty()) {
+      client = pathserver::read_token_file(config.client_token_file);
+    }
+  } catch (const pathserver::TokenError& e) {
+    throw StartupError(e.what());
+  }
+  if (!admin && !config.allow_unauthenticated_writes && !loopback_listen(config.listen)) {
+    throw StartupError("refusing to listen on non-loopback address '" + config.listen +
+                       "' with no admin token: anyone could upload and delete masks. Pass "
+                       "--admin-token-file FILE (or set PATHFINDER_ADMIN_TOKEN), or "
+                       "--allow-unauthenticated-writes to accept that");
+  }
+  spdlog::info("auth: writes {}, queries {}",
+               admin ? "need the admin token" : "are open (no admin token)",
+               client ? "need the client or admin token" : "are open (no client token)");
+  return pathserver::Authorizer(std::move(admin), std::move(client));
+}
+
 int run(const Config& config, const sigset_t& stop_signals) {
+  // Before anything is opened or bound.
+  pathserver::Authorizer authorizer = make_authorizer(config);
   spdlog::info(
       "pathfinder-server {} starting: data dir '{}', max message {} MiB, max pixels {}, "
       "field cache {} entries",
@@ -132,7 +186,8 @@ int run(const Config& config, const sigset_t& stop_signals) {
   }
 
   FieldCache cache(config.field_cache_entries);
-  pathserver::PathfinderService service(store, cache, {.max_pixels = config.max_pixels});
+  pathserver::PathfinderService service(store, cache, {.max_pixels = config.max_pixels},
+                                        std::move(authorizer));
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
@@ -232,6 +287,20 @@ int main(int argc, char** argv) {
                  "Once listening with the store loaded, write the bound port (decimal and a "
                  "newline) to FILE atomically")
       ->type_name("FILE");
+  app.add_option("--admin-token-file", config.admin_token_file,
+                 "File holding the admin token (trailing whitespace trimmed; empty is an error). "
+                 "UploadMask, PatchMask and DeleteMask then need 'authorization: Bearer <token>'. "
+                 "Without this flag the token is read from env PATHFINDER_ADMIN_TOKEN when set; "
+                 "the flag wins when both are given")
+      ->type_name("FILE");
+  app.add_option("--client-token-file", config.client_token_file,
+                 "File holding the client token. Queries (GetMask, ListMasks, FindPath, "
+                 "Reachable, StandardMove) then need the client or the admin token. Health and "
+                 "reflection stay open")
+      ->type_name("FILE");
+  app.add_flag("--allow-unauthenticated-writes", config.allow_unauthenticated_writes,
+               "Allow listening on a non-loopback address with no admin token (anyone who can "
+               "connect may upload and delete masks); without it the server refuses to start");
   CLI11_PARSE(app, argc, argv);
 
   auto logger = spdlog::stderr_color_mt("pathfinder");

@@ -61,13 +61,16 @@ void log_failure(const char* rpc, const grpc::Status& status) {
   spdlog::log(level, "{} failed: {}: {}", rpc, status_code_name(code), status.error_message());
 }
 
-// Runs a handler body, turning escaped exceptions into statuses, logs a
-// failure and finishes the call.
+// Checks the caller's token for `access`, runs the handler body only when
+// the authorizer allows the call (turning escaped exceptions into statuses),
+// logs a failure and finishes the call.
 template <typename Body>
-grpc::ServerUnaryReactor* respond(grpc::CallbackServerContext* ctx, const char* rpc, Body&& body) {
+grpc::ServerUnaryReactor* respond(grpc::CallbackServerContext* ctx, const char* rpc,
+                                  const Authorizer& authorizer, Access access, Body&& body) {
   grpc::Status status;
   try {
-    status = std::forward<Body>(body)();
+    status = authorizer.check(*ctx, access);
+    if (status.ok()) status = std::forward<Body>(body)();
   } catch (const pathcore::InvalidArgument& e) {
     status = invalid(e.what());
   } catch (const InvalidMaskName& e) {
@@ -93,57 +96,70 @@ std::string status_code_name(grpc::StatusCode code) {
   return absl::StatusCodeToString(static_cast<absl::StatusCode>(code));
 }
 
-PathfinderService::PathfinderService(MaskStore& store, FieldCache& cache, ServiceLimits limits)
-    : store_(store), cache_(cache), limits_(limits), finisher_(cache, /*max_pending=*/4) {
+PathfinderService::PathfinderService(MaskStore& store, FieldCache& cache, ServiceLimits limits,
+                                     Authorizer authorizer)
+    : store_(store),
+      cache_(cache),
+      limits_(limits),
+      authorizer_(std::move(authorizer)),
+      finisher_(cache, /*max_pending=*/4) {
   SetMessageAllocatorFor_Reachable(&reachable_allocator_);
 }
 
 grpc::ServerUnaryReactor* PathfinderService::UploadMask(grpc::CallbackServerContext* ctx,
                                                         const v1::UploadMaskRequest* request,
                                                         v1::MaskInfo* response) {
-  return respond(ctx, "UploadMask", [&] { return upload_mask(*request, *response); });
+  return respond(ctx, "UploadMask", authorizer_, Access::kWrite,
+                 [&] { return upload_mask(*request, *response); });
 }
 
 grpc::ServerUnaryReactor* PathfinderService::PatchMask(grpc::CallbackServerContext* ctx,
                                                        const v1::PatchMaskRequest* request,
                                                        v1::MaskInfo* response) {
-  return respond(ctx, "PatchMask", [&] { return patch_mask(*request, *response); });
+  return respond(ctx, "PatchMask", authorizer_, Access::kWrite,
+                 [&] { return patch_mask(*request, *response); });
 }
 
 grpc::ServerUnaryReactor* PathfinderService::DeleteMask(grpc::CallbackServerContext* ctx,
                                                         const v1::DeleteMaskRequest* request,
                                                         v1::DeleteMaskResponse* /*response*/) {
-  return respond(ctx, "DeleteMask", [&] { return delete_mask(*request); });
+  return respond(ctx, "DeleteMask", authorizer_, Access::kWrite,
+                 [&] { return delete_mask(*request); });
 }
 
 grpc::ServerUnaryReactor* PathfinderService::GetMask(grpc::CallbackServerContext* ctx,
                                                      const v1::GetMaskRequest* request,
                                                      v1::MaskInfo* response) {
-  return respond(ctx, "GetMask", [&] { return get_mask(*request, *response); });
+  return respond(ctx, "GetMask", authorizer_, Access::kQuery,
+                 [&] { return get_mask(*request, *response); });
 }
 
 grpc::ServerUnaryReactor* PathfinderService::ListMasks(grpc::CallbackServerContext* ctx,
                                                        const v1::ListMasksRequest* /*request*/,
                                                        v1::ListMasksResponse* response) {
-  return respond(ctx, "ListMasks", [&] { return list_masks(*response); });
+  return respond(ctx, "ListMasks", authorizer_, Access::kQuery,
+                 [&] { return list_masks(*response); });
 }
 
 grpc::ServerUnaryReactor* PathfinderService::FindPath(grpc::CallbackServerContext* ctx,
                                                       const v1::FindPathRequest* request,
                                                       v1::FindPathResponse* response) {
-  return respond(ctx, "FindPath", [&] { return find_path(*request, *response); });
+  return respond(ctx, "FindPath", authorizer_, Access::kQuery,
+                 [&] { return find_path(*request, *response); });
 }
 
 grpc::ServerUnaryReactor* PathfinderService::Reachable(grpc::CallbackServerContext* ctx,
                                                        const v1::ReachableRequest* request,
                                                        v1::ReachableResponse* response) {
-  return respond(ctx, "Reachable", [&] { return reachable(*request, *response); });
+  return respond(ctx, "Reachable", authorizer_, Access::kQuery,
+                 [&] { return reachable(*request, *response); });
 }
 
 grpc::ServerUnaryReactor* PathfinderService::StandardMove(grpc::CallbackServerContext* ctx,
                                                           const v1::StandardMoveRequest* request,
                                                           v1::StandardMoveResponse* response) {
-  return respond(ctx, "StandardMove", [&] { return standard_move(*request, *response); });
+  return respond(ctx, "StandardMove", authorizer_, Access::kQuery,
+                 [&] { return standard_move(*request, *response); });
 }
 
 grpc::Status PathfinderService::upload_mask(const v1::UploadMaskRequest& request,

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "arena_allocator.h"
+#include "auth.h"
 #include "field_cache.h"
 #include "field_finisher.h"
 #include "mask_store.h"
@@ -30,10 +31,12 @@ inline constexpr int kMaxReachablePairs = 10000;
 // The Pathfinder gRPC service. Handlers validate the request, translate it to
 // core types, call the store / cache / core and translate the answer back.
 // Every failed call is logged once (RPC, status code, message). The store and
-// cache must outlive the service.
+// cache must outlive the service. Every RPC first checks the caller's bearer
+// token with `authorizer` (writes: Access::kWrite, the rest: kQuery).
 class PathfinderService final : public pathfinding::v1::Pathfinder::CallbackService {
  public:
-  PathfinderService(MaskStore& store, FieldCache& cache, ServiceLimits limits);
+  PathfinderService(MaskStore& store, FieldCache& cache, ServiceLimits limits,
+                    Authorizer authorizer = {});
 
   grpc::ServerUnaryReactor* UploadMask(grpc::CallbackServerContext* ctx,
                                        const pathfinding::v1::UploadMaskRequest* request,
@@ -80,6 +83,7 @@ class PathfinderService final : public pathfinding::v1::Pathfinder::CallbackServ
   MaskStore& store_;
   FieldCache& cache_;
   ServiceLimits limits_;
+  Authorizer authorizer_;
   // Component labels (Reachable) and stitched routes (StandardMove).
   QueryCaches query_caches_{limits_.component_cache_entries, limits_.route_cache_entries};
   // Reachable requests carry up to 10,000 pairs: parse them on an arena.

@@ -9,6 +9,7 @@
 #include <grpcpp/support/byte_buffer.h>
 #include <grpcpp/support/channel_arguments.h>
 
+#include <cctype>
 #include <cerrno>
 #include <condition_variable>
 #include <cstring>
@@ -25,6 +26,10 @@ namespace pathfinder {
 
 namespace pb = pathfinding::v1;
 
+void add_bearer_token(grpc::ClientContext& context, const std::string& token) {
+  if (!token.empty()) context.AddMetadata("authorization", "Bearer " + token);
+}
+
 namespace {
 
 // Runs one unary call through the generated stub with the client's deadline.
@@ -33,6 +38,7 @@ Result<Response> call(pb::Pathfinder::Stub* stub, Method method, const Request& 
                       const ClientOptions& options) {
   grpc::ClientContext context;
   context.set_deadline(std::chrono::system_clock::now() + options.deadline);
+  add_bearer_token(context, options.bearer_token);
   Result<Response> result;
   result.status = (stub->*method)(&context, request, &result.value);
   return result;
@@ -293,6 +299,15 @@ std::string read_file(const std::string& path) {
     throw FileError("cannot read '" + path + "': read failed");
   }
   return std::move(contents).str();
+}
+
+std::string read_token_file(const std::string& path) {
+  std::string token = read_file(path);
+  while (!token.empty() && std::isspace(static_cast<unsigned char>(token.back())) != 0) {
+    token.pop_back();
+  }
+  if (token.empty()) throw FileError("token file '" + path + "' is empty");
+  return token;
 }
 
 }  // namespace pathfinder

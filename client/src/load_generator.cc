@@ -480,6 +480,7 @@ class LoadRun {
     slot.ticket = ticket;
     slot.context = std::make_unique<grpc::ClientContext>();
     slot.context->set_deadline(std::chrono::system_clock::now() + options_.deadline);
+    add_bearer_token(*slot.context, options_.bearer_token);
   }
 
   // The request call number i sends, from its RPC's list.

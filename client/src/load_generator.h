@@ -128,7 +128,8 @@ struct RunOptions {
   std::chrono::duration<double> warmup{0.0};     // calls before this are not measured
   double rate = 0;                               // open loop requests/s; 0 = closed loop
   std::chrono::milliseconds deadline{std::chrono::seconds(10)};  // per call
-  int server_pid = 0;  // when > 0, the server's CPU time is read from /proc
+  int server_pid = 0;        // when > 0, the server's CPU time is read from /proc
+  std::string bearer_token;  // sent on every Pathfinder call when not empty
 };
 
 // The numbers of one run.

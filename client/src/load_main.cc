@@ -53,6 +53,8 @@ struct Args {
   double timeout = 10;
   int server_pid = 0;
   bool json = false;
+  std::string token_file;
+  std::string token;  // read from token_file
 };
 
 // A setup step failed (upload, mask lookup): exit 1 with the message.
@@ -88,6 +90,7 @@ pb::Point parse_point(const std::string& text, const std::string& what) {
 std::pair<std::string, load::MaskShape> prepare_mask(const Args& args) {
   pathfinder::ClientOptions options;
   options.deadline = std::chrono::seconds(30);
+  options.bearer_token = args.token;
   pathfinder::Client client(args.server, options);
   load::MaskShape shape;
   std::string name = args.mask;
@@ -144,6 +147,9 @@ int main(int argc, char** argv) {
   app.add_option("--server", args.server, "Server address")
       ->type_name("HOST:PORT")
       ->capture_default_str();
+  app.add_option("--token-file", args.token_file,
+                 "Send the token in FILE as 'authorization: Bearer <token>' on every call")
+      ->type_name("FILE");
   app.add_option("--rpc", args.rpc,
                  "What to call: health (grpc.health.v1 Check, the no-op baseline), find-warm "
                  "(FindPath, one goal, a few starts: cached field), find-cold (FindPath, a new "
@@ -241,6 +247,8 @@ int main(int argc, char** argv) {
     run_options.deadline = std::chrono::milliseconds(
         static_cast<std::int64_t>(std::min(args.timeout, kMaxTimeoutSeconds) * 1000.0 + 0.5));
     run_options.server_pid = args.server_pid;
+    if (!args.token_file.empty()) args.token = pathfinder::read_token_file(args.token_file);
+    run_options.bearer_token = args.token;
 
     load::WorkloadOptions workload_options;
     workload_options.pairs = args.pairs;

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -30,6 +31,7 @@ struct GlobalArgs {
   std::string server = "127.0.0.1:50051";
   bool json = false;
   double timeout_seconds = 10;
+  std::string token_file;
 };
 
 struct UploadArgs {
@@ -195,6 +197,10 @@ int main(int argc, char** argv) {
   app.add_option("--timeout", global.timeout_seconds, "Deadline of each call, in seconds")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  app.add_option("--token-file", global.token_file,
+                 "Send the token in FILE as 'authorization: Bearer <token>' (default: env "
+                 "PATHFIND_TOKEN when set)")
+      ->type_name("FILE");
 
   const std::vector<std::string> formats{"auto", "png", "pgm", "pbm", "movingai", "raw"};
   const std::vector<std::string> rules{"auto", "index", "nonzero", "blue-bit7", "palette"};
@@ -290,6 +296,11 @@ int main(int argc, char** argv) {
     constexpr double kMaxTimeoutSeconds = 365.0 * 24 * 3600;  // keeps the cast below defined
     options.deadline = std::chrono::milliseconds(static_cast<std::int64_t>(
         std::min(global.timeout_seconds, kMaxTimeoutSeconds) * 1000.0 + 0.5));
+    if (!global.token_file.empty()) {
+      options.bearer_token = pathfinder::read_token_file(global.token_file);
+    } else if (const char* token = std::getenv("PATHFIND_TOKEN"); token != nullptr) {
+      options.bearer_token = token;
+    }
     pathfinder::Client client(global.server, options);
     const bool json = global.json;
 

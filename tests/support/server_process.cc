@@ -9,6 +9,7 @@
 #include <sys/prctl.h>
 #endif
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -16,6 +17,7 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 #include <system_error>
 #include <thread>
 
@@ -58,7 +60,7 @@ std::string resolve_executable(const std::string& name) {
 // out_path/err_path. The child gets SIGKILL if this process dies, so no test
 // crash leaves a server behind. Throws std::system_error when fork fails.
 pid_t spawn(const std::vector<std::string>& argv, const std::string& out_path,
-            const std::string& err_path) {
+            const std::string& err_path, const std::vector<std::string>& extra_env = {}) {
   // Everything the child needs is prepared before fork: after it, only
   // async-signal-safe calls are allowed (the test process has gRPC threads).
   const std::string executable = resolve_executable(argv.at(0));
@@ -68,6 +70,18 @@ pid_t spawn(const std::vector<std::string>& argv, const std::string& out_path,
     args.push_back(const_cast<char*>(arg.c_str()));
   }
   args.push_back(nullptr);
+  // environ, minus the names extra_env sets, plus extra_env.
+  std::vector<char*> envp;
+  for (char** entry = environ; *entry != nullptr; ++entry) {
+    const std::string_view variable(*entry);
+    const bool replaced = std::any_of(extra_env.begin(), extra_env.end(), [&](const auto& extra) {
+      const auto eq = extra.find('=');
+      return variable.substr(0, variable.find('=')) == std::string_view(extra).substr(0, eq);
+    });
+    if (!replaced) envp.push_back(*entry);
+  }
+  for (const auto& extra : extra_env) envp.push_back(const_cast<char*>(extra.c_str()));
+  envp.push_back(nullptr);
   const pid_t parent = ::getpid();
 
   const pid_t pid = ::fork();
@@ -89,7 +103,7 @@ pid_t spawn(const std::vector<std::string>& argv, const std::string& out_path,
         ::dup2(err, 2) < 0) {
       ::_exit(127);
     }
-    ::execve(executable.c_str(), args.data(), environ);
+    ::execve(executable.c_str(), args.data(), envp.data());
     const char message[] = "exec failed\n";
     [[maybe_unused]] const auto written = ::write(2, message, sizeof message - 1);
     ::_exit(127);
@@ -179,7 +193,7 @@ void ServerProcess::start() {
     argv.insert(argv.end(), {"--log-level", options_.log_level});
   }
   argv.insert(argv.end(), options_.extra_args.begin(), options_.extra_args.end());
-  pid_ = spawn(argv, log_file_, log_file_);
+  pid_ = spawn(argv, log_file_, log_file_, options_.env);
 
   const auto deadline = Clock::now() + options_.startup_timeout;
   while (true) {

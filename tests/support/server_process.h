@@ -40,6 +40,9 @@ struct ServerOptions {
   std::chrono::milliseconds startup_timeout{std::chrono::seconds(20)};
   // Appended as "--log-level LEVEL" unless empty.
   std::string log_level = "warn";
+  // Added to the server's environment, "NAME=VALUE" each (a NAME already in
+  // the test's environment is replaced).
+  std::vector<std::string> env;
 };
 
 // One real server process bound to 127.0.0.1 on a port the kernel picks.

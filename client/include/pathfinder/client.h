@@ -31,6 +31,9 @@ struct ClientOptions {
   std::chrono::milliseconds deadline{std::chrono::seconds(10)};
   // Largest message sent or received, in bytes (gRPC's own default is 4 MiB).
   int max_message_bytes = kDefaultMaxMessageBytes;
+  // When not empty, sent as "authorization: Bearer <token>" metadata on every
+  // Pathfinder call (the server's admin or client token).
+  std::string bearer_token;
 };
 
 // The outcome of one call: `value` is meaningful only when ok().
@@ -127,10 +130,16 @@ class Client {
   ClientOptions options_;
 };
 
+// Adds "authorization: Bearer <token>" to context unless token is empty.
+void add_bearer_token(grpc::ClientContext& context, const std::string& token);
+
 // Convenience constructors for request fields.
 [[nodiscard]] pathfinding::v1::Point make_point(std::int32_t x, std::int32_t y);
 
 // Reads a whole file. Throws FileError naming the file and the reason.
 [[nodiscard]] std::string read_file(const std::string& path);
+// Reads a token file without its trailing whitespace (newline). Throws
+// FileError when it cannot be read or holds no token.
+[[nodiscard]] std::string read_token_file(const std::string& path);
 
 }  // namespace pathfinder
