@@ -42,8 +42,6 @@ namespace {
 using pathserver::FieldCache;
 using pathserver::MaskStore;
 
-constexpr auto kShutdownGrace = std::chrono::seconds(2);
-
 struct Config {
   std::string listen = "127.0.0.1:50051";
   std::string data_dir = "./data";
@@ -56,6 +54,10 @@ struct Config {
   std::string admin_token_file;
   std::string client_token_file;
   bool allow_unauthenticated_writes = false;
+  std::string tls_cert;       // PEM certificate chain; with tls_key turns TLS on
+  std::string tls_key;        // PEM private key
+  std::string tls_client_ca;  // PEM roots; requires and verifies client certificates
+  double shutdown_grace_seconds = 5;
 };
 
 // A startup problem worth a clear message and a non-zero exit.
@@ -161,9 +163,58 @@ pathserver::Authorizer make_authorizer(const Config& config) {
   return pathserver::Authorizer(std::move(admin), std::move(client));
 }
 
+// Reads a whole PEM file named by `flag`. Throws StartupError naming the path.
+std::string read_pem_file(const std::string& flag, const std::string& path) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    throw StartupError(flag + " '" + path + "': is a directory");
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw StartupError(flag + " '" + path +
+                       "': cannot open: " + std::generic_category().message(errno));
+  }
+  std::string contents((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) throw StartupError(flag + " '" + path + "': cannot read");
+  if (contents.empty()) throw StartupError(flag + " '" + path + "': is empty");
+  return contents;
+}
+
+// Insecure credentials, or TLS (mutual TLS with --tls-client-ca) from the PEM
+// files of the flags. Throws StartupError.
+std::shared_ptr<grpc::ServerCredentials> make_server_credentials(const Config& config) {
+  if (config.tls_cert.empty() != config.tls_key.empty()) {
+    throw StartupError("--tls-cert and --tls-key go together: pass both or neither");
+  }
+  if (config.tls_cert.empty()) {
+    if (!config.tls_client_ca.empty()) {
+      throw StartupError("--tls-client-ca needs --tls-cert and --tls-key");
+    }
+    spdlog::info("transport: plaintext (no TLS)");
+    return grpc::InsecureServerCredentials();
+  }
+  grpc::SslServerCredentialsOptions options;
+  options.pem_key_cert_pairs.push_back(
+      {read_pem_file("--tls-key", config.tls_key), read_pem_file("--tls-cert", config.tls_cert)});
+  if (config.tls_client_ca.empty()) {
+    options.client_certificate_request = GRPC_SSL_DONT_REQUEST_CLIENT_CERTIFICATE;
+    spdlog::info("transport: TLS (certificate '{}'), client certificates not requested",
+                 config.tls_cert);
+  } else {
+    options.pem_root_certs = read_pem_file("--tls-client-ca", config.tls_client_ca);
+    options.client_certificate_request = GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY;
+    spdlog::info(
+        "transport: mutual TLS (certificate '{}'), client certificates required and "
+        "verified against '{}'",
+        config.tls_cert, config.tls_client_ca);
+  }
+  return grpc::SslServerCredentials(options);
+}
+
 int run(const Config& config, const sigset_t& stop_signals) {
   // Before anything is opened or bound.
   pathserver::Authorizer authorizer = make_authorizer(config);
+  const std::shared_ptr<grpc::ServerCredentials> credentials = make_server_credentials(config);
   spdlog::info(
       "pathfinder-server {} starting: data dir '{}', max message {} MiB, max pixels {}, "
       "field cache {} entries",
@@ -193,7 +244,7 @@ int run(const Config& config, const sigset_t& stop_signals) {
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
   int port = 0;
-  builder.AddListeningPort(config.listen, grpc::InsecureServerCredentials(), &port);
+  builder.AddListeningPort(config.listen, credentials, &port);
   // gRPC sets SO_REUSEPORT by default, which lets a second server bind a port
   // that is already in use; refuse instead.
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
@@ -223,8 +274,14 @@ int run(const Config& config, const sigset_t& stop_signals) {
   int sig = 0;
   while (::sigwait(&stop_signals, &sig) != 0) {
   }
-  spdlog::info("received {}; shutting down (grace {} s)", ::strsignal(sig), kShutdownGrace.count());
-  server->Shutdown(std::chrono::system_clock::now() + kShutdownGrace);
+  spdlog::info("received {}; shutting down (grace {} s)", ::strsignal(sig),
+               config.shutdown_grace_seconds);
+  // Health checkers see NOT_SERVING first; then new calls are refused and
+  // in-flight ones get the grace period before they are cancelled.
+  server->GetHealthCheckService()->SetServingStatus(false);
+  const auto grace = std::chrono::duration_cast<std::chrono::system_clock::duration>(
+      std::chrono::duration<double>(config.shutdown_grace_seconds));
+  server->Shutdown(std::chrono::system_clock::now() + grace);
   server->Wait();
   spdlog::info("stopped");
   return 0;
@@ -240,7 +297,8 @@ int main(int argc, char** argv) {
       "0."};
   app.set_version_flag("--version", PATHFINDER_VERSION);
   app.add_option("--listen", config.listen,
-                 "Address to listen on, HOST:PORT (plaintext); port 0 picks a free port")
+                 "Address to listen on, HOST:PORT (TLS with --tls-cert, else plaintext); port 0 "
+                 "picks a free port")
       ->type_name("HOST:PORT")
       ->capture_default_str();
   app.add_option("--data-dir", config.data_dir,
@@ -301,6 +359,21 @@ int main(int argc, char** argv) {
   app.add_flag("--allow-unauthenticated-writes", config.allow_unauthenticated_writes,
                "Allow listening on a non-loopback address with no admin token (anyone who can "
                "connect may upload and delete masks); without it the server refuses to start");
+  app.add_option("--tls-cert", config.tls_cert,
+                 "PEM certificate chain of the server; with --tls-key, serve TLS instead of "
+                 "plaintext")
+      ->type_name("FILE");
+  app.add_option("--tls-key", config.tls_key, "PEM private key of --tls-cert")->type_name("FILE");
+  app.add_option("--tls-client-ca", config.tls_client_ca,
+                 "PEM CA certificates: mutual TLS, every client must present a certificate "
+                 "signed by one of them (needs --tls-cert and --tls-key)")
+      ->type_name("FILE");
+  app.add_option("--shutdown-grace", config.shutdown_grace_seconds,
+                 "On SIGTERM/SIGINT: health turns NOT_SERVING, new calls are refused, and "
+                 "in-flight calls get this many seconds to finish before they are cancelled")
+      ->type_name("SECONDS")
+      ->check(CLI::Range(0.0, 3600.0))
+      ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
 
   auto logger = spdlog::stderr_color_mt("pathfinder");

@@ -170,7 +170,17 @@ std::shared_ptr<grpc::Channel> make_channel(const std::string& target, const Cli
                                             grpc::ChannelArguments arguments) {
   arguments.SetMaxReceiveMessageSize(options.max_message_bytes);
   arguments.SetMaxSendMessageSize(options.max_message_bytes);
-  return grpc::CreateCustomChannel(target, grpc::InsecureChannelCredentials(), arguments);
+  if (!options.uses_tls()) {
+    return grpc::CreateCustomChannel(target, grpc::InsecureChannelCredentials(), arguments);
+  }
+  grpc::SslCredentialsOptions ssl;
+  ssl.pem_root_certs = options.tls_root_certs_pem;
+  ssl.pem_cert_chain = options.tls_client_cert_pem;
+  ssl.pem_private_key = options.tls_client_key_pem;
+  if (!options.tls_target_name_override.empty()) {
+    arguments.SetSslTargetNameOverride(options.tls_target_name_override);
+  }
+  return grpc::CreateCustomChannel(target, grpc::SslCredentials(ssl), arguments);
 }
 
 Client::Client(const std::string& target, ClientOptions options)
@@ -299,6 +309,19 @@ std::string read_file(const std::string& path) {
     throw FileError("cannot read '" + path + "': read failed");
   }
   return std::move(contents).str();
+}
+
+void load_tls_files(ClientOptions& options, const std::string& ca_file,
+                    const std::string& cert_file, const std::string& key_file) {
+  if (cert_file.empty() != key_file.empty()) {
+    throw FileError("a TLS client certificate and its key go together: give both or neither");
+  }
+  options.tls = true;
+  if (!ca_file.empty()) options.tls_root_certs_pem = read_file(ca_file);
+  if (!cert_file.empty()) {
+    options.tls_client_cert_pem = read_file(cert_file);
+    options.tls_client_key_pem = read_file(key_file);
+  }
 }
 
 std::string read_token_file(const std::string& path) {

@@ -360,8 +360,9 @@ class LoadRun {
       : workload_(workload), options_(options) {
     if (options.concurrency < 1) throw std::invalid_argument("concurrency must be at least 1");
     if (options.channels < 1) throw std::invalid_argument("channels must be at least 1");
-    ClientOptions client_options;
+    ClientOptions client_options = options.tls;
     client_options.deadline = options.deadline;
+    client_options.bearer_token.clear();
     for (int i = 0; i < options.channels; ++i) {
       grpc::ChannelArguments arguments;
       // A channel of its own for each: without this, channels with equal

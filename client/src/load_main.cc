@@ -55,6 +55,10 @@ struct Args {
   bool json = false;
   std::string token_file;
   std::string token;  // read from token_file
+  std::string tls_ca;
+  std::string tls_cert;
+  std::string tls_key;
+  pathfinder::ClientOptions tls;  // TLS fields, read from the tls_* files
 };
 
 // A setup step failed (upload, mask lookup): exit 1 with the message.
@@ -88,7 +92,7 @@ pb::Point parse_point(const std::string& text, const std::string& what) {
 // Makes sure the mask exists (uploading it when asked) and returns its shape
 // and name.
 std::pair<std::string, load::MaskShape> prepare_mask(const Args& args) {
-  pathfinder::ClientOptions options;
+  pathfinder::ClientOptions options = args.tls;
   options.deadline = std::chrono::seconds(30);
   options.bearer_token = args.token;
   pathfinder::Client client(args.server, options);
@@ -150,6 +154,13 @@ int main(int argc, char** argv) {
   app.add_option("--token-file", args.token_file,
                  "Send the token in FILE as 'authorization: Bearer <token>' on every call")
       ->type_name("FILE");
+  app.add_option("--tls-ca", args.tls_ca, "Connect with TLS, trusting the PEM CAs in FILE")
+      ->type_name("FILE");
+  app.add_option("--tls-cert", args.tls_cert,
+                 "Connect with TLS, presenting the PEM client certificate in FILE (mutual TLS; "
+                 "needs --tls-key)")
+      ->type_name("FILE");
+  app.add_option("--tls-key", args.tls_key, "PEM private key of --tls-cert")->type_name("FILE");
   app.add_option("--rpc", args.rpc,
                  "What to call: health (grpc.health.v1 Check, the no-op baseline), find-warm "
                  "(FindPath, one goal, a few starts: cached field), find-cold (FindPath, a new "
@@ -249,6 +260,10 @@ int main(int argc, char** argv) {
     run_options.server_pid = args.server_pid;
     if (!args.token_file.empty()) args.token = pathfinder::read_token_file(args.token_file);
     run_options.bearer_token = args.token;
+    if (!args.tls_ca.empty() || !args.tls_cert.empty() || !args.tls_key.empty()) {
+      pathfinder::load_tls_files(args.tls, args.tls_ca, args.tls_cert, args.tls_key);
+    }
+    run_options.tls = args.tls;
 
     load::WorkloadOptions workload_options;
     workload_options.pairs = args.pairs;

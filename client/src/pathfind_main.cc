@@ -1,6 +1,7 @@
 // pathfind: a command-line client for the pathfinder service.
 //
-//   pathfind [--server HOST:PORT] [--json] [--timeout SECONDS] <command> ...
+//   pathfind [--server HOST:PORT] [--json] [--timeout SECONDS]
+//            [--tls-ca FILE [--tls-cert FILE --tls-key FILE]] <command> ...
 //
 // Exit codes: 0 success; 1 the server (or the connection) reported an error,
 // printed as "error: <STATUS_CODE>: <message>"; 2 a usage error or unreadable
@@ -32,6 +33,9 @@ struct GlobalArgs {
   bool json = false;
   double timeout_seconds = 10;
   std::string token_file;
+  std::string tls_ca;
+  std::string tls_cert;
+  std::string tls_key;
 };
 
 struct UploadArgs {
@@ -201,6 +205,14 @@ int main(int argc, char** argv) {
                  "Send the token in FILE as 'authorization: Bearer <token>' (default: env "
                  "PATHFIND_TOKEN when set)")
       ->type_name("FILE");
+  app.add_option("--tls-ca", global.tls_ca,
+                 "Connect with TLS, trusting the PEM CA certificates in FILE")
+      ->type_name("FILE");
+  app.add_option("--tls-cert", global.tls_cert,
+                 "Connect with TLS, presenting the PEM client certificate in FILE (mutual TLS; "
+                 "needs --tls-key)")
+      ->type_name("FILE");
+  app.add_option("--tls-key", global.tls_key, "PEM private key of --tls-cert")->type_name("FILE");
 
   const std::vector<std::string> formats{"auto", "png", "pgm", "pbm", "movingai", "raw"};
   const std::vector<std::string> rules{"auto", "index", "nonzero", "blue-bit7", "palette"};
@@ -300,6 +312,9 @@ int main(int argc, char** argv) {
       options.bearer_token = pathfinder::read_token_file(global.token_file);
     } else if (const char* token = std::getenv("PATHFIND_TOKEN"); token != nullptr) {
       options.bearer_token = token;
+    }
+    if (!global.tls_ca.empty() || !global.tls_cert.empty() || !global.tls_key.empty()) {
+      pathfinder::load_tls_files(options, global.tls_ca, global.tls_cert, global.tls_key);
     }
     pathfinder::Client client(global.server, options);
     const bool json = global.json;

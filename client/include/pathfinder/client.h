@@ -34,6 +34,23 @@ struct ClientOptions {
   // When not empty, sent as "authorization: Bearer <token>" metadata on every
   // Pathfinder call (the server's admin or client token).
   std::string bearer_token;
+  // TLS. Off unless `tls` is true (or any PEM below is set): then the channel
+  // uses SSL credentials, trusting the PEM roots (empty = gRPC's default
+  // roots) and presenting the client certificate chain and key for mutual
+  // TLS when both are set. Contents, not paths: see read_file.
+  bool tls = false;
+  std::string tls_root_certs_pem;
+  std::string tls_client_cert_pem;
+  std::string tls_client_key_pem;
+  // When not empty, the name the server certificate is checked against
+  // instead of the target's host (GRPC_SSL_TARGET_NAME_OVERRIDE_ARG; tests).
+  std::string tls_target_name_override;
+
+  // True when the channel uses TLS.
+  [[nodiscard]] bool uses_tls() const {
+    return tls || !tls_root_certs_pem.empty() || !tls_client_cert_pem.empty() ||
+           !tls_client_key_pem.empty();
+  }
 };
 
 // The outcome of one call: `value` is meaningful only when ok().
@@ -70,9 +87,10 @@ enum class ServingStatus { kUnknown = 0, kServing = 1, kNotServing = 2, kService
 // Name of a gRPC status code as the gRPC docs spell it ("NOT_FOUND", ...).
 [[nodiscard]] std::string status_code_name(grpc::StatusCode code);
 
-// An insecure channel to target with options.max_message_bytes as both
-// message limits, on top of `arguments` (e.g. GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL
-// = 1, so that several channels to one target open several connections).
+// A channel to target (TLS when options.uses_tls(), else insecure) with
+// options.max_message_bytes as both message limits, on top of `arguments`
+// (e.g. GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL = 1, so that several channels to
+// one target open several connections).
 [[nodiscard]] std::shared_ptr<grpc::Channel> make_channel(const std::string& target,
                                                           const ClientOptions& options,
                                                           grpc::ChannelArguments arguments = {});
@@ -82,7 +100,7 @@ enum class ServingStatus { kUnknown = 0, kServing = 1, kNotServing = 2, kService
 class Client {
  public:
   // Connects (lazily, on the first call) to target, e.g. "127.0.0.1:50051",
-  // over an insecure channel with options.max_message_bytes as both limits.
+  // over make_channel(target, options).
   explicit Client(const std::string& target, ClientOptions options = {});
   // Uses an existing channel (the caller chose its arguments and credentials).
   explicit Client(std::shared_ptr<grpc::Channel> channel, ClientOptions options = {});
@@ -138,6 +156,12 @@ void add_bearer_token(grpc::ClientContext& context, const std::string& token);
 
 // Reads a whole file. Throws FileError naming the file and the reason.
 [[nodiscard]] std::string read_file(const std::string& path);
+// Turns TLS on in options and fills its PEM fields from files: ca_file (the
+// roots; empty = gRPC's default roots), cert_file and key_file (the client
+// certificate for mutual TLS: both or neither). Throws FileError when a file
+// cannot be read or only one of cert_file and key_file is given.
+void load_tls_files(ClientOptions& options, const std::string& ca_file,
+                    const std::string& cert_file, const std::string& key_file);
 // Reads a token file without its trailing whitespace (newline). Throws
 // FileError when it cannot be read or holds no token.
 [[nodiscard]] std::string read_token_file(const std::string& path);
