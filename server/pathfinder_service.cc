@@ -272,10 +272,7 @@ grpc::Status PathfinderService::find_path(const v1::FindPathRequest& request,
     costs[area] = static_cast<std::uint8_t>(cost);
   }
   const pathcore::AreaSet enabled = pathcore::effective_areas(request.enabled_areas());
-  if (enabled == 0) {
-    return invalid(
-        "enabled_areas: enables only area 0, which is never walkable (0 means all areas 1..63)");
-  }
+  if (enabled == 0) return no_walkable_area();
   if (!request.has_start()) return invalid("start: is required");
   if (!request.has_goal()) return invalid("goal: is required");
 

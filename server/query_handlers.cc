@@ -68,10 +68,7 @@ grpc::Status PathfinderService::reachable(const v1::ReachableRequest& request,
     return invalid("connectivity: unknown value " + std::to_string(request.connectivity()));
   }
   const pathcore::AreaSet enabled = pathcore::effective_areas(request.enabled_areas());
-  if (enabled == 0) {
-    return invalid(
-        "enabled_areas: enables only area 0, which is never walkable (0 means all areas 1..63)");
-  }
+  if (enabled == 0) return no_walkable_area();
   if (request.pairs_size() > kMaxReachablePairs) {
     return {grpc::StatusCode::RESOURCE_EXHAUSTED,
             "pairs: " + std::to_string(request.pairs_size()) + " pairs; the limit is " +
@@ -128,10 +125,7 @@ grpc::Status PathfinderService::standard_move(const v1::StandardMoveRequest& req
                    " is outside 1..3 (0 means 2)");
   }
   const pathcore::AreaSet enabled = pathcore::effective_areas(request.enabled_areas());
-  if (enabled == 0) {
-    return invalid(
-        "enabled_areas: enables only area 0, which is never walkable (0 means all areas 1..63)");
-  }
+  if (enabled == 0) return no_walkable_area();
   if (!request.has_start()) return invalid("start: is required");
   if (!request.has_goal()) return invalid("goal: is required");
   const MaskEntryPtr entry = store_.get(request.mask());

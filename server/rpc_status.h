@@ -20,6 +20,12 @@ namespace pathserver {
   return {grpc::StatusCode::NOT_FOUND, "mask '" + std::string(name) + "' not found"};
 }
 
+// For a request whose enabled_areas leaves nothing walkable.
+[[nodiscard]] inline grpc::Status no_walkable_area() {
+  return invalid(
+      "enabled_areas: enables only area 0, which is never walkable (0 means all areas 1..63)");
+}
+
 // "<field>: (x, y) is outside mask 'name' of WxH", for INVALID_ARGUMENT.
 [[nodiscard]] inline std::string outside(std::string_view field, pathcore::Point p,
                                          const MaskEntry& entry) {
