@@ -12,6 +12,7 @@
 
 #include "pathcore/distance_field.h"
 #include "pathcore/path.h"
+#include "bench_masks.h"
 #include "support/random_mask.h"
 #include "support/reference.h"
 
@@ -385,38 +386,9 @@ TEST(Snap, WithoutTheFlagSuchRequestsAreNotFound) {
   EXPECT_FALSE(find_path(Mask(2, 1, {0, 0}), {0, 0}, {1, 0}, options).found);
 }
 
-// A one-pixel corridor spiralling inward (one-pixel walls), as in bench/.
-Mask spiral(std::uint32_t width, std::uint32_t height) {
-  std::vector<std::uint8_t> areas(std::size_t{width} * height, 0);
-  const auto w = static_cast<std::int64_t>(width);
-  const auto h = static_cast<std::int64_t>(height);
-  constexpr std::int64_t kDx[] = {1, 0, -1, 0};
-  constexpr std::int64_t kDy[] = {0, 1, 0, -1};
-  std::int64_t x = 0;
-  std::int64_t y = 0;
-  int direction = 0;
-  areas[0] = 1;
-  int stuck = 0;
-  while (stuck < 2) {
-    const std::int64_t nx = x + 2 * kDx[direction];
-    const std::int64_t ny = y + 2 * kDy[direction];
-    if (nx >= 0 && ny >= 0 && nx < w && ny < h &&
-        areas[static_cast<std::size_t>(ny * w + nx)] == 0) {
-      areas[static_cast<std::size_t>((y + kDy[direction]) * w + x + kDx[direction])] = 1;
-      areas[static_cast<std::size_t>(ny * w + nx)] = 1;
-      x = nx;
-      y = ny;
-      stuck = 0;
-    } else {
-      direction = (direction + 1) % 4;
-      ++stuck;
-    }
-  }
-  return Mask(width, height, std::move(areas));
-}
 
 TEST(FieldOptions, SpiralDistancesOverflowSixteenBits) {
-  const Mask mask = spiral(401, 401);  // about 80,000 corridor pixels
+  const Mask mask = pathbench::spiral_mask(401, 401);  // about 80,000 corridor pixels
   const std::vector<double> want =
       pathtest::reference_distances(mask, {0, 0}, pathtest::ReferenceGrid{});
   double longest = 0;
