@@ -73,4 +73,12 @@ std::size_t FieldCache::size() const {
   return lru_.size();
 }
 
+FieldCacheStats FieldCache::stats() const {
+  // Placeholder until the byte-budgeted cache lands: only entries is counted.
+  const std::lock_guard lock(mutex_);
+  FieldCacheStats stats;
+  stats.entries = lru_.size();
+  return stats;
+}
+
 }  // namespace pathserver

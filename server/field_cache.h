@@ -35,6 +35,18 @@ struct FieldKeyHash {
 
 using FieldPtr = std::shared_ptr<const pathcore::DistanceField>;
 
+// Counters of a FieldCache since it was made (for metrics and tests).
+struct FieldCacheStats {
+  std::uint64_t hits = 0;
+  std::uint64_t misses = 0;
+  std::uint64_t evictions = 0;        // entries dropped to stay within the limit
+  std::uint64_t entries = 0;          // held now
+  std::uint64_t bytes = 0;            // held now
+  std::uint64_t budget_bytes = 0;     // the limit (0: no byte limit)
+  std::uint64_t fields_computed = 0;  // fields filled on a miss
+  double compute_seconds = 0;         // total time spent filling them
+};
+
 // A thread-safe least-recently-used cache of distance fields with a limit on
 // the number of entries. get() and put() are O(1); erase_mask() is linear in
 // the entries. A limit of 0 disables caching (put() keeps nothing).
@@ -52,6 +64,7 @@ class FieldCache {
   void erase_mask(std::string_view mask);
 
   [[nodiscard]] std::size_t size() const;
+  [[nodiscard]] FieldCacheStats stats() const;
   [[nodiscard]] std::size_t max_entries() const { return max_entries_; }
 
  private:

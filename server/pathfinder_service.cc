@@ -61,16 +61,23 @@ void log_failure(const char* rpc, const grpc::Status& status) {
   spdlog::log(level, "{} failed: {}: {}", rpc, status_code_name(code), status.error_message());
 }
 
-// Checks the caller's token for `access`, runs the handler body only when
-// the authorizer allows the call (turning escaped exceptions into statuses),
-// logs a failure and finishes the call.
+// Every call ends here, on whichever thread answered it: logs a failure and
+// finishes the call.
+grpc::ServerUnaryReactor* finish_call(grpc::CallbackServerContext* ctx, const char* rpc,
+                                      const grpc::Status& status) {
+  log_failure(rpc, status);
+  if (status.ok()) spdlog::debug("{} ok", rpc);
+  auto* r = ctx->DefaultReactor();
+  r->Finish(status);
+  return r;
+}
+
+// Runs a handler body, turning escaped exceptions into statuses.
 template <typename Body>
-grpc::ServerUnaryReactor* respond(grpc::CallbackServerContext* ctx, const char* rpc,
-                                  const Authorizer& authorizer, Access access, Body&& body) {
+grpc::Status run_handler(Body&& body) {
   grpc::Status status;
   try {
-    status = authorizer.check(*ctx, access);
-    if (status.ok()) status = std::forward<Body>(body)();
+    status = std::forward<Body>(body)();
   } catch (const pathcore::InvalidArgument& e) {
     status = invalid(e.what());
   } catch (const InvalidMaskName& e) {
@@ -82,11 +89,17 @@ grpc::ServerUnaryReactor* respond(grpc::CallbackServerContext* ctx, const char* 
   } catch (const std::exception& e) {
     status = {grpc::StatusCode::INTERNAL, std::string("internal error: ") + e.what()};
   }
-  log_failure(rpc, status);
-  if (status.ok()) spdlog::debug("{} ok", rpc);
-  auto* r = ctx->DefaultReactor();
-  r->Finish(status);
-  return r;
+  return status;
+}
+
+// Checks the caller's token for `access`, runs the handler body only when
+// the authorizer allows the call, and finishes the call.
+template <typename Body>
+grpc::ServerUnaryReactor* respond(grpc::CallbackServerContext* ctx, const char* rpc,
+                                  const Authorizer& authorizer, Access access, Body&& body) {
+  grpc::Status status = authorizer.check(*ctx, access);
+  if (status.ok()) status = run_handler(std::forward<Body>(body));
+  return finish_call(ctx, rpc, status);
 }
 
 }  // namespace
