@@ -1,0 +1,105 @@
+#pragma once
+
+// Pictures of masks for people: the areas in distinct colours, optionally the
+// distance field as a heatmap and the component labels, a path (its raw grid
+// pixels faint, its smoothed polyline bold) and start and goal markers.
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "pathcore/components.h"
+#include "pathcore/distance_field.h"
+#include "pathcore/mask.h"
+
+namespace pathcore {
+
+// An 8-bit colour with alpha.
+struct Rgba {
+  std::uint8_t r = 0;
+  std::uint8_t g = 0;
+  std::uint8_t b = 0;
+  std::uint8_t a = 255;
+  friend bool operator==(const Rgba&, const Rgba&) = default;
+};
+
+// Fixed colours of the picture.
+inline constexpr Rgba kBlockedColour{20, 20, 24, 255};  // area 0
+inline constexpr Rgba kPathColour{255, 255, 255, 255};  // the polyline
+inline constexpr Rgba kOutlineColour{16, 16, 16, 255};  // around lines and markers
+inline constexpr Rgba kStartColour{40, 200, 70, 255};   // start marker
+inline constexpr Rgba kGoalColour{225, 45, 45, 255};    // goal marker
+
+// An 8-bit RGBA picture: width*height*4 bytes, row-major, origin top-left
+// (encode_png_rgba(width, height, rgba) writes it as PNG).
+struct Image {
+  std::uint32_t width = 0;
+  std::uint32_t height = 0;
+  std::vector<std::uint8_t> rgba;
+
+  // The colour at (x, y); (x, y) must be inside.
+  [[nodiscard]] Rgba at(std::uint32_t x, std::uint32_t y) const {
+    const std::size_t i = (static_cast<std::size_t>(y) * width + x) * 4;
+    return {rgba[i], rgba[i + 1], rgba[i + 2], rgba[i + 3]};
+  }
+};
+
+// The largest picture render() makes, in pixels (1 GiB of RGBA).
+inline constexpr std::uint64_t kMaxRenderPixels = 256ULL * 1024 * 1024;
+
+// What to draw over the mask. Every layer is optional; pointers and spans must
+// stay valid during the call.
+struct RenderLayers {
+  // Heatmap: a field of this mask (any goal, any options). Reachable pixels
+  // take a perceptual ramp of their cost (heatmap_colour), pixels the field
+  // does not reach keep their colour, darkened (unreachable_colour).
+  const DistanceField* field = nullptr;
+  // Component labels of this mask: each labelled pixel takes
+  // component_colour(label) instead of its area colour (under the heatmap).
+  const Components* components = nullptr;
+  // A raw grid path, pixel by pixel: each pixel blended faintly toward white.
+  std::span<const Point> raw_path;
+  // A polyline (e.g. the smoothed path): bold white segments with a dark
+  // outline between consecutive points.
+  std::span<const Point> polyline;
+  // Markers: a green disc at start, a red disc at goal (dark outlines).
+  std::optional<Point> start;
+  std::optional<Point> goal;
+  // Each mask pixel becomes scale x scale picture pixels (nearest neighbour);
+  // lines and markers are drawn at picture resolution through pixel centres.
+  std::uint32_t scale = 1;
+};
+
+// Colour of area id 0..63: area 0 (never walkable) a near-black grey; areas
+// 1..63 a fixed palette of distinct colours (golden-ratio hue steps, with
+// saturation and brightness varied so neighbours in hue still differ).
+// Throws InvalidArgument for an id above 63.
+[[nodiscard]] Rgba area_colour(int area);
+
+// Colour of component label 1..: hue in golden-ratio steps of the label,
+// saturation and brightness from a hash of it, so neighbouring labels differ. Label 0 (unwalkable)
+// is area_colour(0).
+[[nodiscard]] Rgba component_colour(Components::Label label);
+
+// The heatmap ramp at t in [0, 1] (clamped): bright yellow at 0 (the goal),
+// through green and blue, to dark purple at 1 (viridis, reversed). Luminance
+// falls strictly as t grows.
+[[nodiscard]] Rgba heatmap_colour(double t);
+
+// What a pixel of colour c looks like where the heatmap's field does not
+// reach: c darkened to a quarter of its brightness.
+[[nodiscard]] Rgba unreachable_colour(Rgba c);
+
+// Draws the picture: width*scale x height*scale pixels, opaque. Base colour:
+// area_colour, replaced by component_colour on labelled pixels when
+// components is set; then, when field is set, heatmap_colour(cost / highest
+// reachable cost) on reachable pixels and unreachable_colour elsewhere. Over
+// that the raw path, the polyline and the markers (goal, then start on top).
+// Points outside the mask are clipped, not refused. Throws InvalidArgument when
+// scale is 0, the picture would exceed kMaxRenderPixels (or 2^31 - 1 pixels a
+// side), or field / components are not of the mask's size. O(picture pixels +
+// path length * line width^2).
+[[nodiscard]] Image render(const Mask& mask, const RenderLayers& layers);
+
+}  // namespace pathcore

@@ -1,0 +1,268 @@
+#include "pathcore/render.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+namespace pathcore {
+namespace {
+
+// h, s, v in [0, 1].
+Rgba from_hsv(double h, double s, double v) {
+  h = (h - std::floor(h)) * 6.0;
+  const int sector = static_cast<int>(h) % 6;
+  const double f = h - std::floor(h);
+  const double p = v * (1 - s);
+  const double q = v * (1 - s * f);
+  const double t = v * (1 - s * (1 - f));
+  double r = v;
+  double g = t;
+  double b = p;
+  switch (sector) {
+    case 1:
+      r = q, g = v, b = p;
+      break;
+    case 2:
+      r = p, g = v, b = t;
+      break;
+    case 3:
+      r = p, g = q, b = v;
+      break;
+    case 4:
+      r = t, g = p, b = v;
+      break;
+    case 5:
+      r = v, g = p, b = q;
+      break;
+    default:
+      break;
+  }
+  const auto byte = [](double c) {
+    return static_cast<std::uint8_t>(std::lround(std::clamp(c, 0.0, 1.0) * 255.0));
+  };
+  return {byte(r), byte(g), byte(b), 255};
+}
+
+// Viridis at t = 0, 1/8, ..., 1 (dark purple to yellow).
+constexpr std::array<std::array<double, 3>, 9> kViridis{{{68, 1, 84},
+                                                         {71, 44, 122},
+                                                         {59, 81, 139},
+                                                         {44, 113, 142},
+                                                         {33, 144, 141},
+                                                         {39, 173, 129},
+                                                         {92, 200, 99},
+                                                         {170, 220, 50},
+                                                         {253, 231, 37}}};
+
+// The picture being drawn, with clipping.
+class Canvas {
+ public:
+  Canvas(Image& image) : image_(image) {}
+
+  void set(std::int64_t x, std::int64_t y, Rgba c) {
+    if (x < 0 || y < 0 || x >= image_.width || y >= image_.height) return;
+    std::uint8_t* p =
+        &image_
+             .rgba[(static_cast<std::size_t>(y) * image_.width + static_cast<std::size_t>(x)) * 4];
+    p[0] = c.r;
+    p[1] = c.g;
+    p[2] = c.b;
+    p[3] = c.a;
+  }
+
+  void disc(std::int64_t cx, std::int64_t cy, std::int64_t radius, Rgba c) {
+    for (std::int64_t dy = -radius; dy <= radius; ++dy) {
+      for (std::int64_t dx = -radius; dx <= radius; ++dx) {
+        if (dx * dx + dy * dy <= radius * radius + radius) set(cx + dx, cy + dy, c);
+      }
+    }
+  }
+
+  // A Bresenham line from (x0, y0) to (x1, y1) stamped with discs.
+  void line(std::int64_t x0, std::int64_t y0, std::int64_t x1, std::int64_t y1, std::int64_t radius,
+            Rgba c) {
+    const std::int64_t dx = std::llabs(x1 - x0);
+    const std::int64_t dy = -std::llabs(y1 - y0);
+    const std::int64_t sx = x0 < x1 ? 1 : -1;
+    const std::int64_t sy = y0 < y1 ? 1 : -1;
+    std::int64_t error = dx + dy;
+    while (true) {
+      disc(x0, y0, radius, c);
+      if (x0 == x1 && y0 == y1) break;
+      const std::int64_t e2 = 2 * error;
+      if (e2 >= dy) {
+        error += dy;
+        x0 += sx;
+      }
+      if (e2 <= dx) {
+        error += dx;
+        y0 += sy;
+      }
+    }
+  }
+
+ private:
+  Image& image_;
+};
+
+}  // namespace
+
+Rgba area_colour(int area) {
+  if (area < 0 || area > kMaxAreaId) {
+    throw InvalidArgument("area id " + std::to_string(area) + " is out of range 0.." +
+                          std::to_string(kMaxAreaId));
+  }
+  if (area == 0) return kBlockedColour;
+  // Golden-ratio hue steps spread any first few areas far apart; saturation
+  // and brightness cycle so that areas close in hue still differ.
+  static constexpr double kGoldenRatioConjugate = 0.6180339887498949;
+  static constexpr std::array<double, 3> kSaturation{0.80, 0.55, 0.40};
+  static constexpr std::array<double, 3> kValue{0.92, 0.74, 0.83};
+  const auto i = static_cast<std::size_t>(area);
+  return from_hsv(0.712 + static_cast<double>(area) * kGoldenRatioConjugate, kSaturation[i % 3],
+                  kValue[(i / 3) % 3]);
+}
+
+Rgba component_colour(Components::Label label) {
+  if (label == Components::kNone) return kBlockedColour;
+  // Hue by golden-ratio steps (consecutive labels 137.5 degrees apart),
+  // saturation and brightness from a multiplicative hash of the label.
+  static constexpr double kGoldenRatioConjugate = 0.6180339887498949;
+  const double hue = 0.3 + static_cast<double>(label % (1U << 20)) * kGoldenRatioConjugate;
+  std::uint32_t h = label * 0x9E3779B1U;
+  h ^= h >> 15;
+  const double saturation = 0.45 + 0.4 * static_cast<double>(h & 0x7U) / 7.0;
+  const double value = 0.72 + 0.23 * static_cast<double>((h >> 3) & 0x7U) / 7.0;
+  return from_hsv(hue, saturation, value);
+}
+
+Rgba heatmap_colour(double t) {
+  if (!(t > 0)) t = 0;  // NaN too
+  t = std::min(t, 1.0);
+  // Reversed: t = 0 (the goal) is viridis' bright end.
+  const double position = (1.0 - t) * static_cast<double>(kViridis.size() - 1);
+  const std::size_t i = std::min(static_cast<std::size_t>(position), kViridis.size() - 2);
+  const double f = position - static_cast<double>(i);
+  const auto channel = [&](std::size_t c) {
+    const double value = kViridis[i][c] + (kViridis[i + 1][c] - kViridis[i][c]) * f;
+    return static_cast<std::uint8_t>(std::lround(value));
+  };
+  return {channel(0), channel(1), channel(2), 255};
+}
+
+Rgba unreachable_colour(Rgba c) {
+  return {static_cast<std::uint8_t>(c.r / 4), static_cast<std::uint8_t>(c.g / 4),
+          static_cast<std::uint8_t>(c.b / 4), 255};
+}
+
+Image render(const Mask& mask, const RenderLayers& layers) {
+  const std::uint64_t scale = layers.scale;
+  const std::uint64_t width = std::uint64_t{mask.width()} * scale;
+  const std::uint64_t height = std::uint64_t{mask.height()} * scale;
+  if (scale == 0) throw InvalidArgument("scale must be at least 1");
+  constexpr std::uint64_t kMaxSide = 0x7FFFFFFF;
+  if (width > kMaxSide || height > kMaxSide || width * height > kMaxRenderPixels) {
+    throw InvalidArgument("a picture of " + std::to_string(width) + "x" + std::to_string(height) +
+                          " pixels (scale " + std::to_string(scale) + ") exceeds the limit of " +
+                          std::to_string(kMaxRenderPixels) + " pixels");
+  }
+  const DistanceField* field = layers.field;
+  if (field != nullptr && (field->width() != mask.width() || field->height() != mask.height())) {
+    throw InvalidArgument("field: " + std::to_string(field->width()) + "x" +
+                          std::to_string(field->height()) + " does not fit the mask");
+  }
+  const Components* components = layers.components;
+  if (components != nullptr &&
+      (components->width() != mask.width() || components->height() != mask.height())) {
+    throw InvalidArgument("components: " + std::to_string(components->width()) + "x" +
+                          std::to_string(components->height()) + " does not fit the mask");
+  }
+
+  Image image;
+  image.width = static_cast<std::uint32_t>(width);
+  image.height = static_cast<std::uint32_t>(height);
+  image.rgba.resize(width * height * 4);
+
+  double highest_cost = 0;
+  if (field != nullptr) {
+    for (std::uint32_t y = 0; y < mask.height(); ++y) {
+      for (std::uint32_t x = 0; x < mask.width(); ++x) {
+        const Point p{static_cast<std::int32_t>(x), static_cast<std::int32_t>(y)};
+        if (field->reachable(p)) highest_cost = std::max(highest_cost, field->cost_at(p));
+      }
+    }
+  }
+
+  // Base layer, one mask pixel at a time, each filling a scale x scale block.
+  const auto fill_block = [&](std::uint32_t x, std::uint32_t y, Rgba c) {
+    for (std::uint64_t by = 0; by < scale; ++by) {
+      std::uint8_t* row = &image.rgba[((y * scale + by) * width + x * scale) * 4];
+      for (std::uint64_t bx = 0; bx < scale; ++bx, row += 4) {
+        row[0] = c.r;
+        row[1] = c.g;
+        row[2] = c.b;
+        row[3] = c.a;
+      }
+    }
+  };
+  for (std::uint32_t y = 0; y < mask.height(); ++y) {
+    for (std::uint32_t x = 0; x < mask.width(); ++x) {
+      const Point p{static_cast<std::int32_t>(x), static_cast<std::int32_t>(y)};
+      Rgba c = area_colour(mask.area(p));
+      if (components != nullptr && components->label(p) != Components::kNone) {
+        c = component_colour(components->label(p));
+      }
+      if (field != nullptr) {
+        c = field->reachable(p)
+                ? heatmap_colour(highest_cost > 0 ? field->cost_at(p) / highest_cost : 0.0)
+                : unreachable_colour(c);
+      }
+      fill_block(x, y, c);
+    }
+  }
+
+  // Raw path: each pixel once, blended halfway to white.
+  if (!layers.raw_path.empty()) {
+    std::vector<bool> seen(mask.pixel_count(), false);
+    for (const Point p : layers.raw_path) {
+      if (!mask.contains(p) || seen[mask.index(p)]) continue;
+      seen[mask.index(p)] = true;
+      const std::size_t i = ((p.y * scale + scale / 2) * width + p.x * scale + scale / 2) * 4;
+      const Rgba c{image.rgba[i], image.rgba[i + 1], image.rgba[i + 2], 255};
+      const auto toward_white = [](std::uint8_t v) {
+        return static_cast<std::uint8_t>(v + (255 - v + 1) / 2);
+      };
+      fill_block(static_cast<std::uint32_t>(p.x), static_cast<std::uint32_t>(p.y),
+                 {toward_white(c.r), toward_white(c.g), toward_white(c.b), 255});
+    }
+  }
+
+  Canvas canvas(image);
+  const auto centre = [&](std::int32_t v) {
+    return static_cast<std::int64_t>(v) * static_cast<std::int64_t>(scale) +
+           static_cast<std::int64_t>(scale / 2);
+  };
+  // Polyline: the dark outline under every segment first, then the white line.
+  const auto line_radius = static_cast<std::int64_t>(std::max<std::uint64_t>(1, scale / 4));
+  for (const auto& [radius, colour] :
+       {std::pair{line_radius + 1, kOutlineColour}, std::pair{line_radius, kPathColour}}) {
+    for (std::size_t i = 0; i < layers.polyline.size(); ++i) {
+      const Point a = layers.polyline[i];
+      const Point b = layers.polyline[i + 1 < layers.polyline.size() ? i + 1 : i];
+      canvas.line(centre(a.x), centre(a.y), centre(b.x), centre(b.y), radius, colour);
+    }
+  }
+  // Markers: goal first, so a start on the goal stays visible on top.
+  const auto marker_radius = static_cast<std::int64_t>(4 + scale);
+  for (const auto& [point, colour] :
+       {std::pair{layers.goal, kGoalColour}, std::pair{layers.start, kStartColour}}) {
+    if (!point) continue;
+    canvas.disc(centre(point->x), centre(point->y), marker_radius + 1, kOutlineColour);
+    canvas.disc(centre(point->x), centre(point->y), marker_radius, colour);
+  }
+  return image;
+}
+
+}  // namespace pathcore

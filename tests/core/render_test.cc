@@ -1,0 +1,272 @@
+#include "pathcore/render.h"
+
+#include <gtest/gtest.h>
+#include <png.h>
+
+#include <cmath>
+#include <cstdint>
+#include <set>
+#include <tuple>
+#include <vector>
+
+#include "pathcore/codec.h"
+#include "pathcore/components.h"
+#include "pathcore/distance_field.h"
+#include "pathcore/path.h"
+
+namespace pathcore {
+namespace {
+
+// Perceived brightness (Rec. 709 luma on the 8-bit values).
+double luma(Rgba c) { return 0.2126 * c.r + 0.7152 * c.g + 0.0722 * c.b; }
+
+double distance(Rgba a, Rgba b) {
+  const double dr = a.r - b.r;
+  const double dg = a.g - b.g;
+  const double db = a.b - b.b;
+  return std::sqrt(dr * dr + dg * dg + db * db);
+}
+
+// A width x height mask of `fill`, with `rects` {x0, y0, x1, y1, area} painted on.
+Mask make_mask(std::uint32_t width, std::uint32_t height, std::uint8_t fill,
+               const std::vector<std::tuple<int, int, int, int, std::uint8_t>>& rects = {}) {
+  std::vector<std::uint8_t> areas(std::size_t{width} * height, fill);
+  for (const auto& [x0, y0, x1, y1, area] : rects) {
+    for (int y = y0; y <= y1; ++y) {
+      for (int x = x0; x <= x1; ++x) areas[static_cast<std::size_t>(y) * width + x] = area;
+    }
+  }
+  return Mask(width, height, std::move(areas));
+}
+
+TEST(RenderTest, EveryPixelTakesItsAreaColour) {
+  const Mask mask = make_mask(6, 4, 1, {{0, 0, 1, 3, 0}, {4, 1, 5, 2, 2}, {3, 3, 3, 3, 63}});
+  const Image image = render(mask, {});
+  ASSERT_EQ(image.width, 6U);
+  ASSERT_EQ(image.height, 4U);
+  ASSERT_EQ(image.rgba.size(), 6U * 4 * 4);
+  for (std::uint32_t y = 0; y < 4; ++y) {
+    for (std::uint32_t x = 0; x < 6; ++x) {
+      const Point p{static_cast<int>(x), static_cast<int>(y)};
+      EXPECT_EQ(image.at(x, y), area_colour(mask.area(p))) << x << "," << y;
+      EXPECT_EQ(image.at(x, y).a, 255);
+    }
+  }
+  EXPECT_NE(image.at(0, 0), image.at(2, 0));  // blocked vs walkable
+  EXPECT_NE(image.at(2, 0), image.at(4, 1));  // area 1 vs area 2
+}
+
+TEST(RenderTest, AreaPaletteIsDistinctAndBlockedIsDarkest) {
+  for (int a = 0; a <= kMaxAreaId; ++a) {
+    for (int b = a + 1; b <= kMaxAreaId; ++b) {
+      EXPECT_GT(distance(area_colour(a), area_colour(b)), 20.0) << a << " vs " << b;
+    }
+    if (a > 0) {
+      EXPECT_GT(luma(area_colour(a)), luma(area_colour(0)) + 30) << a;
+    }
+  }
+  // The first areas, the ones most levels use, are far apart.
+  EXPECT_GT(distance(area_colour(1), area_colour(2)), 100.0);
+  EXPECT_GT(distance(area_colour(1), area_colour(3)), 100.0);
+  EXPECT_GT(distance(area_colour(2), area_colour(3)), 100.0);
+  EXPECT_THROW(static_cast<void>(area_colour(64)), InvalidArgument);
+  EXPECT_THROW(static_cast<void>(area_colour(-1)), InvalidArgument);
+}
+
+TEST(RenderTest, ScaleRepeatsEachPixelAsABlock) {
+  const Mask mask = make_mask(3, 2, 1, {{1, 0, 1, 0, 0}, {2, 1, 2, 1, 5}});
+  RenderLayers layers;
+  layers.scale = 4;
+  const Image image = render(mask, layers);
+  ASSERT_EQ(image.width, 12U);
+  ASSERT_EQ(image.height, 8U);
+  for (std::uint32_t y = 0; y < 8; ++y) {
+    for (std::uint32_t x = 0; x < 12; ++x) {
+      const Point p{static_cast<int>(x / 4), static_cast<int>(y / 4)};
+      EXPECT_EQ(image.at(x, y), area_colour(mask.area(p))) << x << "," << y;
+    }
+  }
+}
+
+TEST(RenderTest, PolylineIsBoldWithAnOutlineAndMarkersSitOnTheEnds) {
+  const Mask mask = make_mask(40, 30, 1);
+  const std::vector<Point> polyline{{5, 5}, {34, 5}, {34, 25}};
+  RenderLayers layers;
+  layers.polyline = polyline;
+  layers.start = polyline.front();
+  layers.goal = polyline.back();
+  const Image image = render(mask, layers);
+
+  // Along the segments: three pixels wide, with a dark edge beyond.
+  for (const std::uint32_t x : {15U, 20U, 25U}) {
+    for (const std::uint32_t y : {4U, 5U, 6U}) EXPECT_EQ(image.at(x, y), kPathColour) << x;
+    EXPECT_EQ(image.at(x, 3), kOutlineColour) << x;
+    EXPECT_EQ(image.at(x, 7), kOutlineColour) << x;
+    EXPECT_EQ(image.at(x, 1), area_colour(1)) << x;  // away from the line: untouched
+    EXPECT_EQ(image.at(x, 9), area_colour(1)) << x;
+  }
+  EXPECT_EQ(image.at(34, 15), kPathColour);
+  EXPECT_EQ(image.at(33, 15), kPathColour);
+  EXPECT_EQ(image.at(32, 15), kOutlineColour);
+  EXPECT_EQ(image.at(31, 15), area_colour(1));
+  // Markers: discs in their colours, distinct from each other and the line.
+  EXPECT_EQ(image.at(5, 5), kStartColour);
+  EXPECT_EQ(image.at(7, 7), kStartColour);
+  EXPECT_EQ(image.at(34, 25), kGoalColour);
+  EXPECT_EQ(image.at(32, 27), kGoalColour);
+  EXPECT_NE(kStartColour, kGoalColour);
+  EXPECT_NE(kStartColour, kPathColour);
+  EXPECT_NE(kGoalColour, kPathColour);
+}
+
+TEST(RenderTest, RawPathPixelsAreFaint) {
+  const Mask mask = make_mask(30, 12, 2, {{0, 0, 29, 0, 0}});
+  std::vector<Point> raw;
+  for (int x = 2; x <= 27; ++x) raw.push_back({x, 9});
+  raw.push_back({27, 9});   // a repeated pixel is blended once
+  raw.push_back({-3, 40});  // outside: clipped
+  RenderLayers layers;
+  layers.raw_path = raw;
+  const Image image = render(mask, layers);
+  const Rgba base = area_colour(2);
+  const Rgba blocked = area_colour(0);
+  for (const Point p : {Point{2, 9}, Point{15, 9}, Point{27, 9}}) {
+    const Rgba c = image.at(static_cast<std::uint32_t>(p.x), static_cast<std::uint32_t>(p.y));
+    // Lighter than the area, but not white: the area still shows through.
+    EXPECT_GT(luma(c), luma(base) + 10) << p.x;
+    EXPECT_NE(c, kPathColour) << p.x;
+    EXPECT_GE(c.r, base.r);
+    EXPECT_GE(c.g, base.g);
+    EXPECT_GE(c.b, base.b);
+    EXPECT_LT(distance(c, base), distance(kPathColour, base)) << p.x;
+  }
+  EXPECT_EQ(image.at(27, 9), image.at(15, 9));
+  EXPECT_EQ(image.at(15, 8), base);
+  EXPECT_EQ(image.at(15, 0), blocked);
+}
+
+TEST(RenderTest, HeatmapDarkensAlongACorridorAwayFromTheGoal) {
+  // A corridor with a bend, a wall and a walkable pocket the goal cannot reach.
+  const Mask mask = make_mask(24, 6, 0, {{0, 1, 19, 1, 1}, {19, 1, 19, 4, 1}, {22, 0, 23, 5, 3}});
+  FieldOptions options;
+  const Point goal{0, 1};
+  const DistanceField field = compute_distance_field(mask, goal, options);
+  RenderLayers layers;
+  layers.field = &field;
+  const Image image = render(mask, layers);
+
+  std::vector<Point> corridor;
+  for (int x = 0; x <= 19; ++x) corridor.push_back({x, 1});
+  for (int y = 2; y <= 4; ++y) corridor.push_back({19, y});
+  for (std::size_t i = 1; i < corridor.size(); ++i) {
+    ASSERT_LT(field.at(corridor[i - 1]), field.at(corridor[i]));
+    const Rgba nearer = image.at(corridor[i - 1].x, corridor[i - 1].y);
+    const Rgba farther = image.at(corridor[i].x, corridor[i].y);
+    EXPECT_GT(luma(nearer), luma(farther)) << "step " << i;
+  }
+  // The ends of the ramp: the goal is its bright end, the farthest pixel its dark end.
+  EXPECT_EQ(image.at(0, 1), heatmap_colour(0));
+  EXPECT_EQ(image.at(19, 4), heatmap_colour(1));
+  EXPECT_GT(luma(heatmap_colour(0)), luma(heatmap_colour(1)) + 100);
+  // Unreached walkable pixels and walls are dark, and differ.
+  const Rgba pocket = image.at(22, 3);
+  EXPECT_EQ(pocket, unreachable_colour(area_colour(3)));
+  EXPECT_LT(luma(pocket), luma(area_colour(3)) / 3);
+  EXPECT_LT(luma(image.at(10, 4)), luma(area_colour(0)));
+  EXPECT_NE(pocket, image.at(10, 4));
+}
+
+TEST(RenderTest, ComponentsTakeOneColourEach) {
+  // Two rooms of the same area, split by a wall; a third room of area 2.
+  const Mask mask = make_mask(15, 5, 1, {{5, 0, 5, 4, 0}, {10, 0, 10, 4, 0}, {11, 0, 14, 4, 2}});
+  const Components components = label_components(mask, {});
+  ASSERT_EQ(components.count(), 3U);
+  RenderLayers layers;
+  layers.components = &components;
+  const Image image = render(mask, layers);
+  const Rgba left = image.at(0, 0);
+  const Rgba middle = image.at(7, 2);
+  const Rgba right = image.at(12, 4);
+  EXPECT_EQ(left, image.at(4, 4));
+  EXPECT_EQ(middle, image.at(9, 0));
+  EXPECT_EQ(right, image.at(14, 0));
+  EXPECT_NE(left, middle);
+  EXPECT_NE(middle, right);
+  EXPECT_NE(left, right);
+  EXPECT_EQ(left, component_colour(components.label({0, 0})));
+  EXPECT_EQ(image.at(5, 2), area_colour(0));
+  // Labels get distinct colours (hashing spreads neighbouring labels).
+  std::set<std::tuple<int, int, int>> colours;
+  for (Components::Label label = 1; label <= 64; ++label) {
+    const Rgba c = component_colour(label);
+    colours.insert({c.r, c.g, c.b});
+    EXPECT_GT(distance(c, component_colour(label + 1)), 30.0) << label;
+  }
+  EXPECT_EQ(colours.size(), 64U);
+}
+
+TEST(RenderTest, MarkersAndLinesAtTheBorderAreClipped) {
+  const Mask mask = make_mask(8, 8, 1);
+  const std::vector<Point> polyline{{0, 0}, {7, 7}, {20, -5}};
+  RenderLayers layers;
+  layers.polyline = polyline;
+  layers.start = Point{0, 0};
+  layers.goal = Point{-4, 100};
+  layers.scale = 2;
+  const Image image = render(mask, layers);
+  EXPECT_EQ(image.width, 16U);
+  EXPECT_EQ(image.at(1, 1), kStartColour);
+}
+
+TEST(RenderTest, PngRoundTripThroughLibpng) {
+  const Mask mask = make_mask(17, 9, 1, {{3, 0, 3, 6, 0}, {10, 2, 16, 8, 2}});
+  FindPathOptions options;
+  const PathResult path = find_path(mask, {0, 0}, {15, 7}, options);
+  ASSERT_TRUE(path.found);
+  RenderLayers layers;
+  layers.polyline = path.points;
+  layers.start = path.points.front();
+  layers.goal = path.points.back();
+  layers.scale = 3;
+  const Image image = render(mask, layers);
+  const std::vector<std::uint8_t> png = encode_png_rgba(image.width, image.height, image.rgba);
+
+  png_image decoded{};
+  decoded.version = PNG_IMAGE_VERSION;
+  ASSERT_NE(png_image_begin_read_from_memory(&decoded, png.data(), png.size()), 0)
+      << decoded.message;
+  EXPECT_EQ(decoded.width, 17U * 3);
+  EXPECT_EQ(decoded.height, 9U * 3);
+  decoded.format = PNG_FORMAT_RGBA;
+  std::vector<std::uint8_t> pixels(PNG_IMAGE_SIZE(decoded));
+  ASSERT_NE(png_image_finish_read(&decoded, nullptr, pixels.data(), 0, nullptr), 0)
+      << decoded.message;
+  EXPECT_EQ(pixels, image.rgba);
+  // The start marker, centred on pixel (0,0)'s block.
+  const std::size_t centre = (1 * decoded.width + 1) * 4;
+  EXPECT_EQ((Rgba{pixels[centre], pixels[centre + 1], pixels[centre + 2], pixels[centre + 3]}),
+            kStartColour);
+}
+
+TEST(RenderTest, RefusesBadScalesAndLayersOfAnotherSize) {
+  const Mask mask = make_mask(10, 10, 1);
+  RenderLayers zero;
+  zero.scale = 0;
+  EXPECT_THROW(static_cast<void>(render(mask, zero)), InvalidArgument);
+  RenderLayers huge;
+  huge.scale = 1U << 20;
+  EXPECT_THROW(static_cast<void>(render(mask, huge)), InvalidArgument);
+
+  const Mask other = make_mask(5, 10, 1);
+  const DistanceField field = compute_distance_field(other, {0, 0}, {});
+  RenderLayers with_field;
+  with_field.field = &field;
+  EXPECT_THROW(static_cast<void>(render(mask, with_field)), InvalidArgument);
+  const Components components = label_components(other, {});
+  RenderLayers with_components;
+  with_components.components = &components;
+  EXPECT_THROW(static_cast<void>(render(mask, with_components)), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace pathcore
