@@ -237,8 +237,11 @@ int run(const Config& config, const sigset_t& stop_signals) {
   }
 
   FieldCache cache(config.field_cache_entries);
-  pathserver::PathfinderService service(store, cache, {.max_pixels = config.max_pixels},
-                                        std::move(authorizer));
+  pathserver::PathfinderService service(
+      store, cache,
+      {.max_pixels = config.max_pixels,
+       .max_message_bytes = static_cast<std::size_t>(config.max_message_mb) * 1024 * 1024},
+      std::move(authorizer));
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();

@@ -255,6 +255,21 @@ grpc::Status PathfinderService::get_mask(const v1::GetMaskRequest& request,
   const MaskEntryPtr entry = store_.get(request.name());
   if (!entry) return mask_not_found(request.name());
   to_proto(*entry, &response);
+  if (request.include_areas()) {
+    // The grid plus its tag and length (at most 11 bytes) must fit one message.
+    const std::size_t grid_bytes = entry->mask->pixel_count();
+    const std::size_t total = response.ByteSizeLong() + grid_bytes + 11;
+    if (total > limits_.max_message_bytes) {
+      return {grpc::StatusCode::RESOURCE_EXHAUSTED,
+              "include_areas: the area grid of '" + request.name() + "' is " +
+                  std::to_string(grid_bytes) + " bytes (" + std::to_string(entry->mask->width()) +
+                  "x" + std::to_string(entry->mask->height()) +
+                  "), more than the server's message limit of " +
+                  std::to_string(limits_.max_message_bytes) + " bytes allows"};
+    }
+    const auto& areas = entry->mask->areas();
+    response.set_areas(areas.data(), areas.size());
+  }
   return grpc::Status::OK;
 }
 

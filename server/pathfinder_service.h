@@ -23,6 +23,9 @@ struct ServiceLimits {
   std::size_t component_cache_entries = 64;
   // Stitched StandardMove answers kept (LRU; 0 disables caching).
   std::size_t route_cache_entries = 4096;
+  // The server's largest message, in bytes: GetMask refuses to send an area
+  // grid that would not fit (RESOURCE_EXHAUSTED) rather than fail the transport.
+  std::size_t max_message_bytes = 64 * 1024 * 1024;
 };
 
 // Most pairs one Reachable request may carry (more: RESOURCE_EXHAUSTED).

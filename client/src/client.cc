@@ -219,9 +219,10 @@ Result<pb::DeleteMaskResponse> Client::delete_mask(const std::string& name) {
                                       options_);
 }
 
-Result<pb::MaskInfo> Client::get_mask(const std::string& name) {
+Result<pb::MaskInfo> Client::get_mask(const std::string& name, bool include_areas) {
   pb::GetMaskRequest request;
   request.set_name(name);
+  request.set_include_areas(include_areas);
   return call<pb::MaskInfo>(stub_.get(), &pb::Pathfinder::Stub::GetMask, request, options_);
 }
 

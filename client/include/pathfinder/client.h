@@ -118,8 +118,10 @@ class Client {
   Result<pathfinding::v1::MaskInfo> patch_mask(const pathfinding::v1::PatchMaskRequest& request);
   // Deletes a mask.
   Result<pathfinding::v1::DeleteMaskResponse> delete_mask(const std::string& name);
-  // Describes one mask.
-  Result<pathfinding::v1::MaskInfo> get_mask(const std::string& name);
+  // Describes one mask; with include_areas, MaskInfo.areas also holds its area
+  // grid (width*height bytes, row-major; RESOURCE_EXHAUSTED when it would not
+  // fit in one message).
+  Result<pathfinding::v1::MaskInfo> get_mask(const std::string& name, bool include_areas = false);
   // Describes every mask, ordered by name.
   Result<pathfinding::v1::ListMasksResponse> list_masks();
   // Finds a path.
