@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "pathfinder/client.h"
+
 namespace pathfinder::cli {
 
 namespace pb = pathfinding::v1;
@@ -97,6 +99,12 @@ std::uint32_t parse_uint32(const std::string& text, const std::string& what) {
 }
 
 }  // namespace
+
+std::string format_status(const grpc::Status& status) {
+  std::string text = "error: " + pathfinder::status_code_name(status.error_code());
+  if (!status.error_message().empty()) text += ": " + status.error_message();
+  return text;
+}
 
 std::string to_json(const google::protobuf::Message& message) {
   google::protobuf::util::JsonPrintOptions options;

@@ -4,6 +4,7 @@
 // per response. Parsing of the CLI's small value languages lives here too.
 
 #include <google/protobuf/message.h>
+#include <grpcpp/support/status.h>
 
 #include <cstdint>
 #include <map>
@@ -14,11 +15,19 @@
 
 namespace pathfinder::cli {
 
+// Exit codes of `pathfind`.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitRpcError = 1;  // the server (or the connection) reported an error
+inline constexpr int kExitUsage = 2;     // a usage error or unusable local input
+
 // A bad command-line value the argument parser could not catch; exit code 2.
 class UsageError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+// "error: STATUS_CODE: message" (without the message when it is empty).
+[[nodiscard]] std::string format_status(const grpc::Status& status);
 
 // The message as one line of JSON (proto field names, defaults included).
 [[nodiscard]] std::string to_json(const google::protobuf::Message& message);

@@ -17,16 +17,17 @@
 #include <vector>
 
 #include "cli_format.h"
+#include "cli_options.h"
 #include "pathfinder/client.h"
+#include "render_command.h"
 
 namespace {
 
 namespace pb = pathfinding::v1;
+using pathfinder::cli::kExitOk;
+using pathfinder::cli::kExitRpcError;
+using pathfinder::cli::kExitUsage;
 using pathfinder::cli::UsageError;
-
-constexpr int kExitOk = 0;
-constexpr int kExitRpcError = 1;
-constexpr int kExitUsage = 2;
 
 struct GlobalArgs {
   std::string server = "127.0.0.1:50051";
@@ -41,22 +42,13 @@ struct GlobalArgs {
 struct UploadArgs {
   std::string name;
   std::string file;
-  std::string format = "auto";
-  std::string rule = "auto";
-  std::vector<std::string> palette;
-  std::uint32_t width = 0;
-  std::uint32_t height = 0;
+  pathfinder::cli::DecodeArgs decode;
 };
 
 struct FindArgs {
   std::string mask;
   std::int32_t sx = 0, sy = 0, gx = 0, gy = 0;
-  std::string areas;
-  bool eight = false;
-  bool corner_cutting = false;
-  std::string smoothing = "beautify";
-  bool snap = false;
-  std::vector<std::string> costs;
+  pathfinder::cli::PathArgs path;
 };
 
 struct ReachableArgs {
@@ -86,11 +78,7 @@ struct PatchArgs {
 template <class T, class Human>
 int report(const pathfinder::Result<T>& result, bool json, Human human) {
   if (!result.ok()) {
-    std::cerr << "error: " << pathfinder::status_code_name(result.status.error_code());
-    if (!result.status.error_message().empty()) {
-      std::cerr << ": " << result.status.error_message();
-    }
-    std::cerr << "\n";
+    std::cerr << pathfinder::cli::format_status(result.status) << "\n";
     return kExitRpcError;
   }
   if (json) {
@@ -105,18 +93,7 @@ int report(const pathfinder::Result<T>& result, bool json, Human human) {
 }
 
 int run_upload(pathfinder::Client& client, const UploadArgs& args, bool json) {
-  pathfinder::UploadOptions options;
-  options.format = pathfinder::cli::parse_format(args.format);
-  options.rule = pathfinder::cli::parse_rule(args.rule);
-  for (const auto& entry : args.palette) {
-    const auto [colour, area] = pathfinder::cli::parse_key_value(entry, "--palette");
-    if (colour > 0xffffff) {
-      throw UsageError("--palette: colour '" + entry + "' is not 0xRRGGBB");
-    }
-    options.palette[colour] = area;
-  }
-  options.width = args.width;
-  options.height = args.height;
+  const pathfinder::UploadOptions options = pathfinder::cli::to_upload_options(args.decode);
   return report(client.upload_mask_file(args.name, args.file, options), json,
                 [](const pb::MaskInfo& info) { return pathfinder::cli::format_mask_info(info); });
 }
@@ -126,15 +103,7 @@ int run_find(pathfinder::Client& client, const FindArgs& args, bool json) {
   request.set_mask(args.mask);
   *request.mutable_start() = pathfinder::make_point(args.sx, args.sy);
   *request.mutable_goal() = pathfinder::make_point(args.gx, args.gy);
-  request.set_enabled_areas(pathfinder::cli::parse_areas(args.areas));
-  request.set_connectivity(args.eight ? pb::CONNECTIVITY_EIGHT : pb::CONNECTIVITY_FOUR);
-  request.set_allow_corner_cutting(args.corner_cutting);
-  request.set_smoothing(pathfinder::cli::parse_smoothing(args.smoothing));
-  request.set_snap_to_reachable(args.snap);
-  for (const auto& entry : args.costs) {
-    const auto [area, cost] = pathfinder::cli::parse_key_value(entry, "--cost");
-    (*request.mutable_area_costs())[area] = cost;
-  }
+  pathfinder::cli::fill_path_request(args.path, request);
   return report(client.find_path(request), json, [](const pb::FindPathResponse& response) {
     return pathfinder::cli::format_find_path(response);
   });
@@ -214,24 +183,11 @@ int main(int argc, char** argv) {
       ->type_name("FILE");
   app.add_option("--tls-key", global.tls_key, "PEM private key of --tls-cert")->type_name("FILE");
 
-  const std::vector<std::string> formats{"auto", "png", "pgm", "pbm", "movingai", "raw"};
-  const std::vector<std::string> rules{"auto", "index", "nonzero", "blue-bit7", "palette"};
-  const std::vector<std::string> smoothings{"beautify", "simplify", "none"};
-
   UploadArgs upload_args;
   auto* upload = app.add_subcommand("upload", "Create or replace mask NAME from an image FILE");
   upload->add_option("NAME", upload_args.name, "Mask name")->required();
   upload->add_option("FILE", upload_args.file, "Image file (PNG, PGM, PBM, .map, raw)")->required();
-  upload->add_option("--format", upload_args.format, "Image format (auto sniffs)")
-      ->check(CLI::IsMember(formats))
-      ->capture_default_str();
-  upload->add_option("--rule", upload_args.rule, "How pixels become area ids")
-      ->check(CLI::IsMember(rules))
-      ->capture_default_str();
-  upload->add_option("--palette", upload_args.palette,
-                     "Colour to area for --rule palette, 0xRRGGBB=AREA (repeatable)");
-  upload->add_option("--width", upload_args.width, "Width in pixels (--format raw)");
-  upload->add_option("--height", upload_args.height, "Height in pixels (--format raw)");
+  pathfinder::cli::add_decode_options(*upload, upload_args.decode);
 
   std::string get_name;
   auto* get = app.add_subcommand("get", "Describe mask NAME");
@@ -250,15 +206,7 @@ int main(int argc, char** argv) {
   find->add_option("SY", find_args.sy, "Start row")->required();
   find->add_option("GX", find_args.gx, "Goal column")->required();
   find->add_option("GY", find_args.gy, "Goal row")->required();
-  find->add_option("--areas", find_args.areas, "Walkable area ids, e.g. 1,2,5 (default all)");
-  find->add_flag("--eight", find_args.eight, "Eight neighbours (default four)");
-  find->add_flag("--corner-cutting", find_args.corner_cutting,
-                 "With --eight, allow diagonal steps past blocked corners");
-  find->add_option("--smoothing", find_args.smoothing, "Path straightening")
-      ->check(CLI::IsMember(smoothings))
-      ->capture_default_str();
-  find->add_flag("--snap", find_args.snap, "Snap unusable ends to the nearest reachable pixel");
-  find->add_option("--cost", find_args.costs, "Step cost of an area, AREA=COST (repeatable)");
+  pathfinder::cli::add_path_options(*find, find_args.path);
 
   ReachableArgs reachable_args;
   auto* reachable =
@@ -295,6 +243,9 @@ int main(int argc, char** argv) {
       ->required();
   patch->add_option("--expected-revision", patch_args.expected_revision,
                     "Refuse unless the mask is at this revision (default any)");
+
+  pathfinder::cli::RenderArgs render_args;
+  auto* render = pathfinder::cli::add_render_command(app, render_args);
 
   try {
     app.parse(argc, argv);
@@ -351,6 +302,9 @@ int main(int argc, char** argv) {
     }
     if (*patch) {
       return run_patch(client, patch_args, json);
+    }
+    if (*render) {
+      return pathfinder::cli::run_render(client, render_args, json);
     }
     std::cerr << "error: no command\n";
     return kExitUsage;

@@ -1,0 +1,48 @@
+#pragma once
+
+// Option groups several `pathfind` commands share: how an image file becomes
+// a mask (upload, render --mask-file) and how a path is asked for (find,
+// render). Each group registers its options on a CLI11 command and turns the
+// parsed values into the request fields.
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "pathfinder/client.h"
+#include "pathfinding/v1/pathfinding.pb.h"
+
+namespace pathfinder::cli {
+
+// --format, --rule, --palette, --width, --height.
+struct DecodeArgs {
+  std::string format = "auto";
+  std::string rule = "auto";
+  std::vector<std::string> palette;
+  std::uint32_t width = 0;
+  std::uint32_t height = 0;
+};
+
+void add_decode_options(CLI::App& command, DecodeArgs& args);
+
+// The parsed values as upload options. Throws UsageError (a bad --palette entry).
+[[nodiscard]] UploadOptions to_upload_options(const DecodeArgs& args);
+
+// --areas, --eight, --corner-cutting, --smoothing, --snap, --cost.
+struct PathArgs {
+  std::string areas;
+  bool eight = false;
+  bool corner_cutting = false;
+  std::string smoothing = "beautify";
+  bool snap = false;
+  std::vector<std::string> costs;
+};
+
+void add_path_options(CLI::App& command, PathArgs& args);
+
+// Sets enabled_areas, connectivity, allow_corner_cutting, smoothing,
+// snap_to_reachable and area_costs of request. Throws UsageError (--areas, --cost).
+void fill_path_request(const PathArgs& args, pathfinding::v1::FindPathRequest& request);
+
+}  // namespace pathfinder::cli

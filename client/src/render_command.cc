@@ -1,0 +1,328 @@
+#include "render_command.h"
+
+#include <google/protobuf/struct.pb.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <span>
+
+#include "cli_format.h"
+#include "pathcore/codec.h"
+#include "pathcore/components.h"
+#include "pathcore/distance_field.h"
+#include "pathcore/mask.h"
+#include "pathcore/path.h"
+#include "pathcore/render.h"
+
+namespace pathfinder::cli {
+
+namespace pb = pathfinding::v1;
+
+namespace {
+
+pathcore::MaskFormat to_core(pb::MaskFormat format) {
+  switch (format) {
+    case pb::MASK_FORMAT_PNG:
+      return pathcore::MaskFormat::kPng;
+    case pb::MASK_FORMAT_PGM:
+      return pathcore::MaskFormat::kPgm;
+    case pb::MASK_FORMAT_PBM:
+      return pathcore::MaskFormat::kPbm;
+    case pb::MASK_FORMAT_MOVINGAI:
+      return pathcore::MaskFormat::kMovingAi;
+    case pb::MASK_FORMAT_RAW:
+      return pathcore::MaskFormat::kRaw;
+    default:
+      return pathcore::MaskFormat::kAuto;
+  }
+}
+
+pathcore::PixelRule to_core(pb::PixelRule rule) {
+  switch (rule) {
+    case pb::PIXEL_RULE_INDEX:
+      return pathcore::PixelRule::kIndex;
+    case pb::PIXEL_RULE_NONZERO:
+      return pathcore::PixelRule::kNonZero;
+    case pb::PIXEL_RULE_BLUE_BIT7:
+      return pathcore::PixelRule::kBlueBit7;
+    case pb::PIXEL_RULE_PALETTE:
+      return pathcore::PixelRule::kPalette;
+    default:
+      return pathcore::PixelRule::kAuto;
+  }
+}
+
+// Decodes the local mask file as the server would decode an upload of it.
+pathcore::Mask decode_file(const RenderArgs& args) {
+  const std::string bytes = read_file(args.mask_file);  // throws FileError
+  const UploadOptions upload = to_upload_options(args.decode);
+  pathcore::DecodeOptions options;
+  options.format = to_core(upload.format);
+  options.rule = to_core(upload.rule);
+  options.palette = upload.palette;
+  options.raw_width = upload.width;
+  options.raw_height = upload.height;
+  try {
+    return pathcore::decode_mask(
+        std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()), options);
+  } catch (const pathcore::DecodeError& error) {
+    throw FileError(args.mask_file + ": " + error.what());
+  }
+}
+
+// The request's path options as core's, checked as the server checks them.
+pathcore::FindPathOptions to_core_options(const pb::FindPathRequest& request) {
+  pathcore::FindPathOptions options;
+  options.field.enabled = pathcore::effective_areas(request.enabled_areas());
+  options.field.connectivity = request.connectivity() == pb::CONNECTIVITY_EIGHT
+                                   ? pathcore::Connectivity::kEight
+                                   : pathcore::Connectivity::kFour;
+  options.field.allow_corner_cutting = request.allow_corner_cutting();
+  for (const auto& [area, cost] : request.area_costs()) {
+    if (area < 1 || area > static_cast<std::uint32_t>(pathcore::kMaxAreaId)) {
+      throw UsageError("--cost: area id " + std::to_string(area) + " is outside 1..63");
+    }
+    if (cost < 1 || cost > 255) {
+      throw UsageError("--cost: cost " + std::to_string(cost) + " for area " +
+                       std::to_string(area) + " is outside 1..255");
+    }
+    options.field.area_costs[area] = static_cast<std::uint8_t>(cost);
+  }
+  switch (request.smoothing()) {
+    case pb::SMOOTHING_SIMPLIFY:
+      options.smoothing = pathcore::Smoothing::kSimplify;
+      break;
+    case pb::SMOOTHING_NONE:
+      options.smoothing = pathcore::Smoothing::kNone;
+      break;
+    default:
+      options.smoothing = pathcore::Smoothing::kBeautify;
+      break;
+  }
+  options.snap_to_reachable = request.snap_to_reachable();
+  return options;
+}
+
+std::optional<pathcore::Point> point_arg(const std::vector<std::int32_t>& xy) {
+  if (xy.size() != 2) return std::nullopt;
+  return pathcore::Point{xy[0], xy[1]};
+}
+
+std::string point_text(pathcore::Point p) {
+  return "(" + std::to_string(p.x) + "," + std::to_string(p.y) + ")";
+}
+
+void check_inside(const pathcore::Mask& mask, pathcore::Point p, const char* option) {
+  if (!mask.contains(p)) {
+    throw UsageError(std::string(option) + ": " + point_text(p) + " is outside the " +
+                     std::to_string(mask.width()) + "x" + std::to_string(mask.height()) + " mask");
+  }
+}
+
+// The path to draw: raw grid pixels and the (smoothed) answer.
+struct DrawnPath {
+  bool found = false;
+  pathcore::Path raw;
+  pathcore::Path points;
+  double length = 0;
+  pathcore::Point goal;  // where it ends (snapped), when found
+};
+
+pathcore::Path from_proto(const google::protobuf::RepeatedPtrField<pb::Point>& points) {
+  pathcore::Path path;
+  path.reserve(static_cast<std::size_t>(points.size()));
+  for (const auto& p : points) path.push_back({p.x(), p.y()});
+  return path;
+}
+
+void write_output(const std::string& path, const std::vector<std::uint8_t>& png) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (out)
+    out.write(reinterpret_cast<const char*>(png.data()), static_cast<std::streamsize>(png.size()));
+  if (out) out.close();
+  if (!out) {
+    throw FileError("cannot write '" + path + "': " + std::strerror(errno));
+  }
+}
+
+}  // namespace
+
+CLI::App* add_render_command(CLI::App& app, RenderArgs& args) {
+  auto* render = app.add_subcommand(
+      "render", "Draw a mask (MASK on the server, or --mask-file FILE) as a PNG, with a path");
+  render->footer(
+      "Areas get distinct colours (area 0 near black). With --from and --to: the raw grid path "
+      "faint, the (smoothed) path bold white, start a green disc, goal a red one. --heatmap: the "
+      "distance field to --to, bright yellow at the goal to dark purple far away, pixels it does "
+      "not reach dimmed. --components: one colour per connected component. For a server mask "
+      "the area grid comes from GetMask (include_areas) and the path is the server's FindPath "
+      "answer; the heatmap and components are computed locally from the grid. A local file is "
+      "decoded as upload would, and its path computed locally (no server needed).");
+  render->add_option("MASK", args.mask, "Mask name on the server (or give --mask-file)");
+  render
+      ->add_option(
+          "--mask-file", args.mask_file,
+          "Render this local image file (decoded as upload would) instead of a server mask")
+      ->type_name("FILE");
+  add_decode_options(*render, args.decode);
+  render->add_option("--from", args.from, "Start of the path: X Y")->expected(2)->type_name("INT");
+  render->add_option("--to", args.to, "Goal of the path (and of the heatmap's field): X Y")
+      ->expected(2)
+      ->type_name("INT");
+  add_path_options(*render, args.path);
+  render->add_flag("--heatmap", args.heatmap, "Colour the distance field to --to");
+  render->add_flag("--components", args.components,
+                   "Colour each connected component (under the heatmap, if both)");
+  render->add_option("--scale", args.scale, "Picture pixels per mask pixel, 1..64")
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str();
+  render->add_option("-o,--output", args.output, "The PNG file to write")
+      ->required()
+      ->type_name("FILE");
+  return render;
+}
+
+int run_render(Client& client, const RenderArgs& args, bool json) {
+  if (args.mask.empty() == args.mask_file.empty()) {
+    throw UsageError("render: give a mask name or --mask-file FILE (exactly one)");
+  }
+  const std::optional<pathcore::Point> from = point_arg(args.from);
+  const std::optional<pathcore::Point> to = point_arg(args.to);
+  if (from && !to) throw UsageError("render: --from needs --to");
+  if (args.heatmap && !to) throw UsageError("render: --heatmap needs --to (the field's goal)");
+  pb::FindPathRequest request;
+  fill_path_request(args.path, request);
+  const pathcore::FindPathOptions options = to_core_options(request);
+  if (options.field.enabled == 0) throw UsageError("--areas: no walkable area");
+
+  const bool local = !args.mask_file.empty();
+  std::optional<pathcore::Mask> mask;
+  std::uint64_t revision = 0;
+  if (local) {
+    mask.emplace(decode_file(args));
+  } else {
+    const auto info = client.get_mask(args.mask, /*include_areas=*/true);
+    if (!info.ok()) {
+      std::cerr << format_status(info.status) << "\n";
+      return kExitRpcError;
+    }
+    const std::uint64_t pixels = std::uint64_t{info.value.width()} * info.value.height();
+    if (pixels == 0 || info.value.areas().size() != pixels) {
+      std::cerr << "error: the server sent " << info.value.areas().size()
+                << " bytes of area grid for mask '" << args.mask << "' (" << info.value.width()
+                << "x" << info.value.height() << "): does it support GetMask include_areas?\n";
+      return kExitRpcError;
+    }
+    const auto& areas = info.value.areas();
+    mask.emplace(info.value.width(), info.value.height(),
+                 std::vector<std::uint8_t>(areas.begin(), areas.end()));
+    revision = info.value.revision();
+  }
+
+  DrawnPath path;
+  if (from) {
+    if (local) {
+      check_inside(*mask, *from, "--from");
+      check_inside(*mask, *to, "--to");
+      const pathcore::PathResult answer = pathcore::find_path(*mask, *from, *to, options);
+      path.found = answer.found;
+      path.points = answer.points;
+      path.length = answer.length;
+      path.goal = answer.goal;
+      if (answer.found && options.smoothing != pathcore::Smoothing::kNone) {
+        pathcore::FindPathOptions raw_options = options;
+        raw_options.smoothing = pathcore::Smoothing::kNone;
+        path.raw = pathcore::find_path(*mask, *from, *to, raw_options).points;
+      } else {
+        path.raw = answer.points;
+      }
+    } else {
+      request.set_mask(args.mask);
+      *request.mutable_start() = make_point(from->x, from->y);
+      *request.mutable_goal() = make_point(to->x, to->y);
+      const auto answer = client.find_path(request);
+      if (!answer.ok()) {
+        std::cerr << format_status(answer.status) << "\n";
+        return kExitRpcError;
+      }
+      if (answer.value.mask_revision() != revision) {
+        std::cerr << "warning: mask '" << args.mask << "' changed while rendering (revision "
+                  << revision << " drawn, path from revision " << answer.value.mask_revision()
+                  << ")\n";
+      }
+      path.found = answer.value.found();
+      path.points = from_proto(answer.value.points());
+      path.length = answer.value.length();
+      path.goal = {answer.value.goal().x(), answer.value.goal().y()};
+      path.raw = path.points;
+      if (path.found && request.smoothing() != pb::SMOOTHING_NONE) {
+        request.set_smoothing(pb::SMOOTHING_NONE);
+        const auto raw = client.find_path(request);
+        if (!raw.ok()) {
+          std::cerr << format_status(raw.status) << "\n";
+          return kExitRpcError;
+        }
+        path.raw = from_proto(raw.value.points());
+      }
+    }
+  }
+
+  pathcore::RenderLayers layers;
+  layers.scale = args.scale;
+  if (from) {
+    layers.start = path.found ? path.points.front() : *from;
+    layers.raw_path = path.raw;
+    layers.polyline = path.points;
+  }
+  if (to) layers.goal = path.found ? path.goal : *to;
+
+  std::optional<pathcore::DistanceField> field;
+  if (args.heatmap) {
+    check_inside(*mask, *layers.goal, "--to");
+    field.emplace(pathcore::compute_distance_field(*mask, *layers.goal, options.field));
+    layers.field = &*field;
+  }
+  std::optional<pathcore::Components> components;
+  if (args.components) {
+    components.emplace(pathcore::label_components(
+        *mask, {.enabled = options.field.enabled,
+                .connectivity = options.field.connectivity,
+                .allow_corner_cutting = options.field.allow_corner_cutting}));
+    layers.components = &*components;
+  }
+
+  pathcore::Image image;
+  try {
+    image = pathcore::render(*mask, layers);
+  } catch (const pathcore::InvalidArgument& error) {
+    throw UsageError(std::string("render: ") + error.what());
+  }
+  write_output(args.output, pathcore::encode_png_rgba(image.width, image.height, image.rgba));
+
+  if (json) {
+    google::protobuf::Struct summary;
+    auto& fields = *summary.mutable_fields();
+    fields["output"].set_string_value(args.output);
+    fields["width"].set_number_value(image.width);
+    fields["height"].set_number_value(image.height);
+    if (from) {
+      fields["found"].set_bool_value(path.found);
+      fields["points"].set_number_value(static_cast<double>(path.points.size()));
+      fields["length"].set_number_value(path.length);
+    }
+    std::cout << to_json(summary) << "\n";
+  } else {
+    std::cout << "wrote " << args.output << " (" << image.width << "x" << image.height << ")";
+    if (from) {
+      std::cout << "  found " << (path.found ? "true" : "false") << "  points "
+                << path.points.size() << "  length " << path.length;
+    }
+    std::cout << "\n";
+  }
+  return kExitOk;
+}
+
+}  // namespace pathfinder::cli

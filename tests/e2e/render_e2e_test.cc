@@ -1,0 +1,365 @@
+// End-to-end tests of pictures: GetMask's area grid (include_areas) against
+// the real server, and `pathfind render` from a local file and from the
+// server. Output PNGs are read back with libpng, not with the code under test.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <png.h>
+
+#include <cstdint>
+#include <memory>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "pathcore/codec.h"
+#include "pathcore/mask.h"
+#include "pathcore/render.h"
+#include "pathfinder/client.h"
+#include "support/server_process.h"
+
+namespace {
+
+using pathtest::CommandResult;
+using pathtest::ServerOptions;
+using pathtest::ServerProcess;
+using ::testing::AllOf;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+namespace pb = pathfinding::v1;
+
+// A room with two walls to walk around (area 1) and an area-2 strip, as PGM.
+struct Level {
+  static constexpr int kWidth = 32;
+  static constexpr int kHeight = 16;
+  std::vector<std::uint8_t> areas = std::vector<std::uint8_t>(kWidth * kHeight, 1);
+
+  Level() {
+    for (int y = 0; y <= 12; ++y) areas[y * kWidth + 8] = 0;
+    for (int y = 3; y < kHeight; ++y) areas[y * kWidth + 20] = 0;
+    for (int y = 0; y <= 1; ++y) {
+      for (int x = 24; x < kWidth; ++x) areas[y * kWidth + x] = 2;
+    }
+  }
+  [[nodiscard]] std::string bytes() const { return {areas.begin(), areas.end()}; }
+  [[nodiscard]] std::string pgm() const {
+    return "P5\n" + std::to_string(kWidth) + " " + std::to_string(kHeight) + "\n255\n" + bytes();
+  }
+};
+
+// A PNG file read with libpng as 8-bit RGBA.
+struct Picture {
+  std::uint32_t width = 0;
+  std::uint32_t height = 0;
+  std::vector<std::uint8_t> rgba;
+  std::string error;
+
+  [[nodiscard]] pathcore::Rgba at(std::uint32_t x, std::uint32_t y) const {
+    const std::size_t i = (std::size_t{y} * width + x) * 4;
+    return {rgba[i], rgba[i + 1], rgba[i + 2], rgba[i + 3]};
+  }
+};
+
+Picture read_png(const std::string& path) {
+  Picture picture;
+  const std::string bytes = pathtest::read_text_file(path);
+  png_image image{};
+  image.version = PNG_IMAGE_VERSION;
+  if (png_image_begin_read_from_memory(&image, bytes.data(), bytes.size()) == 0) {
+    picture.error = image.message;
+    return picture;
+  }
+  image.format = PNG_FORMAT_RGBA;
+  picture.rgba.resize(PNG_IMAGE_SIZE(image));
+  if (png_image_finish_read(&image, nullptr, picture.rgba.data(), 0, nullptr) == 0) {
+    picture.error = image.message;
+    return picture;
+  }
+  picture.width = image.width;
+  picture.height = image.height;
+  return picture;
+}
+
+double luma(pathcore::Rgba c) { return 0.2126 * c.r + 0.7152 * c.g + 0.0722 * c.b; }
+
+std::string describe(const CommandResult& result) {
+  return "exit " + std::to_string(result.exit_code) + "\n--- stdout ---\n" + result.out +
+         "--- stderr ---\n" + result.err;
+}
+
+// Runs the CLI; nothing listens on 127.0.0.1:1, so a local render that wrongly
+// reaches for the network fails.
+CommandResult pathfind_offline(std::vector<std::string> args) {
+  args.insert(args.begin(), {PATHFIND_CLI_BIN, "--server", "127.0.0.1:1", "--timeout", "5"});
+  return pathtest::run_command(args);
+}
+
+class RenderE2eTest : public ::testing::Test {
+ protected:
+  void SetUp() override { start_server({}); }
+
+  void start_server(std::vector<std::string> extra_args) {
+    client_.reset();
+    server_.reset();
+    ServerOptions options;
+    options.binary = PATHFINDER_SERVER_BIN;
+    options.extra_args = std::move(extra_args);
+    server_ = std::make_unique<ServerProcess>(options);
+    client_ = std::make_unique<pathfinder::Client>(server_->target());
+    level_path_ = file("level.pgm");
+    pathtest::write_file(level_path_, Level().pgm());
+  }
+
+  void TearDown() override {
+    if (HasFailure() && server_) {
+      std::cerr << "---- server output ----\n" << server_->log() << "-----------------------\n";
+    }
+  }
+
+  [[nodiscard]] std::string file(const std::string& name) const {
+    return server_->temp_dir() + "/" + name;
+  }
+
+  CommandResult run(std::vector<std::string> args) {
+    args.insert(args.begin(), {PATHFIND_CLI_BIN, "--server", server_->target()});
+    return pathtest::run_command(args);
+  }
+
+  void upload_level(const std::string& name) {
+    const auto result = run({"upload", name, level_path_});
+    ASSERT_EQ(result.exit_code, 0) << describe(result);
+  }
+
+  std::unique_ptr<ServerProcess> server_;
+  std::unique_ptr<pathfinder::Client> client_;
+  std::string level_path_;
+};
+
+// ---------------------------------------------------------------------------
+// GetMask include_areas.
+
+TEST_F(RenderE2eTest, GetMaskSendsTheGridOnlyOnRequest) {
+  upload_level("level");
+  const auto plain = client_->get_mask("level");
+  ASSERT_TRUE(plain.ok()) << plain.status.error_message();
+  EXPECT_TRUE(plain.value.areas().empty());  // unchanged for existing callers
+  EXPECT_EQ(plain.value.width(), 32U);
+
+  const auto with_grid = client_->get_mask("level", /*include_areas=*/true);
+  ASSERT_TRUE(with_grid.ok()) << with_grid.status.error_message();
+  EXPECT_EQ(with_grid.value.areas(), Level().bytes());
+  EXPECT_EQ(with_grid.value.width(), 32U);
+  EXPECT_EQ(with_grid.value.height(), 16U);
+  EXPECT_EQ(with_grid.value.sha256(), plain.value.sha256());
+  EXPECT_EQ(with_grid.value.revision(), plain.value.revision());
+
+  // ListMasks never carries grids.
+  const auto list = client_->list_masks();
+  ASSERT_TRUE(list.ok());
+  ASSERT_EQ(list.value.masks_size(), 1);
+  EXPECT_TRUE(list.value.masks(0).areas().empty());
+
+  const auto missing = client_->get_mask("ghost", true);
+  EXPECT_EQ(missing.status.error_code(), grpc::StatusCode::NOT_FOUND);
+}
+
+TEST_F(RenderE2eTest, GetMaskRefusesAGridLargerThanTheMessageLimit) {
+  start_server({"--max-message-mb", "1"});
+  // 1200 x 1000 = 1.2 MB of grid; as a PNG of stripes the upload is small.
+  std::vector<std::uint8_t> areas(1200 * 1000);
+  for (std::size_t i = 0; i < areas.size(); ++i) areas[i] = (i / 1200) % 3 == 0 ? 0 : 1;
+  const auto png = pathcore::encode_png_areas(pathcore::Mask(1200, 1000, areas));
+  ASSERT_LT(png.size(), 1024U * 1024);
+  pb::UploadMaskRequest upload;
+  upload.set_name("big");
+  upload.set_image(png.data(), png.size());
+  const auto uploaded = client_->upload_mask(upload);
+  ASSERT_TRUE(uploaded.ok()) << uploaded.status.error_message();
+
+  const auto refused = client_->get_mask("big", true);
+  EXPECT_EQ(refused.status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_THAT(refused.status.error_message(),
+              AllOf(HasSubstr("include_areas"), HasSubstr("1200000 bytes"), HasSubstr("1048576")));
+  const auto described = client_->get_mask("big");
+  EXPECT_TRUE(described.ok()) << described.status.error_message();
+
+  const auto cli = run({"render", "big", "-o", file("big.png")});
+  EXPECT_EQ(cli.exit_code, 1) << describe(cli);
+  EXPECT_THAT(cli.err, StartsWith("error: RESOURCE_EXHAUSTED: "));
+}
+
+// ---------------------------------------------------------------------------
+// pathfind render.
+
+TEST(RenderUsageTest, HelpDescribesTheOptions) {
+  const auto result = pathfind_offline({"render", "--help"});
+  EXPECT_EQ(result.exit_code, 0) << describe(result);
+  EXPECT_THAT(result.out,
+              AllOf(HasSubstr("--mask-file"), HasSubstr("--from"), HasSubstr("--to"),
+                    HasSubstr("--heatmap"), HasSubstr("--components"), HasSubstr("--scale"),
+                    HasSubstr("--output"), HasSubstr("--format"), HasSubstr("--rule"),
+                    HasSubstr("--eight"), HasSubstr("--smoothing")));
+  const auto top = pathfind_offline({"--help"});
+  EXPECT_THAT(top.out, HasSubstr("render"));
+}
+
+TEST(RenderUsageTest, LocalFileWithPathHeatmapAndComponents) {
+  pathtest::TempDir dir("pathfinder-render");
+  const std::string level = dir.file("level.pgm");
+  pathtest::write_file(level, Level().pgm());
+  const std::string out = dir.file("out.png");
+  const auto result =
+      pathfind_offline({"render", "--mask-file", level, "--from", "2", "2", "--to", "30", "10",
+                        "--heatmap", "--components", "--scale", "3", "-o", out});
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  EXPECT_THAT(result.out, AllOf(StartsWith("wrote " + out + " (96x48)"), HasSubstr("found true")));
+
+  const Picture picture = read_png(out);
+  ASSERT_TRUE(picture.error.empty()) << picture.error;
+  EXPECT_EQ(picture.width, 32U * 3);
+  EXPECT_EQ(picture.height, 16U * 3);
+  // Markers at the centres of the start and goal blocks.
+  EXPECT_EQ(picture.at(2 * 3 + 1, 2 * 3 + 1), pathcore::kStartColour);
+  EXPECT_EQ(picture.at(30 * 3 + 1, 10 * 3 + 1), pathcore::kGoalColour);
+  // Heatmap: a wall pixel far from the path is near black; the walkable pixel
+  // next to the goal is brighter than one next to the start.
+  EXPECT_LT(luma(picture.at(8 * 3 + 1, 0 * 3 + 1)), 20.0);
+  EXPECT_GT(luma(picture.at(31 * 3 + 1, 15 * 3 + 1)), luma(picture.at(0 * 3 + 1, 15 * 3 + 1)));
+}
+
+TEST(RenderUsageTest, LocalFileAloneShowsTheAreas) {
+  pathtest::TempDir dir("pathfinder-render");
+  const std::string level = dir.file("level.raw");
+  pathtest::write_file(level, Level().bytes());
+  const std::string out = dir.file("areas.png");
+  const auto result = pathfind_offline({"--json", "render", "--mask-file", level, "--format", "raw",
+                                        "--width", "32", "--height", "16", "-o", out});
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  EXPECT_THAT(result.out, AllOf(HasSubstr("\"width\":32"), HasSubstr("\"height\":16")));
+  const Picture picture = read_png(out);
+  ASSERT_TRUE(picture.error.empty()) << picture.error;
+  ASSERT_EQ(picture.width, 32U);
+  ASSERT_EQ(picture.height, 16U);
+  // Pixels of one area share a colour; the three areas differ.
+  const pathcore::Rgba wall = picture.at(8, 5);
+  const pathcore::Rgba floor = picture.at(3, 5);
+  const pathcore::Rgba strip = picture.at(26, 0);
+  EXPECT_EQ(picture.at(20, 10), wall);
+  EXPECT_EQ(picture.at(15, 15), floor);
+  EXPECT_EQ(picture.at(31, 1), strip);
+  EXPECT_NE(wall, floor);
+  EXPECT_NE(floor, strip);
+  EXPECT_NE(wall, strip);
+  EXPECT_LT(luma(wall), luma(floor));
+}
+
+TEST(RenderUsageTest, TheDemoLevel) {
+  pathtest::TempDir dir("pathfinder-render");
+  const std::string out = dir.file("demo.png");
+  const auto result = pathfind_offline(
+      {"render", "--mask-file", std::string(PATHFINDER_SOURCE_DIR) + "/assets/demo.png", "--from",
+       "20", "20", "--to", "600", "340", "--heatmap", "-o", out});
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  EXPECT_THAT(result.out, HasSubstr("found true"));
+  const Picture picture = read_png(out);
+  ASSERT_TRUE(picture.error.empty()) << picture.error;
+  EXPECT_EQ(picture.width, 640U);
+  EXPECT_EQ(picture.height, 360U);
+  EXPECT_EQ(picture.at(20, 20), pathcore::kStartColour);
+  EXPECT_EQ(picture.at(600, 340), pathcore::kGoalColour);
+}
+
+TEST(RenderUsageTest, LocalErrorsExitTwo) {
+  pathtest::TempDir dir("pathfinder-render");
+  const std::string level = dir.file("level.pgm");
+  pathtest::write_file(level, Level().pgm());
+  const std::string out = dir.file("out.png");
+  const std::vector<std::vector<std::string>> cases{
+      {"render", "-o", out},                                            // no mask at all
+      {"render", "m", "--mask-file", level, "-o", out},                 // both
+      {"render", "--mask-file", level},                                 // no output
+      {"render", "--mask-file", level, "--from", "1", "1", "-o", out},  // --from without --to
+      {"render", "--mask-file", level, "--heatmap", "-o", out},         // heatmap without --to
+      {"render", "--mask-file", level, "--scale", "0", "-o", out},
+      {"render", "--mask-file", level, "--from", "1", "-o", out},  // one coordinate
+      {"render", "--mask-file", level, "--areas", "99", "-o", out},
+      {"render", "--mask-file", level, "--from", "1", "1", "--to", "2", "2", "--cost", "1=0", "-o",
+       out},
+  };
+  for (const auto& args : cases) {
+    std::string joined;
+    for (const auto& arg : args) joined += arg + " ";
+    const auto result = pathfind_offline(args);
+    EXPECT_EQ(result.exit_code, 2) << joined << "\n" << describe(result);
+    EXPECT_FALSE(result.err.empty()) << joined;
+  }
+
+  const auto outside = pathfind_offline(
+      {"render", "--mask-file", level, "--from", "1", "1", "--to", "40", "3", "-o", out});
+  EXPECT_EQ(outside.exit_code, 2) << describe(outside);
+  EXPECT_THAT(outside.err, AllOf(StartsWith("error: "), HasSubstr("--to"), HasSubstr("(40,3)")));
+
+  const std::string missing = dir.file("missing.pgm");
+  const auto unreadable = pathfind_offline({"render", "--mask-file", missing, "-o", out});
+  EXPECT_EQ(unreadable.exit_code, 2) << describe(unreadable);
+  EXPECT_THAT(unreadable.err, HasSubstr(missing));
+
+  const std::string garbage = dir.file("garbage.bin");
+  pathtest::write_file(garbage, "not an image at all");
+  const auto undecodable = pathfind_offline({"render", "--mask-file", garbage, "-o", out});
+  EXPECT_EQ(undecodable.exit_code, 2) << describe(undecodable);
+  EXPECT_THAT(undecodable.err, HasSubstr(garbage));
+
+  const std::string unwritable = dir.file("no-such-dir/out.png");
+  const auto cannot_write = pathfind_offline({"render", "--mask-file", level, "-o", unwritable});
+  EXPECT_EQ(cannot_write.exit_code, 2) << describe(cannot_write);
+  EXPECT_THAT(cannot_write.err, AllOf(StartsWith("error: "), HasSubstr(unwritable)));
+}
+
+TEST_F(RenderE2eTest, ServerMaskWithTheServersPath) {
+  upload_level("level");
+  const std::string out = file("server.png");
+  const auto result = run({"render", "level", "--from", "2", "2", "--to", "30", "10", "--eight",
+                           "--components", "-o", out});
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  // The drawn path is the server's: the same number of points as `find` prints.
+  const auto find = run({"find", "level", "2", "2", "30", "10", "--eight"});
+  ASSERT_EQ(find.exit_code, 0) << describe(find);
+  std::smatch match;
+  ASSERT_TRUE(std::regex_search(find.out, match, std::regex("points ([0-9]+):"))) << find.out;
+  EXPECT_THAT(result.out, AllOf(HasSubstr("found true"), HasSubstr("points " + match[1].str())));
+
+  const Picture picture = read_png(out);
+  ASSERT_TRUE(picture.error.empty()) << picture.error;
+  EXPECT_EQ(picture.width, 32U);
+  EXPECT_EQ(picture.height, 16U);
+  EXPECT_EQ(picture.at(2, 2), pathcore::kStartColour);
+  EXPECT_EQ(picture.at(30, 10), pathcore::kGoalColour);
+
+  // The same picture as rendering the same file locally.
+  const std::string local_out = file("local.png");
+  const auto local = run({"render", "--mask-file", level_path_, "--from", "2", "2", "--to", "30",
+                          "10", "--eight", "--components", "-o", local_out});
+  ASSERT_EQ(local.exit_code, 0) << describe(local);
+  EXPECT_EQ(read_png(local_out).rgba, picture.rgba);
+}
+
+TEST_F(RenderE2eTest, ServerErrorsExitOne) {
+  upload_level("level");
+  const auto unknown = run({"render", "ghost", "-o", file("ghost.png")});
+  EXPECT_EQ(unknown.exit_code, 1) << describe(unknown);
+  EXPECT_THAT(unknown.err, AllOf(StartsWith("error: NOT_FOUND: "), HasSubstr("ghost")));
+
+  const auto outside =
+      run({"render", "level", "--from", "1", "1", "--to", "99", "2", "-o", file("o.png")});
+  EXPECT_EQ(outside.exit_code, 1) << describe(outside);
+  EXPECT_THAT(outside.err, AllOf(StartsWith("error: INVALID_ARGUMENT: "), HasSubstr("goal")));
+
+  const std::string unwritable = file("no-such-dir/out.png");
+  const auto cannot_write = run({"render", "level", "-o", unwritable});
+  EXPECT_EQ(cannot_write.exit_code, 2) << describe(cannot_write);
+  EXPECT_THAT(cannot_write.err, HasSubstr(unwritable));
+}
+
+}  // namespace
