@@ -285,7 +285,7 @@ int run(const Config& config, const sigset_t& stop_signals) {
     } catch (const pathserver::MetricsHttpError& e) {
       throw StartupError(e.what());
     }
-    spdlog::info("metrics: http://{}/metrics (port {})", config.metrics_address,
+    spdlog::info("metrics: GET /metrics on '{}' (port {})", config.metrics_address,
                  metrics_server->port());
     if (!config.metrics_port_file.empty()) {
       write_port_file(config.metrics_port_file, metrics_server->port());
