@@ -1,11 +1,19 @@
 #include "metrics_http.h"
 
+#include <arpa/inet.h>
 #include <civetweb.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
 #include <cstring>
 #include <exception>
 #include <string_view>
+#include <thread>
 #include <utility>
 
 namespace pathserver {
@@ -47,11 +55,26 @@ std::string listening_port(const std::string& address) {
   return host + ":" + port;
 }
 
+// Opens and closes one TCP connection to host:port (errors ignored).
+void poke(const std::string& host, int port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return;
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<std::uint16_t>(port));
+  if (::inet_pton(AF_INET, host.c_str(), &address.sin_addr) == 1) {
+    (void)::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address);
+  }
+  ::close(fd);
+}
+
 }  // namespace
 
 MetricsHttpServer::MetricsHttpServer(const std::string& address, Render render)
     : render_(std::move(render)) {
   const std::string ports = listening_port(address);
+  wake_host_ = ports.substr(0, ports.rfind(':'));
+  if (wake_host_ == "0.0.0.0") wake_host_ = "127.0.0.1";
   static const unsigned kLibraryInitialized = mg_init_library(0);
   (void)kLibraryInitialized;
 
@@ -87,7 +110,21 @@ MetricsHttpServer::MetricsHttpServer(const std::string& address, Render render)
   port_ = bound[0].port;
 }
 
-MetricsHttpServer::~MetricsHttpServer() { mg_stop(context_); }
+MetricsHttpServer::~MetricsHttpServer() {
+  // civetweb's listener polls with a 2 s quantum and sees mg_stop's flag only
+  // when poll returns: wake it with connections until it has stopped, so
+  // that shutting down does not take up to 2 s longer.
+  std::atomic<bool> stopped{false};
+  std::thread waker([this, &stopped] {
+    while (!stopped.load()) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      if (!stopped.load()) poke(wake_host_, port_);
+    }
+  });
+  mg_stop(context_);
+  stopped.store(true);
+  waker.join();
+}
 
 int MetricsHttpServer::handle(mg_connection* connection, void* self) {
   const mg_request_info* request = mg_get_request_info(connection);

@@ -40,6 +40,7 @@ class MetricsHttpServer {
   static int handle(mg_connection* connection, void* self);
 
   Render render_;
+  std::string wake_host_;  // where the destructor connects to wake civetweb's listener
   mg_context* context_ = nullptr;
   int port_ = 0;
 };

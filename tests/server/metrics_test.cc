@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -205,6 +206,16 @@ TEST(MetricsHttpServer, ServesMetricsOnlyAtSlashMetrics) {
   EXPECT_EQ(pathtest::http_request(server.port(), "GET", "/etc/passwd").status, 404);
   EXPECT_EQ(pathtest::http_request(server.port(), "POST", "/metrics").status, 405);
   EXPECT_EQ(renders, 2);
+}
+
+TEST(MetricsHttpServer, StopsPromptly) {
+  auto server = std::make_unique<MetricsHttpServer>("127.0.0.1:0", [] { return std::string(); });
+  const int port = server->port();
+  EXPECT_EQ(pathtest::http_request(port, "GET", "/metrics").status, 200);
+  const auto start = std::chrono::steady_clock::now();
+  server.reset();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 1500ms);
+  EXPECT_THROW((void)pathtest::http_request(port, "GET", "/metrics"), std::runtime_error);
 }
 
 TEST(MetricsHttpServer, RenderFailureIs500) {
