@@ -103,7 +103,8 @@ template <typename Body>
 grpc::ServerUnaryReactor* respond(grpc::CallbackServerContext* ctx, const char* rpc,
                                   const Authorizer& authorizer, Metrics* metrics, Access access,
                                   Body&& body) {
-  const auto start = Metrics::Clock::now();
+  // Reading the clock costs ~0.1 us on some VMs: only when it is recorded.
+  const auto start = metrics != nullptr ? Metrics::Clock::now() : Metrics::Clock::time_point{};
   grpc::Status status = authorizer.check(*ctx, access);
   if (status.ok()) status = run_handler(std::forward<Body>(body));
   return finish_call(ctx, rpc, status, metrics, start);
