@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <civetweb.h>
 #include <netinet/in.h>
+#include <spdlog/spdlog.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -81,9 +82,14 @@ MetricsHttpServer::MetricsHttpServer(const std::string& address, Render render)
   const std::array<const char*, 7> options = {
       "listening_ports", ports.c_str(), "num_threads", "2", "request_timeout_ms", "10000", nullptr};
   mg_callbacks callbacks{};
-  // civetweb would print errors to stderr itself; the error buffer below
-  // carries them into the exception instead.
-  callbacks.log_message = [](const mg_connection*, const char*) { return 1; };
+  // civetweb would print its errors to stderr itself, past the log format:
+  // the error buffer below carries start errors into the exception, and
+  // errors while serving (a malformed request, a dropped connection) go to
+  // the debug log.
+  callbacks.log_message = [](const mg_connection*, const char* message) {
+    spdlog::debug("metrics http: {}", message);
+    return 1;
+  };
   mg_init_data init{};
   init.callbacks = &callbacks;
   init.user_data = this;
