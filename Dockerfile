@@ -28,5 +28,8 @@ EXPOSE 50051
 #     --admin-token-file /run/secrets/admin --client-token-file /run/secrets/client \
 #     --seed-mask demo=/usr/share/pathfinder/demo.png
 # (--allow-unauthenticated-writes opts out, for a trusted network only.)
+# Prometheus metrics are off by default; to scrape them from outside the
+# container add e.g. `--metrics-address 0.0.0.0:9464` and publish that port
+# (plain HTTP, no authentication: a network only the scraper reaches).
 ENTRYPOINT ["pathfinder-server", "--data-dir", "/var/lib/pathfinder", "--listen", "0.0.0.0:50051"]
 CMD ["--seed-mask", "demo=/usr/share/pathfinder/demo.png"]

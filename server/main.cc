@@ -6,7 +6,6 @@
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/health_check_service_interface.h>
 #include <signal.h>
-#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
@@ -29,7 +28,11 @@
 
 #include "auth.h"
 #include "field_cache.h"
+#include "grpc/health/v1/health.pb.h"
+#include "logging.h"
 #include "mask_store.h"
+#include "metrics.h"
+#include "metrics_http.h"
 #include "pathcore/codec.h"
 #include "pathfinder_service.h"
 
@@ -41,11 +44,15 @@ namespace {
 
 using pathserver::FieldCache;
 using pathserver::MaskStore;
+using pathserver::Metrics;
 
 struct Config {
   std::string listen = "127.0.0.1:50051";
   std::string data_dir = "./data";
   std::string log_level = "info";
+  std::string log_format = "text";  // text | json
+  std::string metrics_address;      // empty: no metrics endpoint
+  std::string metrics_port_file;
   int max_message_mb = 64;
   std::uint64_t max_pixels = pathcore::kDefaultMaxPixels;
   std::size_t field_cache_entries = 256;
@@ -116,6 +123,32 @@ void write_port_file(const std::string& path, int port) {
     throw StartupError("cannot rename '" + temp + "' to port file '" + path +
                        "': " + std::generic_category().message(error));
   }
+}
+
+// Pulls health.pb.cc into the link: its static initializer registers
+// grpc/health/v1/health.proto with protobuf's generated pool, where the
+// reflection service finds it (gRPC's health service itself carries no
+// descriptors, so ghz and grpcurl could not call grpc.health.v1.Health/Check
+// through reflection otherwise).
+void link_health_descriptors() {
+  const auto* service =
+      grpc::health::v1::HealthCheckRequest::descriptor()->file()->FindServiceByName("Health");
+  if (service == nullptr) throw StartupError("grpc.health.v1.Health has no descriptor");
+}
+
+// The gauges of the metrics endpoint, read at scrape time.
+pathserver::ServerGauges read_gauges(const MaskStore& store, const FieldCache& cache,
+                                     const pathserver::PathfinderService& service) {
+  pathserver::ServerGauges gauges;
+  gauges.field_cache = cache.stats();
+  const auto entries = store.list();
+  gauges.masks_stored = entries.size();
+  for (const auto& entry : entries) {
+    gauges.mask_bytes += static_cast<std::uint64_t>(entry->mask->width()) * entry->mask->height();
+  }
+  gauges.component_cache_entries = service.component_cache_entries();
+  gauges.route_cache_entries = service.route_cache_entries();
+  return gauges;
 }
 
 // True when the HOST of HOST:PORT is a loopback address: 127.x.x.x,
@@ -237,12 +270,32 @@ int run(const Config& config, const sigset_t& stop_signals) {
   }
 
   FieldCache cache(config.field_cache_entries);
+  Metrics metrics;
+  const bool metrics_on = !config.metrics_address.empty();
   pathserver::PathfinderService service(
       store, cache,
       {.max_pixels = config.max_pixels,
        .max_message_bytes = static_cast<std::size_t>(config.max_message_mb) * 1024 * 1024},
-      std::move(authorizer));
+      std::move(authorizer), metrics_on ? &metrics : nullptr);
 
+  // Before the gRPC port opens, so a metrics port in use stops the start.
+  std::optional<pathserver::MetricsHttpServer> metrics_server;
+  if (metrics_on) {
+    try {
+      metrics_server.emplace(config.metrics_address, [&metrics, &store, &cache, &service] {
+        return metrics.render(read_gauges(store, cache, service));
+      });
+    } catch (const pathserver::MetricsHttpError& e) {
+      throw StartupError(e.what());
+    }
+    spdlog::info("metrics: GET /metrics on '{}' (port {})", config.metrics_address,
+                 metrics_server->port());
+    if (!config.metrics_port_file.empty()) {
+      write_port_file(config.metrics_port_file, metrics_server->port());
+    }
+  }
+
+  link_health_descriptors();
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
@@ -309,10 +362,30 @@ int main(int argc, char** argv) {
                  "running)")
       ->type_name("DIR")
       ->capture_default_str();
-  app.add_option("--log-level", config.log_level, "Log level (logs go to stderr)")
+  app.add_option("--log-level", config.log_level,
+                 "Log level (logs go to stderr). At info a failed call logs one line (RPC, "
+                 "status code, message) and a successful one none; debug adds one per call")
       ->type_name("LEVEL")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}))
       ->capture_default_str();
+  app.add_option("--log-format", config.log_format,
+                 "text: '[time] [logger] [level] message'; json: one object per line with "
+                 "\"time\" (UTC), \"level\", \"logger\" and \"message\"")
+      ->type_name("FORMAT")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  CLI::Option* metrics_address =
+      app.add_option("--metrics-address", config.metrics_address,
+                     "Serve Prometheus text metrics over plain HTTP at http://HOST:PORT/metrics "
+                     "(HOST a numeric IPv4 address or localhost; port 0 picks a free port). No "
+                     "authentication: keep it on loopback or a trusted network. Default: off. A "
+                     "port in use is a startup error")
+          ->type_name("HOST:PORT");
+  app.add_option("--metrics-port-file", config.metrics_port_file,
+                 "With --metrics-address, write the metrics port (decimal and a newline) to FILE "
+                 "atomically, before --port-file is written")
+      ->type_name("FILE")
+      ->needs(metrics_address);
   app.add_option("--max-message-mb", config.max_message_mb,
                  "Largest request and response message, in MiB")
       ->type_name("N")
@@ -379,9 +452,9 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
 
-  auto logger = spdlog::stderr_color_mt("pathfinder");
-  spdlog::set_default_logger(logger);
-  spdlog::set_level(spdlog::level::from_str(config.log_level));
+  pathserver::configure_logging(config.log_level, config.log_format == "json"
+                                                      ? pathserver::LogFormat::kJson
+                                                      : pathserver::LogFormat::kText);
 
   // Block the stop signals in every thread (gRPC's threads inherit the mask);
   // run() waits for them with sigwait, so Shutdown never runs in a handler.

@@ -10,6 +10,7 @@
 #include "field_cache.h"
 #include "field_finisher.h"
 #include "mask_store.h"
+#include "metrics.h"
 #include "pathcore/codec.h"
 #include "pathfinding/v1/pathfinding.grpc.pb.h"
 #include "query_caches.h"
@@ -35,11 +36,19 @@ inline constexpr int kMaxReachablePairs = 10000;
 // core types, call the store / cache / core and translate the answer back.
 // Every failed call is logged once (RPC, status code, message). The store and
 // cache must outlive the service. Every RPC first checks the caller's bearer
-// token with `authorizer` (writes: Access::kWrite, the rest: kQuery).
+// token with `authorizer` (writes: Access::kWrite, the rest: kQuery). Every
+// finished call is counted, with its latency, in `metrics` when not null
+// (it must outlive the service).
 class PathfinderService final : public pathfinding::v1::Pathfinder::CallbackService {
  public:
   PathfinderService(MaskStore& store, FieldCache& cache, ServiceLimits limits,
-                    Authorizer authorizer = {});
+                    Authorizer authorizer = {}, Metrics* metrics = nullptr);
+
+  // Entries of the Reachable and StandardMove caches (metrics).
+  [[nodiscard]] std::size_t component_cache_entries() const {
+    return query_caches_.components.size();
+  }
+  [[nodiscard]] std::size_t route_cache_entries() const { return query_caches_.routes.size(); }
 
   grpc::ServerUnaryReactor* UploadMask(grpc::CallbackServerContext* ctx,
                                        const pathfinding::v1::UploadMaskRequest* request,
@@ -87,6 +96,7 @@ class PathfinderService final : public pathfinding::v1::Pathfinder::CallbackServ
   FieldCache& cache_;
   ServiceLimits limits_;
   Authorizer authorizer_;
+  Metrics* metrics_;  // may be null
   // Component labels (Reachable) and stitched routes (StandardMove).
   QueryCaches query_caches_{limits_.component_cache_entries, limits_.route_cache_entries};
   // Reachable requests carry up to 10,000 pairs: parse them on an arena.

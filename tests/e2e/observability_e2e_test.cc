@@ -1,0 +1,549 @@
+// End-to-end tests of the server's observability: the Prometheus /metrics
+// endpoint (--metrics-address), JSON log lines (--log-format json, one line
+// per failed call and none per successful one at info), and server
+// reflection describing both pathfinding.v1.Pathfinder and
+// grpc.health.v1.Health (what ghz and grpcurl need with no proto file).
+// Every server is the real binary on 127.0.0.1 with ports picked at run time.
+
+#include <gmock/gmock.h>
+#include <google/protobuf/descriptor.h>
+#include <google/protobuf/descriptor.pb.h>
+#include <google/protobuf/descriptor_database.h>
+#include <google/protobuf/unknown_field_set.h>
+#include <grpcpp/generic/generic_stub.h>
+#include <grpcpp/grpcpp.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pathfinder/client.h"
+#include "support/http_get.h"
+#include "support/prometheus_text.h"
+#include "support/server_process.h"
+
+namespace {
+
+namespace pb = pathfinding::v1;
+using pathfinder::Client;
+using pathtest::ServerOptions;
+using pathtest::ServerProcess;
+using pathtest::TempDir;
+using ::testing::HasSubstr;
+
+pb::UploadMaskRequest open_room(const std::string& name, std::uint32_t width,
+                                std::uint32_t height) {
+  pb::UploadMaskRequest request;
+  request.set_name(name);
+  request.set_image(std::string(static_cast<std::size_t>(width) * height, '\1'));
+  request.set_format(pb::MASK_FORMAT_RAW);
+  request.set_width(width);
+  request.set_height(height);
+  return request;
+}
+
+pb::FindPathRequest find(const std::string& mask, int sx, int sy, int gx, int gy) {
+  pb::FindPathRequest request;
+  request.set_mask(mask);
+  request.mutable_start()->set_x(sx);
+  request.mutable_start()->set_y(sy);
+  request.mutable_goal()->set_x(gx);
+  request.mutable_goal()->set_y(gy);
+  return request;
+}
+
+std::string requests(const std::string& rpc, const std::string& code) {
+  return "pathfinder_requests_total{rpc=\"" + rpc + "\",code=\"" + code + "\"}";
+}
+
+// ---------------------------------------------------------------------------
+// /metrics
+
+class MetricsEndpoint : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ServerOptions options;
+    options.binary = PATHFINDER_SERVER_BIN;
+    options.extra_args = {"--metrics-address", "127.0.0.1:0", "--metrics-port-file",
+                          scratch_.file("metrics.port")};
+    server_ = std::make_unique<ServerProcess>(options);
+    metrics_port_ = std::stoi(pathtest::read_text_file(scratch_.file("metrics.port")));
+    client_ = std::make_unique<Client>(server_->target());
+  }
+
+  pathtest::PrometheusText scrape() {
+    const auto response = pathtest::http_request(metrics_port_, "GET", "/metrics");
+    EXPECT_EQ(response.status, 200) << response.body;
+    return pathtest::parse_prometheus_text(response.body);
+  }
+
+  TempDir scratch_;
+  std::unique_ptr<ServerProcess> server_;
+  std::unique_ptr<Client> client_;
+  int metrics_port_ = 0;
+};
+
+TEST_F(MetricsEndpoint, CountsCallsByRpcAndCodeAndReportsTheStore) {
+  const auto before = scrape();
+  EXPECT_EQ(before.samples.at(requests("FindPath", "OK")), 0);
+  EXPECT_EQ(before.samples.at("pathfinder_masks_stored"), 0);
+
+  ASSERT_TRUE(client_->upload_mask(open_room("room", 64, 32)).ok());
+  ASSERT_TRUE(client_->upload_mask(open_room("hall", 10, 10)).ok());
+  for (int i = 0; i < 3; ++i) {
+    const auto found = client_->find_path(find("room", 1, 1, 60, 30 - i));
+    ASSERT_TRUE(found.ok()) << found.status.error_message();
+  }
+  EXPECT_EQ(client_->find_path(find("nowhere", 1, 1, 2, 2)).status.error_code(),
+            grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(client_->find_path(find("room", -1, 1, 2, 2)).status.error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(client_->get_mask("nowhere").status.error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(client_->get_mask("nowhere").status.error_code(), grpc::StatusCode::NOT_FOUND);
+  ASSERT_TRUE(client_->list_masks().ok());
+  ASSERT_TRUE(client_->delete_mask("hall").ok());
+
+  const auto after = scrape();
+  EXPECT_EQ(after.samples.at(requests("UploadMask", "OK")), 2);
+  EXPECT_EQ(after.samples.at(requests("FindPath", "OK")), 3);
+  EXPECT_EQ(after.samples.at(requests("FindPath", "NOT_FOUND")), 1);
+  EXPECT_EQ(after.samples.at(requests("FindPath", "INVALID_ARGUMENT")), 1);
+  EXPECT_EQ(after.samples.at(requests("GetMask", "NOT_FOUND")), 2);
+  EXPECT_EQ(after.samples.at(requests("GetMask", "OK")), 0);
+  EXPECT_EQ(after.samples.at(requests("ListMasks", "OK")), 1);
+  EXPECT_EQ(after.samples.at(requests("DeleteMask", "OK")), 1);
+  EXPECT_EQ(after.samples.at(requests("Reachable", "OK")), 0);
+
+  // One histogram observation per call, buckets cumulative up to +Inf.
+  const auto count = [&](const std::string& rpc) {
+    return after.samples.at("pathfinder_request_duration_seconds_count{rpc=\"" + rpc + "\"}");
+  };
+  EXPECT_EQ(count("FindPath"), 5);
+  EXPECT_EQ(count("GetMask"), 2);
+  EXPECT_EQ(count("UploadMask"), 2);
+  EXPECT_GT(after.samples.at("pathfinder_request_duration_seconds_sum{rpc=\"FindPath\"}"), 0);
+  double previous = 0;
+  for (const char* le : {"5e-05", "0.0001", "0.001", "0.01", "0.1", "1", "10", "+Inf"}) {
+    const double value =
+        after.samples.at("pathfinder_request_duration_seconds_bucket{rpc=\"FindPath\",le=\"" +
+                         std::string(le) + "\"}");
+    EXPECT_GE(value, previous) << le;
+    previous = value;
+  }
+  EXPECT_EQ(previous, 5);
+
+  // The store: "room" is left, 64x32 area ids.
+  EXPECT_EQ(after.samples.at("pathfinder_masks_stored"), 1);
+  EXPECT_EQ(after.samples.at("pathfinder_mask_bytes"), 64 * 32);
+  for (const char* family :
+       {"pathfinder_field_cache_hits_total", "pathfinder_field_cache_misses_total",
+        "pathfinder_field_cache_evictions_total", "pathfinder_field_cache_entries",
+        "pathfinder_field_cache_bytes", "pathfinder_fields_computed_total",
+        "pathfinder_field_compute_seconds_total", "pathfinder_component_cache_entries",
+        "pathfinder_route_cache_entries"}) {
+    EXPECT_TRUE(after.samples.contains(family)) << family;
+  }
+
+  EXPECT_EQ(pathtest::http_request(metrics_port_, "GET", "/").status, 404);
+  EXPECT_EQ(server_->terminate_and_wait(), 0) << server_->log();
+}
+
+TEST_F(MetricsEndpoint, CountsReachableAndStandardMove) {
+  ASSERT_TRUE(client_->upload_mask(open_room("tiles", 22, 18)).ok());
+  pb::ReachableRequest reachable;
+  reachable.set_mask("tiles");
+  auto* pair = reachable.add_pairs();
+  pair->mutable_a()->set_x(0);
+  pair->mutable_b()->set_x(21);
+  ASSERT_TRUE(client_->reachable(reachable).ok());
+  pb::StandardMoveRequest move;
+  move.set_mask("tiles");
+  move.mutable_start()->set_x(1);
+  move.mutable_start()->set_y(1);
+  move.mutable_goal()->set_x(10);
+  move.mutable_goal()->set_y(6);
+  const auto moved = client_->standard_move(move);
+  ASSERT_TRUE(moved.ok()) << moved.status.error_message();
+  move.mutable_goal()->set_x(99);
+  EXPECT_EQ(client_->standard_move(move).status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+
+  const auto parsed = scrape();
+  EXPECT_EQ(parsed.samples.at(requests("Reachable", "OK")), 1);
+  EXPECT_EQ(parsed.samples.at(requests("StandardMove", "OK")), 1);
+  EXPECT_EQ(parsed.samples.at(requests("StandardMove", "INVALID_ARGUMENT")), 1);
+  EXPECT_EQ(parsed.samples.at("pathfinder_component_cache_entries"), 1);
+}
+
+// A free port on 127.0.0.1 held by a listening socket (closed on destruction).
+class BusyPort {
+ public:
+  BusyPort() {
+    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof address;
+    if (fd_ < 0 || ::bind(fd_, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
+        ::listen(fd_, 1) != 0 ||
+        ::getsockname(fd_, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+      throw std::runtime_error("cannot hold a port");
+    }
+    port_ = ntohs(address.sin_port);
+  }
+  ~BusyPort() { ::close(fd_); }
+  BusyPort(const BusyPort&) = delete;
+  BusyPort& operator=(const BusyPort&) = delete;
+  [[nodiscard]] int port() const { return port_; }
+
+ private:
+  int fd_ = -1;
+  int port_ = 0;
+};
+
+TEST(MetricsStartup, MetricsPortInUseStopsTheStart) {
+  const BusyPort busy;
+  const TempDir dir;
+  const auto result = pathtest::run_command({PATHFINDER_SERVER_BIN, "--listen", "127.0.0.1:0",
+                                             "--data-dir", dir.file("data"), "--metrics-address",
+                                             "127.0.0.1:" + std::to_string(busy.port())});
+  EXPECT_EQ(result.exit_code, 1) << result.err;
+  EXPECT_THAT(result.err, HasSubstr("--metrics-address"));
+  EXPECT_THAT(result.err, HasSubstr("cannot listen"));
+}
+
+TEST(MetricsStartup, BadMetricsAddressesAreRefused) {
+  const TempDir dir;
+  for (const std::string address : {"0.0.0.0", "metrics.example:9100", "127.0.0.1:70000"}) {
+    const auto result =
+        pathtest::run_command({PATHFINDER_SERVER_BIN, "--listen", "127.0.0.1:0", "--data-dir",
+                               dir.file("data"), "--metrics-address", address});
+    EXPECT_EQ(result.exit_code, 1) << address << ": " << result.err;
+    EXPECT_THAT(result.err, HasSubstr("--metrics-address '" + address + "'"));
+  }
+  // The port file needs the address.
+  const auto result =
+      pathtest::run_command({PATHFINDER_SERVER_BIN, "--metrics-port-file", dir.file("port")});
+  EXPECT_NE(result.exit_code, 0);
+  EXPECT_THAT(result.err + result.out, HasSubstr("--metrics-address"));
+}
+
+TEST(MetricsStartup, HelpDescribesTheFlags) {
+  const auto result = pathtest::run_command({PATHFINDER_SERVER_BIN, "--help"});
+  EXPECT_EQ(result.exit_code, 0);
+  for (const char* flag : {"--metrics-address", "--metrics-port-file", "--log-format"}) {
+    EXPECT_THAT(result.out, HasSubstr(flag));
+  }
+  EXPECT_THAT(result.out, HasSubstr("Default: off"));
+}
+
+// ---------------------------------------------------------------------------
+// JSON logs
+
+// A flat JSON object of string values, as the server's JSON log lines are.
+// nullopt when line is anything else (or not exactly one object).
+std::optional<std::map<std::string, std::string>> parse_flat_json(const std::string& line) {
+  std::size_t i = 0;
+  const auto skip_space = [&] {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+  };
+  const auto string = [&]() -> std::optional<std::string> {
+    if (i >= line.size() || line[i] != '"') return std::nullopt;
+    ++i;
+    std::string out;
+    while (i < line.size() && line[i] != '"') {
+      const auto c = static_cast<unsigned char>(line[i]);
+      if (c < 0x20) return std::nullopt;  // raw control characters are not JSON
+      if (c != '\\') {
+        out.push_back(line[i++]);
+        continue;
+      }
+      if (++i >= line.size()) return std::nullopt;
+      const char e = line[i++];
+      switch (e) {
+        case '"':
+          out.push_back('"');
+          break;
+        case '\\':
+          out.push_back('\\');
+          break;
+        case '/':
+          out.push_back('/');
+          break;
+        case 'b':
+          out.push_back('\b');
+          break;
+        case 'f':
+          out.push_back('\f');
+          break;
+        case 'n':
+          out.push_back('\n');
+          break;
+        case 'r':
+          out.push_back('\r');
+          break;
+        case 't':
+          out.push_back('\t');
+          break;
+        case 'u': {
+          if (i + 4 > line.size()) return std::nullopt;
+          const std::string hex = line.substr(i, 4);
+          if (hex.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos) {
+            return std::nullopt;
+          }
+          const unsigned code = static_cast<unsigned>(std::stoul(hex, nullptr, 16));
+          out.push_back(code < 0x80 ? static_cast<char>(code) : '?');
+          i += 4;
+          break;
+        }
+        default:
+          return std::nullopt;
+      }
+    }
+    if (i >= line.size()) return std::nullopt;
+    ++i;
+    return out;
+  };
+  std::map<std::string, std::string> object;
+  skip_space();
+  if (i >= line.size() || line[i++] != '{') return std::nullopt;
+  skip_space();
+  while (true) {
+    const auto key = string();
+    skip_space();
+    if (!key || i >= line.size() || line[i++] != ':') return std::nullopt;
+    skip_space();
+    const auto value = string();
+    if (!value || !object.emplace(*key, *value).second) return std::nullopt;
+    skip_space();
+    if (i >= line.size()) return std::nullopt;
+    if (line[i] == ',') {
+      ++i;
+      skip_space();
+      continue;
+    }
+    if (line[i++] != '}') return std::nullopt;
+    break;
+  }
+  skip_space();
+  if (i != line.size()) return std::nullopt;
+  return object;
+}
+
+TEST(JsonLogs, OneObjectPerLineAndOneLinePerFailedCall) {
+  ServerOptions options;
+  options.binary = PATHFINDER_SERVER_BIN;
+  options.log_level = "";  // the default, info
+  options.extra_args = {"--log-format", "json"};
+  ServerProcess server(options);
+  Client client(server.target());
+  ASSERT_TRUE(client.upload_mask(open_room("room", 16, 16)).ok());
+  for (int i = 0; i < 5; ++i) {
+    ASSERT_TRUE(client.list_masks().ok());
+    ASSERT_TRUE(client.get_mask("room").ok());
+    ASSERT_TRUE(client.find_path(find("room", 0, 0, 15, i)).ok());
+  }
+  // Quotes, backslashes and a newline in what the request carried.
+  EXPECT_EQ(client.get_mask("no\"such\\mask\n").status.error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(client.find_path(find("missing", 0, 0, 1, 1)).status.error_code(),
+            grpc::StatusCode::NOT_FOUND);
+  ASSERT_EQ(server.terminate_and_wait(), 0) << server.log();
+
+  const std::string log = server.log();
+  ASSERT_FALSE(log.empty());
+  ASSERT_EQ(log.back(), '\n');
+  std::vector<std::map<std::string, std::string>> lines;
+  std::size_t start = 0;
+  while (start < log.size()) {
+    const std::size_t end = log.find('\n', start);
+    const std::string line = log.substr(start, end - start);
+    start = end + 1;
+    const auto object = parse_flat_json(line);
+    ASSERT_TRUE(object.has_value()) << "not a JSON log line: '" << line << "'";
+    for (const char* key : {"time", "level", "logger", "message"}) {
+      ASSERT_TRUE(object->contains(key)) << key << " missing in " << line;
+    }
+    EXPECT_THAT(object->at("time"),
+                ::testing::MatchesRegex("[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}\\.[0-9]{3}Z"));
+    lines.push_back(*object);
+  }
+  int failures = 0;
+  for (const auto& line : lines) {
+    const std::string& message = line.at("message");
+    // Successful calls log nothing at info.
+    EXPECT_EQ(message.find("ListMasks"), std::string::npos) << message;
+    EXPECT_EQ(message.find("UploadMask"), std::string::npos) << message;
+    if (message.find("failed") != std::string::npos) {
+      ++failures;
+      EXPECT_EQ(line.at("level"), "info") << message;  // client errors log at info
+    }
+  }
+  EXPECT_EQ(failures, 2) << log;
+  const auto mentions = [&](const std::string& text) {
+    int n = 0;
+    for (const auto& line : lines) n += line.at("message").find(text) != std::string::npos;
+    return n;
+  };
+  EXPECT_EQ(mentions("GetMask failed: INVALID_ARGUMENT"), 1) << log;
+  EXPECT_EQ(mentions("FindPath failed: NOT_FOUND"), 1) << log;
+  EXPECT_EQ(mentions("FindPath"), 1) << log;  // the five successful ones left no line
+  EXPECT_EQ(mentions("listening on"), 1) << log;
+}
+
+// ---------------------------------------------------------------------------
+// Server reflection (grpc.reflection.v1alpha), spoken with hand-encoded
+// messages over a generic stream so the test needs no reflection proto.
+
+std::string encode_string_field(int field, const std::string& value) {
+  std::string out;
+  out.push_back(static_cast<char>(field << 3 | 2));
+  std::uint64_t length = value.size();
+  while (length >= 0x80) {
+    out.push_back(static_cast<char>(length | 0x80));
+    length >>= 7;
+  }
+  out.push_back(static_cast<char>(length));
+  return out + value;
+}
+
+// ServerReflectionRequest fields: file_containing_symbol = 4, list_services = 7.
+constexpr int kFileContainingSymbol = 4;
+constexpr int kListServices = 7;
+
+// One ServerReflectionInfo stream: sends each request and returns the raw
+// ServerReflectionResponse of each.
+std::vector<std::string> reflection_exchange(const std::string& target,
+                                             const std::vector<std::string>& requests) {
+  grpc::GenericStub stub(grpc::CreateChannel(target, grpc::InsecureChannelCredentials()));
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(20));
+  grpc::CompletionQueue queue;
+  const auto await = [&queue](std::intptr_t expected) {
+    void* tag = nullptr;
+    bool ok = false;
+    if (!queue.Next(&tag, &ok) || reinterpret_cast<std::intptr_t>(tag) != expected) {
+      throw std::runtime_error("completion queue broke");
+    }
+    return ok;
+  };
+  const auto tag = [](std::intptr_t n) { return reinterpret_cast<void*>(n); };
+  auto call = stub.PrepareCall(
+      &context, "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo", &queue);
+  call->StartCall(tag(1));
+  if (!await(1)) throw std::runtime_error("cannot start the reflection stream");
+  std::vector<std::string> responses;
+  for (const auto& request : requests) {
+    grpc::Slice slice(request);
+    grpc::ByteBuffer out(&slice, 1);
+    call->Write(out, tag(2));
+    if (!await(2)) throw std::runtime_error("write failed");
+    grpc::ByteBuffer in;
+    call->Read(&in, tag(3));
+    if (!await(3)) break;
+    std::vector<grpc::Slice> slices;
+    if (!in.Dump(&slices).ok()) throw std::runtime_error("unreadable response");
+    std::string bytes;
+    for (const auto& s : slices) bytes.append(reinterpret_cast<const char*>(s.begin()), s.size());
+    responses.push_back(std::move(bytes));
+  }
+  call->WritesDone(tag(4));
+  await(4);
+  grpc::Status status;
+  call->Finish(&status, tag(5));
+  await(5);
+  if (!status.ok()) throw std::runtime_error("reflection stream: " + status.error_message());
+  queue.Shutdown();
+  return responses;
+}
+
+// The length-delimited fields numbered `field` of a serialized message.
+std::vector<std::string> bytes_fields(const std::string& message, int field) {
+  google::protobuf::UnknownFieldSet fields;
+  if (!fields.ParseFromString(message)) throw std::runtime_error("not a protobuf message");
+  std::vector<std::string> out;
+  for (int i = 0; i < fields.field_count(); ++i) {
+    const auto& f = fields.field(i);
+    if (f.number() == field && f.type() == google::protobuf::UnknownField::TYPE_LENGTH_DELIMITED) {
+      out.push_back(f.length_delimited());
+    }
+  }
+  return out;
+}
+
+TEST(Reflection, DescribesThePathfinderAndTheHealthService) {
+  ServerOptions options;
+  options.binary = PATHFINDER_SERVER_BIN;
+  ServerProcess server(options);
+
+  const auto responses = reflection_exchange(
+      server.target(), {encode_string_field(kListServices, "*"),
+                        encode_string_field(kFileContainingSymbol, "grpc.health.v1.Health"),
+                        encode_string_field(kFileContainingSymbol, "pathfinding.v1.Pathfinder"),
+                        encode_string_field(kFileContainingSymbol, "no.such.Service")});
+  ASSERT_EQ(responses.size(), 4u);
+
+  // list_services_response = 6 { repeated ServiceResponse service = 1 { string name = 1; } }
+  std::vector<std::string> services;
+  for (const auto& list : bytes_fields(responses[0], 6)) {
+    for (const auto& service : bytes_fields(list, 1)) {
+      for (const auto& name : bytes_fields(service, 1)) services.push_back(name);
+    }
+  }
+  EXPECT_THAT(services,
+              ::testing::IsSupersetOf({"pathfinding.v1.Pathfinder", "grpc.health.v1.Health"}));
+
+  // file_descriptor_response = 4 { repeated bytes file_descriptor_proto = 1; }: load every
+  // file returned into one pool, as ghz does, and resolve the methods it calls.
+  google::protobuf::SimpleDescriptorDatabase database;
+  std::vector<std::string> files_seen;
+  for (std::size_t r : {1u, 2u}) {
+    const auto files = bytes_fields(responses[r], 4);
+    ASSERT_EQ(files.size(), 1u) << "no file_descriptor_response for request " << r
+                                << " (error_response: "
+                                << ::testing::PrintToString(bytes_fields(responses[r], 7)) << ")";
+    for (const auto& file_bytes : bytes_fields(files[0], 1)) {
+      google::protobuf::FileDescriptorProto file;
+      ASSERT_TRUE(file.ParseFromString(file_bytes));
+      files_seen.push_back(file.name());
+      google::protobuf::FileDescriptorProto known;
+      if (!database.FindFileByName(file.name(), &known)) {
+        ASSERT_TRUE(database.Add(file));
+      }
+    }
+  }
+  EXPECT_THAT(files_seen, ::testing::IsSupersetOf(
+                              {"grpc/health/v1/health.proto", "pathfinding/v1/pathfinding.proto"}));
+  google::protobuf::DescriptorPool pool(&database);
+  const auto* check = pool.FindMethodByName("grpc.health.v1.Health.Check");
+  ASSERT_NE(check, nullptr);
+  EXPECT_EQ(check->input_type()->full_name(), "grpc.health.v1.HealthCheckRequest");
+  EXPECT_EQ(check->output_type()->full_name(), "grpc.health.v1.HealthCheckResponse");
+  ASSERT_NE(check->output_type()->FindFieldByName("status"), nullptr);
+  EXPECT_NE(pool.FindMethodByName("grpc.health.v1.Health.Watch"), nullptr);
+  const auto* pathfinder = pool.FindServiceByName("pathfinding.v1.Pathfinder");
+  ASSERT_NE(pathfinder, nullptr);
+  for (const char* method : {"UploadMask", "PatchMask", "DeleteMask", "GetMask", "ListMasks",
+                             "FindPath", "Reachable", "StandardMove"}) {
+    EXPECT_NE(pathfinder->FindMethodByName(method), nullptr) << method;
+  }
+
+  // An unknown symbol gets error_response = 7, not a file.
+  EXPECT_TRUE(bytes_fields(responses[3], 4).empty());
+  EXPECT_EQ(bytes_fields(responses[3], 7).size(), 1u);
+
+  // And the described health service answers.
+  Client client(server.target());
+  const auto health = client.health_check();
+  ASSERT_TRUE(health.ok()) << health.status.error_message();
+  EXPECT_EQ(health.value, pathfinder::ServingStatus::kServing);
+}
+
+}  // namespace
