@@ -1,14 +1,21 @@
 #include "compute_pool.h"
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <utility>
 
 namespace pathserver {
 
-ComputePool::ComputePool(std::size_t threads, std::size_t max_queued) : max_queued_(max_queued) {
+ComputePool::ComputePool(std::size_t threads, std::size_t max_queued, int niceness)
+    : max_queued_(max_queued) {
   if (threads == 0) threads = std::max(1U, std::thread::hardware_concurrency());
   threads_.reserve(threads);
-  for (std::size_t i = 0; i < threads; ++i) threads_.emplace_back([this] { run(); });
+  for (std::size_t i = 0; i < threads; ++i) {
+    threads_.emplace_back([this, niceness] { run(niceness); });
+  }
 }
 
 ComputePool::~ComputePool() {
@@ -43,7 +50,15 @@ std::size_t ComputePool::queued() const {
   return queue_.size();
 }
 
-void ComputePool::run() {
+void ComputePool::run(int niceness) {
+  if (niceness != 0) {
+    // On Linux the nice value is per thread: this one only.
+    errno = 0;
+    const int now = ::getpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()));
+    if (errno == 0) {
+      (void)::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), now + niceness);
+    }
+  }
   while (true) {
     std::function<void()> task;
     {

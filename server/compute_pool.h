@@ -19,12 +19,17 @@ namespace pathserver {
 // for continuations of work already admitted (a request resumed after
 // another's fill), so admitted requests are never dropped.
 //
+// The threads run at a lower scheduling priority (nice + `niceness`, Linux
+// per-thread nice values): when cores are short, gRPC's threads answering
+// warm calls get the CPU first and cold work takes what is left.
+//
 // The destructor sets stopping(), runs every task still queued (each should
 // see stopping() and end quickly) and joins the threads. Thread-safe.
 class ComputePool {
  public:
-  // threads 0: one per hardware thread.
-  ComputePool(std::size_t threads, std::size_t max_queued);
+  // threads 0: one per hardware thread. niceness: added to the threads' nice
+  // value (0 leaves it; failures to change it are ignored).
+  ComputePool(std::size_t threads, std::size_t max_queued, int niceness = 0);
   ~ComputePool();
   ComputePool(const ComputePool&) = delete;
   ComputePool& operator=(const ComputePool&) = delete;
@@ -38,7 +43,7 @@ class ComputePool {
   [[nodiscard]] bool stopping() const { return stopping_.load(std::memory_order_relaxed); }
 
  private:
-  void run();
+  void run(int niceness);
 
   const std::size_t max_queued_;
   mutable std::mutex mutex_;

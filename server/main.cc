@@ -50,6 +50,7 @@ struct Config {
   std::uint64_t max_pixels = pathcore::kDefaultMaxPixels;
   std::size_t cache_mb = 1024;       // distance-field cache budget, MiB
   std::size_t compute_threads = 0;   // 0: one per hardware thread
+  int compute_niceness = 10;         // added to the compute threads' nice value
   std::size_t compute_queue = 256;   // cold FindPath calls that may wait for a thread
   std::vector<std::string> seed_masks;  // NAME=FILE
   std::string port_file;
@@ -242,10 +243,12 @@ int run(const Config& config, const sigset_t& stop_signals) {
   pathserver::PathfinderService service(store, cache,
                                         {.max_pixels = config.max_pixels,
                                          .compute_threads = config.compute_threads,
+                                         .compute_niceness = config.compute_niceness,
                                          .compute_queue = config.compute_queue},
                                         std::move(authorizer));
-  spdlog::info("compute pool: {} threads for flood fills, at most {} cold FindPath calls queued",
-               service.compute_threads(), config.compute_queue);
+  spdlog::info(
+      "compute pool: {} threads (nice +{}) for flood fills, at most {} cold FindPath calls queued",
+      service.compute_threads(), config.compute_niceness, config.compute_queue);
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
@@ -338,6 +341,12 @@ int main(int argc, char** argv) {
                  "thread); warm calls are answered on gRPC's threads meanwhile")
       ->type_name("N")
       ->check(CLI::Range(std::size_t{0}, std::size_t{1024}))
+      ->capture_default_str();
+  app.add_option("--compute-niceness", config.compute_niceness,
+                 "Added to the compute threads' nice value, so warm calls get the CPU first "
+                 "when all cores are busy (0: same priority as gRPC's threads)")
+      ->type_name("N")
+      ->check(CLI::Range(0, 19))
       ->capture_default_str();
   app.add_option("--compute-queue", config.compute_queue,
                  "Cold FindPath calls that may wait for a compute thread; beyond that they are "

@@ -121,7 +121,7 @@ PathfinderService::PathfinderService(MaskStore& store, FieldCache& cache, Servic
       cache_(cache),
       limits_(limits),
       authorizer_(std::move(authorizer)),
-      pool_(limits_.compute_threads, limits_.compute_queue) {
+      pool_(limits_.compute_threads, limits_.compute_queue, limits_.compute_niceness) {
   SetMessageAllocatorFor_Reachable(&reachable_allocator_);
 }
 

@@ -27,6 +27,9 @@ struct ServiceLimits {
   std::size_t route_cache_entries = 4096;
   // Threads that run flood fills (cold FindPath); 0: one per hardware thread.
   std::size_t compute_threads = 0;
+  // Added to the compute threads' nice value, so warm calls on gRPC's threads
+  // get the CPU first when the cores are busy (0: same priority).
+  int compute_niceness = 10;
   // Cold FindPath calls that may wait for a compute thread; more are refused
   // with RESOURCE_EXHAUSTED (calls parked on another call's fill of the same
   // field do not count: they hold no thread and need no fill of their own).

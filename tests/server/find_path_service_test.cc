@@ -67,6 +67,15 @@ class FindPathServiceTest : public ::testing::Test {
     return r;
   }
 
+  // A call is answered as soon as its start is settled; its fill is finished
+  // (and counted) after that. Waits (up to 60 s) until n fields were computed.
+  FieldCacheStats wait_for_computed(std::uint64_t n) {
+    for (int i = 0; i < 6000 && cache_.stats().fields_computed < n; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return cache_.stats();
+  }
+
   grpc::Status find(const pb::FindPathRequest& r, pb::FindPathResponse& response,
                     std::chrono::milliseconds deadline = std::chrono::seconds(60)) {
     grpc::ClientContext ctx;
@@ -107,7 +116,7 @@ TEST_F(FindPathServiceTest, ConcurrentIdenticalColdCallsFillTheFieldOnce) {
     EXPECT_EQ(responses[i].points_size(), responses[0].points_size());
     cold += responses[i].cache_hit() ? 0 : 1;
   }
-  const FieldCacheStats stats = cache_.stats();
+  const FieldCacheStats stats = wait_for_computed(1);
   std::cout << "hits " << stats.hits << ", misses " << stats.misses << ", shared waits "
             << stats.shared_waits << ", fields computed " << stats.fields_computed << " in "
             << stats.compute_seconds << " s\n";
@@ -135,6 +144,7 @@ TEST_F(FindPathServiceTest, AnExpiredColdCallEndsDeadlineExceededAndItsFillIsNot
   EXPECT_FALSE(response.cache_hit());
   // The expired call's fill never completes (it stops at its next check, or
   // never starts): only the second field was computed and kept.
+  wait_for_computed(1);
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   const FieldCacheStats stats = cache_.stats();
   std::cout << "fills interrupted " << stats.fills_interrupted << ", computed "
@@ -176,7 +186,7 @@ TEST_F(FindPathServiceTest, WarmCallsAreAnsweredWhileColdOnesWaitForTheComputePo
   for (auto& thread : threads) thread.join();
   for (const auto& status : statuses) EXPECT_TRUE(status.ok()) << status.error_message();
   EXPECT_GT(warm_during_burst, 0);
-  EXPECT_EQ(cache_.stats().fields_computed, static_cast<std::uint64_t>(kCold + 1));
+  EXPECT_EQ(wait_for_computed(kCold + 1).fields_computed, static_cast<std::uint64_t>(kCold + 1));
 }
 
 TEST_F(FindPathServiceTest, AFullQueueRefusesColdCallsWithResourceExhausted) {
