@@ -159,6 +159,36 @@ TEST_F(FindPathServiceTest, AnExpiredColdCallEndsDeadlineExceededAndItsFillIsNot
   EXPECT_EQ(response.cost(), (kWidth - 1) + (kHeight - 1));
 }
 
+TEST_F(FindPathServiceTest, ACancelledColdCallStopsItsFillAndNothingIsKept) {
+  start({.compute_threads = 2});
+  pb::FindPathRequest r = request(0, 0, kWidth - 1, kHeight - 1);
+  r.set_connectivity(pb::CONNECTIVITY_EIGHT);  // the slower octile fill
+  grpc::ClientContext ctx;
+  pb::FindPathResponse response;
+  grpc::Status status;
+  std::thread caller([&] { status = stub_->FindPath(&ctx, r, &response); });
+  // Cancel once the call has missed the cache (its fill is about to start or running).
+  for (int i = 0; i < 3000 && cache_.stats().misses == 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ctx.TryCancel();
+  caller.join();
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::CANCELLED) << status.error_message();
+  // The fill stops at its next check (or never starts); wait for the pool to go idle.
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (cache_.stats().fills_interrupted == 0 && std::chrono::steady_clock::now() < until) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  const FieldCacheStats stats = cache_.stats();
+  std::cout << "fills interrupted " << stats.fills_interrupted << "\n";
+  EXPECT_EQ(stats.fields_computed, 0U);
+  EXPECT_EQ(stats.entries, 0U);
+  // Asked again, the same call fills afresh and succeeds.
+  ASSERT_TRUE(find(r, response).ok());
+  EXPECT_FALSE(response.cache_hit());
+  EXPECT_TRUE(response.found());
+}
+
 TEST_F(FindPathServiceTest, WarmCallsAreAnsweredWhileColdOnesWaitForTheComputePool) {
   start({.compute_threads = 1});
   pb::FindPathResponse response;
