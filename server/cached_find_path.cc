@@ -46,6 +46,12 @@ FieldLease CacheOnlySource::field(const FieldKey& key, const MaskEntry& /*entry*
   return {field.get(), field, true};
 }
 
+FieldLease PartialSource::field(const FieldKey& key, const MaskEntry& /*entry*/,
+                                pathcore::Point start) {
+  if (!(key == key_) || !(start == settled_)) throw NeedsFill{};
+  return {&partial_, nullptr, true};
+}
+
 // A fill answered from half-built, finished after the answer.
 struct FillingSource::Deferred {
   std::shared_ptr<Flight> flight;
@@ -140,6 +146,23 @@ void FillingSource::finish_deferred() noexcept {
         fill->builder.set_interrupt([this, &flight] { return flights_.poll(flight, nullptr); });
       }
       const auto started = std::chrono::steady_clock::now();
+      // Parked requests first, each as soon as its start is settled; a few
+      // rounds, for those that park meanwhile (later ones get the final field).
+      for (int round = 0; round < 3 && !fill->builder.finished(); ++round) {
+        const auto waiters = flights_.waiters(flight);
+        if (waiters.empty()) break;
+        for (const auto& waiter : waiters) {
+          const std::optional<pathcore::Point> start = waiter->start();
+          if (!start || !fill->mask->contains(*start) ||
+              !fill->mask->walkable(*start, flight.key.enabled)) {
+            continue;
+          }
+          if (!fill->builder.run_until_settled(*start)) break;  // finished: all get it below
+          if (waiter->serve_partial(flight.key, fill->builder.field())) {
+            flights_.remove_waiter(flight, waiter.get());
+          }
+        }
+      }
       fill->builder.finish();
       auto field = std::make_shared<const pathcore::DistanceField>(fill->builder.take());
       cache_.record_computed(fill->seconds + seconds_since(started));

@@ -71,7 +71,9 @@ class CacheOnlySource final : public FieldSource {
 // fills until its start is settled, checking `request` (and the waiters)
 // about every 16,384 pixels, and answers from the half-built field; the rest
 // of the field is filled by finish_deferred(), which the caller runs after
-// answering, and then cached and handed to the waiters. A request that
+// answering, and then cached and handed to the waiters (those that can be
+// are answered before, as soon as their own start is settled:
+// FieldRequest::start and serve_partial). A request that
 // misses while another fills the same key is parked (throws Parked). A fill
 // nobody wants any more stops (throws RequestGone) and is not cached.
 // `request` may be null (no deadline, never parked: waits are impossible
@@ -107,6 +109,22 @@ class FillingSource final : public FieldSource {
   FieldPtr given_;
   std::optional<FieldKey> counted_miss_;
   std::vector<std::unique_ptr<Deferred>> deferred_;
+};
+
+// A half-built field for one key, valid at one settled start pixel only (a
+// parked request answered while the fill it waits for is paused): any other
+// key or start throws NeedsFill.
+class PartialSource final : public FieldSource {
+ public:
+  PartialSource(const FieldKey& key, const pathcore::DistanceField& partial, pathcore::Point settled)
+      : key_(key), partial_(partial), settled_(settled) {}
+  [[nodiscard]] FieldLease field(const FieldKey& key, const MaskEntry& entry,
+                                 pathcore::Point start) override;
+
+ private:
+  const FieldKey& key_;
+  const pathcore::DistanceField& partial_;
+  pathcore::Point settled_;
 };
 
 // FindPath on a stored mask with fields from `source`:

@@ -64,6 +64,16 @@ void FieldFlights::mark_served(Flight& flight) {
   flight.served = true;
 }
 
+std::vector<std::shared_ptr<FieldRequest>> FieldFlights::waiters(const Flight& flight) const {
+  const std::lock_guard lock(mutex_);
+  return flight.waiters;
+}
+
+void FieldFlights::remove_waiter(Flight& flight, const FieldRequest* request) {
+  const std::lock_guard lock(mutex_);
+  std::erase_if(flight.waiters, [request](const auto& w) { return w.get() == request; });
+}
+
 void FieldFlights::complete(Flight& flight, const FieldPtr& field) {
   std::vector<std::shared_ptr<FieldRequest>> waiters;
   {

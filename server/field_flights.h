@@ -5,6 +5,7 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -28,6 +29,15 @@ class FieldRequest {
   // request should try again, e.g. lead a fill of its own). Must not block:
   // typically queues the request's work again with the field at hand.
   virtual void resume(const FieldKey& key, FieldPtr field) = 0;
+  // The pixel the request traces from, when a half-built field may serve it
+  // (serve_partial); nullopt (the default): it waits for the final field.
+  [[nodiscard]] virtual std::optional<pathcore::Point> start() const { return std::nullopt; }
+  // Called on the filling thread, with the fill paused and start() settled
+  // in `partial` (a half-built field for key): answers the request from it
+  // synchronously and returns true, or returns false (keeps waiting).
+  virtual bool serve_partial(const FieldKey& /*key*/, const pathcore::DistanceField& /*partial*/) {
+    return false;
+  }
 };
 
 // One fill under way, shared by every request that needs its key.
@@ -40,8 +50,9 @@ struct Flight {
 
 // Single flight for distance fields: at most one fill per FieldKey at a time.
 // The first request to miss leads (fills on its compute thread); the others
-// park on the flight without holding a thread and are resumed with the final
-// field. While filling, the leader calls poll(), which answers the waiters
+// park on the flight without holding a thread, and are answered from the
+// half-built field as their starts settle (serve_partial) or resumed with the
+// final field. While filling, the leader calls poll(), which answers the waiters
 // whose deadline passed (or that were cancelled) and tells the fill to stop
 // once nobody is left who needs it. Thread-safe.
 class FieldFlights {
@@ -63,6 +74,10 @@ class FieldFlights {
   [[nodiscard]] bool poll(Flight& flight, FieldRequest* leader);
   // An answer was traced on the partial field: the rest is finished for the cache.
   void mark_served(Flight& flight);
+  // The requests parked on flight now (a copy).
+  [[nodiscard]] std::vector<std::shared_ptr<FieldRequest>> waiters(const Flight& flight) const;
+  // Takes request off flight's waiters (it was answered another way).
+  void remove_waiter(Flight& flight, const FieldRequest* request);
   // The fill is over: removes the flight and resumes its waiters with field
   // (nullptr when the fill failed or was interrupted).
   void complete(Flight& flight, const FieldPtr& field);

@@ -173,6 +173,28 @@ class PathfinderService::FindPathCall final
     });
   }
 
+  std::optional<pathcore::Point> start() const override {
+    if (answered_.load(std::memory_order_acquire) || !request_->has_start()) return std::nullopt;
+    return to_core(request_->start());
+  }
+
+  bool serve_partial(const FieldKey& key, const pathcore::DistanceField& partial) override {
+    if (answered_.load(std::memory_order_acquire)) return true;
+    if (!gone().ok()) return false;  // the fill's poll answers it
+    const std::optional<pathcore::Point> settled = start();
+    if (!settled) return false;
+    PartialSource source(key, partial, *settled);
+    grpc::Status status;
+    try {
+      status = run_handler([&] { return service_.find_path(*request_, *response_, source); });
+    } catch (const NeedsFill&) {
+      response_->Clear();
+      return false;  // snapped, or another field: wait for the final one
+    }
+    answer(status);
+    return true;
+  }
+
   // The call's work; `given`: the field for *given_key of the fill it waited for.
   void run(const FieldKey* given_key = nullptr, FieldPtr given = nullptr) {
     if (answered_.load(std::memory_order_acquire)) return;

@@ -127,6 +127,18 @@ class FakeRequest final : public FieldRequest {
     resumed_key = key;
     resumed_field = std::move(field);
   }
+
+  // With a start hint: answered from the half-built field (what it saw is kept).
+  std::optional<pathcore::Point> start_hint;
+  std::optional<std::uint32_t> partial_cost;
+  bool partial_reached_corner = false;
+
+  std::optional<pathcore::Point> start() const override { return start_hint; }
+  bool serve_partial(const FieldKey& /*key*/, const pathcore::DistanceField& partial) override {
+    partial_cost = partial.at(*start_hint);
+    partial_reached_corner = partial.reachable({0, 0});
+    return true;
+  }
 };
 
 grpc::Status expired() { return {grpc::StatusCode::DEADLINE_EXCEEDED, "test deadline"}; }
@@ -186,6 +198,31 @@ TEST_F(FillingSourceTest, ASecondRequestParksAndIsResumedWithTheOneField) {
   EXPECT_TRUE(again.cache_hit);
   EXPECT_EQ(again.path.points, pathcore::find_path(*entry_.mask, {5, 5}, goal_, options_).points);
   EXPECT_EQ(cache_.stats().fields_computed, 1U);
+}
+
+TEST_F(FillingSourceTest, AParkedRequestIsAnsweredAsSoonAsItsStartIsSettled) {
+  auto waiter = std::make_shared<FakeRequest>();
+  waiter->start_hint = pathcore::Point{100, 100};  // 1846 steps from the goal
+  auto leader = std::make_shared<FakeRequest>();
+  leader->on_gone = [&](int poll) {
+    if (poll == 1) park(waiter);
+    return grpc::Status::OK;
+  };
+  const pathcore::Point near{600, 600};  // the leader's start: 846 steps
+  FillingSource source(cache_, flights_, leader);
+  const CachedPathResult got = cached_find_path(entry_, source, near, goal_, options_);
+  EXPECT_EQ(got.path.cost, 846.0);
+  EXPECT_FALSE(waiter->partial_cost) << "not before the leader's answer";
+  source.finish_deferred();
+  ASSERT_TRUE(waiter->partial_cost);
+  EXPECT_EQ(*waiter->partial_cost, 1846U);
+  EXPECT_FALSE(waiter->partial_reached_corner) << "served before the fill reached (0,0)";
+  EXPECT_FALSE(waiter->resumed_key) << "answered, so not resumed";
+  EXPECT_FALSE(waiter->abandoned);
+  ASSERT_NE(cache_.peek(key_), nullptr);
+  EXPECT_EQ(cache_.peek(key_)->at({0, 0}), 2046U);
+  EXPECT_EQ(cache_.stats().fields_computed, 1U);
+  EXPECT_EQ(flights_.size(), 0U);
 }
 
 TEST_F(FillingSourceTest, AnExpiredLeaderAloneStopsTheFillAndNothingIsCached) {
