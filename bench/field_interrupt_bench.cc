@@ -67,13 +67,11 @@ void BM_FillEightChecked(benchmark::State& state, const std::string& name) {
 
 }  // namespace
 
-#define INTERRUPT_FILLS(mask)                                                                 \
-  BENCHMARK_CAPTURE(BM_FillFour, mask, std::string(#mask))->Unit(benchmark::kMillisecond);    \
-  BENCHMARK_CAPTURE(BM_FillFourChecked, mask, std::string(#mask))                             \
-      ->Unit(benchmark::kMillisecond);                                                        \
-  BENCHMARK_CAPTURE(BM_FillEight, mask, std::string(#mask))->Unit(benchmark::kMillisecond);   \
-  BENCHMARK_CAPTURE(BM_FillEightChecked, mask, std::string(#mask))                            \
-      ->Unit(benchmark::kMillisecond);
+#define INTERRUPT_FILLS(mask)                                                                     \
+  BENCHMARK_CAPTURE(BM_FillFour, mask, std::string(#mask))->Unit(benchmark::kMillisecond);        \
+  BENCHMARK_CAPTURE(BM_FillFourChecked, mask, std::string(#mask))->Unit(benchmark::kMillisecond); \
+  BENCHMARK_CAPTURE(BM_FillEight, mask, std::string(#mask))->Unit(benchmark::kMillisecond);       \
+  BENCHMARK_CAPTURE(BM_FillEightChecked, mask, std::string(#mask))->Unit(benchmark::kMillisecond);
 
 INTERRUPT_FILLS(open)
 INTERRUPT_FILLS(random30)

@@ -116,7 +116,8 @@ class FillingSource final : public FieldSource {
 // key or start throws NeedsFill.
 class PartialSource final : public FieldSource {
  public:
-  PartialSource(const FieldKey& key, const pathcore::DistanceField& partial, pathcore::Point settled)
+  PartialSource(const FieldKey& key, const pathcore::DistanceField& partial,
+                pathcore::Point settled)
       : key_(key), partial_(partial), settled_(settled) {}
   [[nodiscard]] FieldLease field(const FieldKey& key, const MaskEntry& entry,
                                  pathcore::Point start) override;

@@ -48,10 +48,10 @@ struct Config {
   std::string log_level = "info";
   int max_message_mb = 64;
   std::uint64_t max_pixels = pathcore::kDefaultMaxPixels;
-  std::size_t cache_mb = 1024;       // distance-field cache budget, MiB
-  std::size_t compute_threads = 0;   // 0: one per hardware thread
-  int compute_niceness = 10;         // added to the compute threads' nice value
-  std::size_t compute_queue = 256;   // cold FindPath calls that may wait for a thread
+  std::size_t cache_mb = 1024;          // distance-field cache budget, MiB
+  std::size_t compute_threads = 0;      // 0: one per hardware thread
+  int compute_niceness = 10;            // added to the compute threads' nice value
+  std::size_t compute_queue = 256;      // cold FindPath calls that may wait for a thread
   std::vector<std::string> seed_masks;  // NAME=FILE
   std::string port_file;
   std::string admin_token_file;

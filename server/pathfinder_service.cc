@@ -168,9 +168,8 @@ class PathfinderService::FindPathCall final
 
   void resume(const FieldKey& key, FieldPtr field) override {
     auto self = shared_from_this();
-    service_.pool_.submit([self, key, field = std::move(field)]() mutable {
-      self->run(&key, std::move(field));
-    });
+    service_.pool_.submit(
+        [self, key, field = std::move(field)]() mutable { self->run(&key, std::move(field)); });
   }
 
   std::optional<pathcore::Point> start() const override {
@@ -282,8 +281,8 @@ grpc::ServerUnaryReactor* PathfinderService::FindPath(grpc::CallbackServerContex
   } catch (const NeedsFill&) {
     // Cold: a flood fill is needed. Off gRPC's thread, onto the compute pool.
     response->Clear();
-    auto call = std::make_shared<FindPathCall>(*this, ctx, reactor, request, response,
-                                               warm.missed());
+    auto call =
+        std::make_shared<FindPathCall>(*this, ctx, reactor, request, response, warm.missed());
     if (pool_.try_submit([call] { call->run(); })) return reactor;
     status = {grpc::StatusCode::RESOURCE_EXHAUSTED,
               "server busy: " + std::to_string(pool_.max_queued()) +

@@ -7,9 +7,9 @@
 
 #include "arena_allocator.h"
 #include "auth.h"
-#include "field_cache.h"
 #include "cached_find_path.h"
 #include "compute_pool.h"
+#include "field_cache.h"
 #include "field_flights.h"
 #include "mask_store.h"
 #include "pathcore/codec.h"

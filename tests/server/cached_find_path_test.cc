@@ -4,8 +4,8 @@
 
 #include <cstdint>
 #include <functional>
-#include <optional>
 #include <memory>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -146,7 +146,8 @@ grpc::Status expired() { return {grpc::StatusCode::DEADLINE_EXCEEDED, "test dead
 class FillingSourceTest : public ::testing::Test {
  protected:
   // An open 1024x1024 mask: a full fill checks its requests about 64 times.
-  const MaskEntry entry_ = entry_for(pathcore::Mask(1024, 1024, std::vector<std::uint8_t>(1 << 20, 1)));
+  const MaskEntry entry_ =
+      entry_for(pathcore::Mask(1024, 1024, std::vector<std::uint8_t>(1 << 20, 1)));
   const pathcore::Point start_{0, 0};
   const pathcore::Point goal_{1023, 1023};
   pathcore::FindPathOptions options_ = [] {

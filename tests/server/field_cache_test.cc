@@ -196,7 +196,8 @@ TEST(FieldCache, ByteBudgetHoldsUnderAStreamOfDistinctGoals) {
   std::uint64_t puts = 0;
   for (int i = 0; i < 150; ++i) {
     pathcore::FieldOptions options;
-    options.connectivity = i % 3 == 0 ? pathcore::Connectivity::kEight : pathcore::Connectivity::kFour;
+    options.connectivity =
+        i % 3 == 0 ? pathcore::Connectivity::kEight : pathcore::Connectivity::kFour;
     options.area_costs[2] = i % 2 == 0 ? 7 : 1;
     const pathcore::Point goal = pathtest::random_point(rng, mask);
     FieldKey key = key_for("m", 1, goal);

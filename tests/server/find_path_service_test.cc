@@ -35,8 +35,9 @@ class FindPathServiceTest : public ::testing::Test {
  protected:
   void start(ServiceLimits limits) {
     store_ = std::make_unique<MaskStore>(dir_.file("data"));
-    store_->put("open", pathcore::Mask(kWidth, kHeight,
-                                       std::vector<std::uint8_t>(std::size_t{kWidth} * kHeight, 1)));
+    store_->put("open",
+                pathcore::Mask(kWidth, kHeight,
+                               std::vector<std::uint8_t>(std::size_t{kWidth} * kHeight, 1)));
     service_ = std::make_unique<PathfinderService>(*store_, cache_, limits);
     grpc::ServerBuilder builder;
     int port = 0;
@@ -133,8 +134,8 @@ TEST_F(FindPathServiceTest, ConcurrentIdenticalColdCallsFillTheFieldOnce) {
 TEST_F(FindPathServiceTest, AnExpiredColdCallEndsDeadlineExceededAndItsFillIsNotKept) {
   start({.compute_threads = 2});
   pb::FindPathResponse response;
-  const grpc::Status expired = find(request(0, 0, kWidth - 1, kHeight - 1), response,
-                                    std::chrono::milliseconds(1));
+  const grpc::Status expired =
+      find(request(0, 0, kWidth - 1, kHeight - 1), response, std::chrono::milliseconds(1));
   EXPECT_EQ(expired.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED) << expired.error_message();
 
   // The server is healthy: a cold call on another goal completes.
