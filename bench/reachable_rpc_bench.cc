@@ -40,7 +40,7 @@ struct Fixture {
     dir = ::mkdtemp(templ.data());
     store = std::make_unique<pathserver::MaskStore>(dir);
     store->put("hd", pathbench::random_obstacle_mask(1920, 1080, 0.30, 42));
-    cache = std::make_unique<pathserver::FieldCache>(16);
+    cache = std::make_unique<pathserver::FieldCache>(std::size_t{64} << 20);
     service = std::make_unique<pathserver::PathfinderService>(*store, *cache,
                                                               pathserver::ServiceLimits{});
     grpc::EnableDefaultHealthCheckService(true);

@@ -25,47 +25,82 @@ std::size_t FieldKeyHash::operator()(const FieldKey& key) const {
   return seed;
 }
 
-FieldCache::FieldCache(std::size_t max_entries) : max_entries_(max_entries) {}
+FieldCache::FieldCache(std::size_t budget_bytes) : budget_bytes_(budget_bytes) {}
 
 FieldPtr FieldCache::get(const FieldKey& key) {
   const std::lock_guard lock(mutex_);
   const auto it = index_.find(key);
+  if (it == index_.end()) {
+    ++counters_.misses;
+    return nullptr;
+  }
+  ++counters_.hits;
+  lru_.splice(lru_.begin(), lru_, it->second);
+  return it->second->field;
+}
+
+FieldPtr FieldCache::peek(const FieldKey& key) {
+  const std::lock_guard lock(mutex_);
+  const auto it = index_.find(key);
   if (it == index_.end()) return nullptr;
   lru_.splice(lru_.begin(), lru_, it->second);
-  return it->second->second;
+  return it->second->field;
 }
 
 void FieldCache::put(const FieldKey& key, FieldPtr field) {
-  if (max_entries_ == 0) return;
-  FieldPtr evicted;  // released outside the lock (a field can be large)
-  std::list<Entry> dropped;
-  {
-    const std::lock_guard lock(mutex_);
-    if (const auto it = index_.find(key); it != index_.end()) {
-      evicted = std::exchange(it->second->second, std::move(field));
-      lru_.splice(lru_.begin(), lru_, it->second);
-      return;
-    }
-    lru_.emplace_front(key, std::move(field));
-    index_.emplace(key, lru_.begin());
-    while (lru_.size() > max_entries_) {
-      index_.erase(lru_.back().first);
-      dropped.splice(dropped.begin(), lru_, std::prev(lru_.end()));
-    }
+  if (field == nullptr) return;
+  const std::size_t size = field->memory_bytes();
+  List dropped;  // released outside the lock (fields can be large)
+  const std::lock_guard lock(mutex_);
+  if (const auto it = index_.find(key); it != index_.end()) {
+    // Same key, same revision: an equal field. Drop the old one and re-add.
+    bytes_ -= it->second->bytes;
+    dropped.splice(dropped.end(), lru_, it->second);
+    index_.erase(it);
   }
+  if (size > budget_bytes_) {
+    ++counters_.oversized;
+    return;
+  }
+  while (bytes_ + size > budget_bytes_ && !lru_.empty()) {
+    bytes_ -= lru_.back().bytes;
+    index_.erase(lru_.back().key);
+    dropped.splice(dropped.end(), lru_, std::prev(lru_.end()));
+    ++counters_.evictions;
+  }
+  lru_.push_front(Entry{key, std::move(field), size});
+  index_.emplace(key, lru_.begin());
+  bytes_ += size;
 }
 
 void FieldCache::erase_mask(std::string_view mask) {
-  std::list<Entry> dropped;  // released outside the lock
+  List dropped;  // released outside the lock
   const std::lock_guard lock(mutex_);
   for (auto it = lru_.begin(); it != lru_.end();) {
     const auto next = std::next(it);
-    if (it->first.mask == mask) {
-      index_.erase(it->first);
+    if (it->key.mask == mask) {
+      bytes_ -= it->bytes;
+      index_.erase(it->key);
       dropped.splice(dropped.end(), lru_, it);
     }
     it = next;
   }
+}
+
+void FieldCache::record_computed(double seconds) {
+  const std::lock_guard lock(mutex_);
+  ++counters_.fields_computed;
+  counters_.compute_seconds += seconds;
+}
+
+void FieldCache::record_interrupted() {
+  const std::lock_guard lock(mutex_);
+  ++counters_.fills_interrupted;
+}
+
+void FieldCache::record_shared_wait() {
+  const std::lock_guard lock(mutex_);
+  ++counters_.shared_waits;
 }
 
 std::size_t FieldCache::size() const {
@@ -73,11 +108,17 @@ std::size_t FieldCache::size() const {
   return lru_.size();
 }
 
-FieldCacheStats FieldCache::stats() const {
-  // Placeholder until the byte-budgeted cache lands: only entries is counted.
+std::size_t FieldCache::bytes() const {
   const std::lock_guard lock(mutex_);
-  FieldCacheStats stats;
+  return bytes_;
+}
+
+FieldCacheStats FieldCache::stats() const {
+  const std::lock_guard lock(mutex_);
+  FieldCacheStats stats = counters_;
   stats.entries = lru_.size();
+  stats.bytes = bytes_;
+  stats.budget_bytes = budget_bytes_;
   return stats;
 }
 

@@ -37,44 +37,73 @@ using FieldPtr = std::shared_ptr<const pathcore::DistanceField>;
 
 // Counters of a FieldCache since it was made (for metrics and tests).
 struct FieldCacheStats {
-  std::uint64_t hits = 0;
-  std::uint64_t misses = 0;
-  std::uint64_t evictions = 0;        // entries dropped to stay within the limit
+  std::uint64_t hits = 0;             // get() found the field
+  std::uint64_t misses = 0;           // get() found nothing
+  std::uint64_t evictions = 0;        // entries dropped to stay within the budget
   std::uint64_t entries = 0;          // held now
-  std::uint64_t bytes = 0;            // held now
-  std::uint64_t budget_bytes = 0;     // the limit (0: no byte limit)
-  std::uint64_t fields_computed = 0;  // fields filled on a miss
+  std::uint64_t bytes = 0;            // held now (DistanceField::memory_bytes of each)
+  std::uint64_t budget_bytes = 0;     // the limit (0: nothing is kept)
+  std::uint64_t fields_computed = 0;  // flood fills run to the end (record_computed)
   double compute_seconds = 0;         // total time spent filling them
+  // Added by the byte-budgeted cache:
+  std::uint64_t fills_interrupted = 0;  // fills stopped (cancelled / expired / shutdown), not kept
+  std::uint64_t oversized = 0;          // put() of a field larger than the whole budget: not kept
+  std::uint64_t shared_waits = 0;       // requests that waited for another's fill (single flight)
 };
 
-// A thread-safe least-recently-used cache of distance fields with a limit on
-// the number of entries. get() and put() are O(1); erase_mask() is linear in
-// the entries. A limit of 0 disables caching (put() keeps nothing).
+// A thread-safe least-recently-used cache of distance fields under a budget
+// of bytes: every entry is charged its DistanceField::memory_bytes() (2 to 8
+// bytes per pixel of the mask plus a small header; key and list overhead,
+// under 200 bytes an entry, are not charged). put() evicts least recently
+// used entries until the new one fits; a field larger than the whole budget
+// is not kept at all (the caller still serves it). get() and put() are O(1)
+// plus the evictions; erase_mask() is linear in the entries. A budget of 0
+// disables caching. Evicted fields stay valid for whoever still holds them
+// (shared_ptr). Keys carry the mask revision, so a stale field never matches.
+//
+// The cache also keeps the computation counters (record_computed() and
+// friends) so that one stats() call tells the whole story for metrics.
 class FieldCache {
  public:
-  explicit FieldCache(std::size_t max_entries);
+  explicit FieldCache(std::size_t budget_bytes);
 
   // The field for key, marking it most recently used; nullptr on a miss.
+  // Counts a hit or a miss.
   [[nodiscard]] FieldPtr get(const FieldKey& key);
+  // Like get() without counting (a second look by the same request).
+  [[nodiscard]] FieldPtr peek(const FieldKey& key);
   // Inserts or replaces the field for key as the most recently used entry,
-  // evicting the least recently used ones beyond the limit.
+  // evicting the least recently used ones until the held bytes fit the budget.
   void put(const FieldKey& key, FieldPtr field);
   // Drops every entry of the named mask (any revision). Call when a mask is
-  // replaced or deleted: their keys can no longer match, so this only frees memory.
+  // replaced or deleted: their keys can no longer match, so this only frees
+  // memory (not counted as evictions).
   void erase_mask(std::string_view mask);
 
+  // Counters for the fill that produced a field (or failed to).
+  void record_computed(double seconds);
+  void record_interrupted();
+  void record_shared_wait();
+
   [[nodiscard]] std::size_t size() const;
+  [[nodiscard]] std::size_t bytes() const;
   [[nodiscard]] FieldCacheStats stats() const;
-  [[nodiscard]] std::size_t max_entries() const { return max_entries_; }
+  [[nodiscard]] std::size_t budget_bytes() const { return budget_bytes_; }
 
  private:
-  using Entry = std::pair<FieldKey, FieldPtr>;
+  struct Entry {
+    FieldKey key;
+    FieldPtr field;
+    std::size_t bytes = 0;
+  };
   using List = std::list<Entry>;  // front = most recently used
 
-  const std::size_t max_entries_;
+  const std::size_t budget_bytes_;
   mutable std::mutex mutex_;
   List lru_;
   std::unordered_map<FieldKey, List::iterator, FieldKeyHash> index_;
+  std::size_t bytes_ = 0;
+  FieldCacheStats counters_;  // hits .. shared_waits; entries/bytes/budget filled by stats()
 };
 
 }  // namespace pathserver

@@ -10,7 +10,8 @@
 namespace pathserver {
 
 // A thread-safe least-recently-used cache of shared immutable values with a
-// limit on the number of entries (the pattern of FieldCache, for any key).
+// limit on the number of entries (the component labels and StandardMove
+// routes; distance fields have their byte-budgeted FieldCache).
 // get() and put() are O(1); erase_if() is linear in the entries. A limit of 0
 // disables caching (put() keeps nothing). Evicted values are released outside
 // the lock.

@@ -55,7 +55,10 @@ struct Config {
   std::string metrics_port_file;
   int max_message_mb = 64;
   std::uint64_t max_pixels = pathcore::kDefaultMaxPixels;
-  std::size_t field_cache_entries = 256;
+  std::size_t cache_mb = 1024;          // distance-field cache budget, MiB
+  std::size_t compute_threads = 0;      // 0: one per hardware thread
+  int compute_niceness = 10;            // added to the compute threads' nice value
+  std::size_t compute_queue = 256;      // cold FindPath calls that may wait for a thread
   std::vector<std::string> seed_masks;  // NAME=FILE
   std::string port_file;
   std::string admin_token_file;
@@ -250,9 +253,9 @@ int run(const Config& config, const sigset_t& stop_signals) {
   const std::shared_ptr<grpc::ServerCredentials> credentials = make_server_credentials(config);
   spdlog::info(
       "pathfinder-server {} starting: data dir '{}', max message {} MiB, max pixels {}, "
-      "field cache {} entries",
+      "field cache {} MiB",
       PATHFINDER_VERSION, config.data_dir, config.max_message_mb, config.max_pixels,
-      config.field_cache_entries);
+      config.cache_mb);
 
   MaskStore store(config.data_dir);  // throws StoreError
   const auto& report = store.load_report();
@@ -269,14 +272,20 @@ int run(const Config& config, const sigset_t& stop_signals) {
     return 0;
   }
 
-  FieldCache cache(config.field_cache_entries);
+  FieldCache cache(config.cache_mb * 1024 * 1024);
   Metrics metrics;
   const bool metrics_on = !config.metrics_address.empty();
   pathserver::PathfinderService service(
       store, cache,
       {.max_pixels = config.max_pixels,
-       .max_message_bytes = static_cast<std::size_t>(config.max_message_mb) * 1024 * 1024},
+       .max_message_bytes = static_cast<std::size_t>(config.max_message_mb) * 1024 * 1024,
+       .compute_threads = config.compute_threads,
+       .compute_niceness = config.compute_niceness,
+       .compute_queue = config.compute_queue},
       std::move(authorizer), metrics_on ? &metrics : nullptr);
+  spdlog::info(
+      "compute pool: {} threads (nice +{}) for flood fills, at most {} cold path requests queued",
+      service.compute_threads(), config.compute_niceness, config.compute_queue);
 
   // Before the gRPC port opens, so a metrics port in use stops the start.
   std::optional<pathserver::MetricsHttpServer> metrics_server;
@@ -396,9 +405,29 @@ int main(int argc, char** argv) {
       ->type_name("N")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  app.add_option("--field-cache-entries", config.field_cache_entries,
-                 "Distance fields kept in the LRU cache (0 disables caching)")
+  app.add_option("--cache-mb", config.cache_mb,
+                 "Memory budget of the distance-field cache in MiB (LRU by the bytes each "
+                 "field holds: 2-8 per mask pixel; 0 disables caching)")
+      ->type_name("MIB")
+      ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 30))
+      ->capture_default_str();
+  app.add_option("--compute-threads", config.compute_threads,
+                 "Threads that run flood fills for cold FindPath calls (0: one per hardware "
+                 "thread); warm calls are answered on gRPC's threads meanwhile")
       ->type_name("N")
+      ->check(CLI::Range(std::size_t{0}, std::size_t{1024}))
+      ->capture_default_str();
+  app.add_option("--compute-niceness", config.compute_niceness,
+                 "Added to the compute threads' nice value, so warm calls get the CPU first "
+                 "when all cores are busy (0: same priority as gRPC's threads)")
+      ->type_name("N")
+      ->check(CLI::Range(0, 19))
+      ->capture_default_str();
+  app.add_option("--compute-queue", config.compute_queue,
+                 "Cold FindPath calls that may wait for a compute thread; beyond that they are "
+                 "refused with RESOURCE_EXHAUSTED")
+      ->type_name("N")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 20))
       ->capture_default_str();
   app.add_option("--seed-mask", config.seed_masks,
                  "Repeatable. At start, store FILE (format sniffed) as mask NAME unless NAME is "

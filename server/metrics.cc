@@ -126,6 +126,15 @@ std::string Metrics::render(const ServerGauges& gauges) const {
   single(out, "pathfinder_field_compute_seconds_total",
          "Time spent filling distance fields, in seconds.", "counter",
          number(cache.compute_seconds));
+  single(out, "pathfinder_field_fills_interrupted_total",
+         "Fills stopped because no caller wanted them any more (deadline, cancel, shutdown).",
+         "counter", cache.fills_interrupted);
+  single(out, "pathfinder_field_cache_oversized_total",
+         "Fields larger than the whole cache budget: served, not kept.", "counter",
+         cache.oversized);
+  single(out, "pathfinder_field_shared_waits_total",
+         "Requests that waited for another request's fill of the same field (single flight).",
+         "counter", cache.shared_waits);
   single(out, "pathfinder_masks_stored", "Masks in the mask store.", "gauge", gauges.masks_stored);
   single(out, "pathfinder_mask_bytes",
          "Bytes of the area grids of the stored masks (width*height each).", "gauge",

@@ -3,7 +3,10 @@
 #include <absl/status/status.h>
 #include <spdlog/spdlog.h>
 
+#include <atomic>
+#include <chrono>
 #include <exception>
+#include <memory>
 #include <new>
 #include <optional>
 #include <span>
@@ -63,16 +66,19 @@ void log_failure(const char* rpc, const grpc::Status& status) {
 
 // Every call ends here, on whichever thread answered it: logs a failure,
 // counts the call and its latency since `start` (the handler's start) in
-// `metrics` (when not null) and finishes the call.
+// `metrics` (when not null) and finishes the call. `reactor`: the call's
+// default reactor when the handler already took it (ctx->DefaultReactor()
+// may be called only once per call), else null.
 grpc::ServerUnaryReactor* finish_call(grpc::CallbackServerContext* ctx, const char* rpc,
                                       const grpc::Status& status, Metrics* metrics,
-                                      Metrics::Clock::time_point start) {
+                                      Metrics::Clock::time_point start,
+                                      grpc::ServerUnaryReactor* reactor = nullptr) {
   if (metrics != nullptr) {
     metrics->record_call(rpc, status.error_code(), Metrics::Clock::now() - start);
   }
   log_failure(rpc, status);
   if (status.ok()) spdlog::debug("{} ok", rpc);
-  auto* r = ctx->DefaultReactor();
+  auto* r = reactor != nullptr ? reactor : ctx->DefaultReactor();
   r->Finish(status);
   return r;
 }
@@ -124,9 +130,121 @@ PathfinderService::PathfinderService(MaskStore& store, FieldCache& cache, Servic
       limits_(limits),
       authorizer_(std::move(authorizer)),
       metrics_(metrics),
-      finisher_(cache, /*max_pending=*/4) {
+      pool_(limits_.compute_threads, limits_.compute_queue, limits_.compute_niceness) {
   SetMessageAllocatorFor_Reachable(&reachable_allocator_);
 }
+
+PathfinderService::~PathfinderService() {
+  // Fills still running (finishing fields for the cache) stop at their next
+  // check; then pool_ runs what is queued and joins.
+  flights_.stop();
+}
+
+// One cold FindPath call: runs on the compute pool, parks on another call's
+// fill of the same field, and is answered exactly once (finish_call) by
+// whichever thread gets there first: the pool thread with the path, or a
+// fill's poll when the call's deadline passed or it was cancelled.
+class PathfinderService::FindPathCall final
+    : public FieldRequest,
+      public std::enable_shared_from_this<PathfinderService::FindPathCall> {
+ public:
+  FindPathCall(PathfinderService& service, grpc::CallbackServerContext* ctx,
+               grpc::ServerUnaryReactor* reactor, const v1::FindPathRequest* request,
+               v1::FindPathResponse* response, std::optional<FieldKey> counted_miss,
+               Metrics::Clock::time_point start)
+      : service_(service),
+        ctx_(ctx),
+        reactor_(reactor),
+        request_(request),
+        response_(response),
+        counted_miss_(std::move(counted_miss)),
+        started_(start) {}
+
+  grpc::Status gone() const override {
+    // Once answered, the call (ctx) may be gone: never touch it again.
+    if (answered_.load(std::memory_order_acquire)) {
+      return {grpc::StatusCode::CANCELLED, "already answered"};
+    }
+    if (std::chrono::system_clock::now() >= ctx_->deadline()) {
+      return {grpc::StatusCode::DEADLINE_EXCEEDED, "deadline exceeded while finding the path"};
+    }
+    if (ctx_->IsCancelled()) return {grpc::StatusCode::CANCELLED, "cancelled by the client"};
+    if (service_.flights_.stopping() || service_.pool_.stopping()) {
+      return {grpc::StatusCode::UNAVAILABLE, "server is stopping"};
+    }
+    return grpc::Status::OK;
+  }
+
+  void abandon(const grpc::Status& status) override { answer(status); }
+
+  void resume(const FieldKey& key, FieldPtr field) override {
+    auto self = shared_from_this();
+    service_.pool_.submit(
+        [self, key, field = std::move(field)]() mutable { self->run(&key, std::move(field)); });
+  }
+
+  std::optional<pathcore::Point> start() const override {
+    if (answered_.load(std::memory_order_acquire) || !request_->has_start()) return std::nullopt;
+    return to_core(request_->start());
+  }
+
+  bool serve_partial(const FieldKey& key, const pathcore::DistanceField& partial) override {
+    if (answered_.load(std::memory_order_acquire)) return true;
+    if (!gone().ok()) return false;  // the fill's poll answers it
+    const std::optional<pathcore::Point> settled = start();
+    if (!settled) return false;
+    PartialSource source(key, partial, *settled);
+    grpc::Status status;
+    try {
+      status = run_handler([&] { return service_.find_path(*request_, *response_, source); });
+    } catch (const NeedsFill&) {
+      response_->Clear();
+      return false;  // snapped, or another field: wait for the final one
+    }
+    answer(status);
+    return true;
+  }
+
+  // The call's work; `given`: the field for *given_key of the fill it waited for.
+  void run(const FieldKey* given_key = nullptr, FieldPtr given = nullptr) {
+    if (answered_.load(std::memory_order_acquire)) return;
+    if (grpc::Status why = gone(); !why.ok()) {
+      answer(why);  // expired or cancelled while queued
+      return;
+    }
+    FillingSource source(service_.cache_, service_.flights_, shared_from_this());
+    source.set_counted_miss(counted_miss_);
+    if (given != nullptr) source.give(*given_key, std::move(given));
+    grpc::Status status;
+    try {
+      status = run_handler([&] { return service_.find_path(*request_, *response_, source); });
+    } catch (const Parked&) {
+      return;  // resumed by the fill it waits for (source finishes its own fills first)
+    } catch (const RequestGone&) {
+      grpc::Status why = gone();
+      answer(why.ok() ? grpc::Status(grpc::StatusCode::CANCELLED, "no longer wanted") : why);
+      return;
+    }
+    answer(status);
+    // ~source finishes the fields answered from half-built, after the answer.
+  }
+
+ private:
+  void answer(const grpc::Status& status) {
+    if (answered_.exchange(true, std::memory_order_acq_rel)) return;
+    finish_call(ctx_, "FindPath", status, service_.metrics_, started_, reactor_);
+  }
+
+  PathfinderService& service_;
+  grpc::CallbackServerContext* const ctx_;
+  grpc::ServerUnaryReactor* const reactor_;
+  const v1::FindPathRequest* const request_;
+  v1::FindPathResponse* const response_;
+  // The field key whose cache miss sent the call here (usually what it fills).
+  const std::optional<FieldKey> counted_miss_;
+  const Metrics::Clock::time_point started_;  // for the latency metric
+  std::atomic<bool> answered_{false};
+};
 
 grpc::ServerUnaryReactor* PathfinderService::UploadMask(grpc::CallbackServerContext* ctx,
                                                         const v1::UploadMaskRequest* request,
@@ -166,8 +284,25 @@ grpc::ServerUnaryReactor* PathfinderService::ListMasks(grpc::CallbackServerConte
 grpc::ServerUnaryReactor* PathfinderService::FindPath(grpc::CallbackServerContext* ctx,
                                                       const v1::FindPathRequest* request,
                                                       v1::FindPathResponse* response) {
-  return respond(ctx, "FindPath", authorizer_, metrics_, Access::kQuery,
-                 [&] { return find_path(*request, *response); });
+  // Reading the clock costs ~0.1 us on some VMs: only when it is recorded.
+  const auto start = metrics_ != nullptr ? Metrics::Clock::now() : Metrics::Clock::time_point{};
+  grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
+  grpc::Status status = authorizer_.check(*ctx, Access::kQuery);
+  if (!status.ok()) return finish_call(ctx, "FindPath", status, metrics_, start, reactor);
+  CacheOnlySource warm(cache_);
+  try {
+    status = run_handler([&] { return find_path(*request, *response, warm); });
+  } catch (const NeedsFill&) {
+    // Cold: a flood fill is needed. Off gRPC's thread, onto the compute pool.
+    response->Clear();
+    auto call = std::make_shared<FindPathCall>(*this, ctx, reactor, request, response,
+                                               warm.missed(), start);
+    if (pool_.try_submit([call] { call->run(); })) return reactor;
+    status = {grpc::StatusCode::RESOURCE_EXHAUSTED,
+              "server busy: " + std::to_string(pool_.max_queued()) +
+                  " FindPath calls already wait for a flood fill; retry later"};
+  }
+  return finish_call(ctx, "FindPath", status, metrics_, start, reactor);
 }
 
 grpc::ServerUnaryReactor* PathfinderService::Reachable(grpc::CallbackServerContext* ctx,
@@ -288,7 +423,7 @@ grpc::Status PathfinderService::list_masks(v1::ListMasksResponse& response) cons
 }
 
 grpc::Status PathfinderService::find_path(const v1::FindPathRequest& request,
-                                          v1::FindPathResponse& response) {
+                                          v1::FindPathResponse& response, FieldSource& source) {
   if (auto problem = mask_name_problem(request.mask())) return invalid("mask: " + *problem);
   const auto connectivity = to_core(request.connectivity());
   if (!connectivity) {
@@ -335,8 +470,7 @@ grpc::Status PathfinderService::find_path(const v1::FindPathRequest& request,
   options.smoothing = *smoothing;
   options.snap_to_reachable = request.snap_to_reachable();
 
-  const CachedPathResult result =
-      cached_find_path(*entry, cache_, &finisher_, start, goal, options);
+  const CachedPathResult result = cached_find_path(*entry, source, start, goal, options);
   to_proto(result.path, &response);
   response.set_mask_revision(entry->revision);
   response.set_cache_hit(result.cache_hit);

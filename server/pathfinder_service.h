@@ -7,8 +7,10 @@
 
 #include "arena_allocator.h"
 #include "auth.h"
+#include "cached_find_path.h"
+#include "compute_pool.h"
 #include "field_cache.h"
-#include "field_finisher.h"
+#include "field_flights.h"
 #include "mask_store.h"
 #include "metrics.h"
 #include "pathcore/codec.h"
@@ -27,6 +29,15 @@ struct ServiceLimits {
   // The server's largest message, in bytes: GetMask refuses to send an area
   // grid that would not fit (RESOURCE_EXHAUSTED) rather than fail the transport.
   std::size_t max_message_bytes = 64 * 1024 * 1024;
+  // Threads that run flood fills (cold FindPath); 0: one per hardware thread.
+  std::size_t compute_threads = 0;
+  // Added to the compute threads' nice value, so warm calls on gRPC's threads
+  // get the CPU first when the cores are busy (0: same priority).
+  int compute_niceness = 10;
+  // Cold FindPath calls that may wait for a compute thread; more are refused
+  // with RESOURCE_EXHAUSTED (calls parked on another call's fill of the same
+  // field do not count: they hold no thread and need no fill of their own).
+  std::size_t compute_queue = 256;
 };
 
 // Most pairs one Reachable request may carry (more: RESOURCE_EXHAUSTED).
@@ -39,11 +50,24 @@ inline constexpr int kMaxReachablePairs = 10000;
 // token with `authorizer` (writes: Access::kWrite, the rest: kQuery). Every
 // finished call is counted, with its latency, in `metrics` when not null
 // (it must outlive the service).
+//
+// FindPath runs in two places. On gRPC's thread: validation, the beeline
+// short-cut, and paths on cached fields (the warm path). A call that needs a
+// flood fill is queued on the compute pool (limits.compute_threads threads)
+// and answered from there, so cold fills never occupy gRPC's threads and warm
+// calls and Reachable keep their idle latency under a burst of cold ones.
+// Fills are shared (FieldFlights: one fill per field, the other callers
+// wait without a thread) and stop when no caller wants them any more
+// (deadline passed, cancelled): such calls end DEADLINE_EXCEEDED/CANCELLED.
 class PathfinderService final : public pathfinding::v1::Pathfinder::CallbackService {
  public:
   PathfinderService(MaskStore& store, FieldCache& cache, ServiceLimits limits,
                     Authorizer authorizer = {}, Metrics* metrics = nullptr);
+  ~PathfinderService() override;
+  PathfinderService(const PathfinderService&) = delete;
+  PathfinderService& operator=(const PathfinderService&) = delete;
 
+  [[nodiscard]] std::size_t compute_threads() const { return pool_.threads(); }
   // Entries of the Reachable and StandardMove caches (metrics).
   [[nodiscard]] std::size_t component_cache_entries() const {
     return query_caches_.components.size();
@@ -90,7 +114,9 @@ class PathfinderService final : public pathfinding::v1::Pathfinder::CallbackServ
   grpc::Status standard_move(const pathfinding::v1::StandardMoveRequest& request,
                              pathfinding::v1::StandardMoveResponse& response);
   grpc::Status find_path(const pathfinding::v1::FindPathRequest& request,
-                         pathfinding::v1::FindPathResponse& response);
+                         pathfinding::v1::FindPathResponse& response, FieldSource& source);
+
+  class FindPathCall;  // a cold FindPath on the compute pool
 
   MaskStore& store_;
   FieldCache& cache_;
@@ -102,9 +128,11 @@ class PathfinderService final : public pathfinding::v1::Pathfinder::CallbackServ
   // Reachable requests carry up to 10,000 pairs: parse them on an arena.
   ArenaMessageAllocator<pathfinding::v1::ReachableRequest, pathfinding::v1::ReachableResponse>
       reachable_allocator_;
-  // Completes the fields cold FindPath calls traced on half-built (see
-  // cached_find_path); joined when the service is destroyed.
-  FieldFinisher finisher_;
+  // Fills in progress, one per field (single flight).
+  FieldFlights flights_;
+  // Runs cold FindPath calls and finishes their fields; declared last, so it
+  // is stopped (its queue run, its threads joined) before the rest goes.
+  ComputePool pool_;
 };
 
 // "INVALID_ARGUMENT", "NOT_FOUND", ... for logs.

@@ -247,7 +247,7 @@ Workload build_workload(Rpc rpc, const WorkloadOptions& options) {
       }
       workload.description = "FindPath on '" + options.mask + "' from " +
                              point_text(starts.front()) + " to " + std::to_string(goals.size()) +
-                             " distinct goals in turn (more than the server's field cache holds)";
+                             " distinct goals in turn (cold unless the server's --cache-mb holds them)";
       break;
     }
     case Rpc::kReachable: {

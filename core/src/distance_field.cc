@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <utility>
 
@@ -102,7 +103,10 @@ class IndexList {
   std::size_t size_ = 0;
 };
 
-enum class RunResult { kSettled, kExhausted, kOverflow };
+enum class RunResult { kSettled, kExhausted, kOverflow, kInterrupted };
+
+// Pixels expanded between two calls of the interrupt check.
+constexpr std::size_t kInterruptEvery = std::size_t{1} << 14;
 
 }  // namespace
 
@@ -137,6 +141,19 @@ struct FieldBuilder::State {
   std::size_t position = 0;  // next entry in it
   std::size_t pending = 0;   // entries in the ring not processed yet
   bool unit_costs = true;
+
+  // set_interrupt's check, called at a level or bucket boundary (where the
+  // fill can stop and resume) once about kInterruptEvery pixels were expanded.
+  std::function<bool()> interrupt;
+  std::size_t since_check = 0;
+  // True when the fill should stop here; `work` pixels are about to be expanded.
+  bool interrupted(std::size_t work) {
+    if (!interrupt) return false;
+    since_check += work + 1;  // + 1: a one-pixel level still counts
+    if (since_check < kInterruptEvery) return false;
+    since_check = 0;
+    return interrupt();
+  }
 
   // ---------------------------------------------------------- breadth first
 
@@ -197,6 +214,7 @@ struct FieldBuilder::State {
     Word* const distance = words<Word>().data();
     const auto s = static_cast<std::uint32_t>(stride);
     while (frontier.size() > 0) {
+      if (interrupted(frontier.size() - frontier_position)) return RunResult::kInterrupted;
       const auto next = static_cast<Word>(level + 1);
       if (next >= kBlocked<Word>) {
         return RunResult::kOverflow;
@@ -258,6 +276,7 @@ struct FieldBuilder::State {
     if (method == Method::kBreadthFirst16) {
       const RunResult result = to_end ? run_breadth_first<std::uint16_t, false>(0)
                                       : run_breadth_first<std::uint16_t, true>(stop);
+      if (result == RunResult::kInterrupted) throw Interrupted();
       if (result != RunResult::kOverflow) {
         return result == RunResult::kSettled;
       }
@@ -266,6 +285,7 @@ struct FieldBuilder::State {
     }
     const RunResult result = to_end ? run_breadth_first<std::uint32_t, false>(0)
                                     : run_breadth_first<std::uint32_t, true>(stop);
+    if (result == RunResult::kInterrupted) throw Interrupted();
     if (result == RunResult::kOverflow) {
       throw InvalidArgument("distances overflow 32 bits");  // unreachable for valid masks
     }
@@ -361,6 +381,7 @@ struct FieldBuilder::State {
           return RunResult::kSettled;
         }
       }
+      if (interrupted(ring[bucket % size].size() - position)) return RunResult::kInterrupted;
       const std::size_t slot = bucket % size;
       // The ring slot of a later bucket (at most size - 1 ahead), without a division.
       const auto slot_of = [&](std::size_t target) __attribute__((always_inline)) {
@@ -557,6 +578,7 @@ struct FieldBuilder::State {
         // Pairs are written when settled; buckets below this one are done.
         if (grid[stop] < kBlocked<Word>) return RunResult::kSettled;
       }
+      if (interrupted(ring[bucket % 3].size())) return RunResult::kInterrupted;
       // Candidates from this bucket cost below bucket + 3, so both their
       // parts do: below Q - 1 they stay exact (and their keys fit 32 bits).
       if (bucket + 3 >= kOctileQ - 1) return RunResult::kOverflow;
@@ -667,6 +689,7 @@ struct FieldBuilder::State {
     if (method == Method::kBuckets32) {
       const RunResult result = to_end ? run_buckets_dispatch<std::uint32_t, false>(0)
                                       : run_buckets_dispatch<std::uint32_t, true>(stop);
+      if (result == RunResult::kInterrupted) throw Interrupted();
       if (result != RunResult::kOverflow) {
         return result == RunResult::kSettled;
       }
@@ -679,6 +702,7 @@ struct FieldBuilder::State {
     }
     const RunResult result = to_end ? run_buckets_dispatch<std::uint64_t, false>(0)
                                     : run_buckets_dispatch<std::uint64_t, true>(stop);
+    if (result == RunResult::kInterrupted) throw Interrupted();
     if (result == RunResult::kOverflow) {
       throw InvalidArgument("costs overflow 32 bits");  // excluded by the constructor's check
     }
@@ -852,6 +876,11 @@ void FieldBuilder::finish() {
 }
 
 bool FieldBuilder::finished() const { return state_->done; }
+
+void FieldBuilder::set_interrupt(std::function<bool()> check) {
+  state_->interrupt = std::move(check);
+  state_->since_check = 0;
+}
 
 const DistanceField& FieldBuilder::field() const { return state_->field; }
 

@@ -37,7 +37,7 @@ std::unique_ptr<ServerProcess> start_server(const std::string& grace) {
   ServerOptions options;
   options.binary = PATHFINDER_SERVER_BIN;
   options.log_level = "info";
-  options.extra_args = {"--shutdown-grace", grace, "--field-cache-entries", "0"};
+  options.extra_args = {"--shutdown-grace", grace, "--cache-mb", "0"};
   return std::make_unique<ServerProcess>(std::move(options));
 }
 

@@ -4,6 +4,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <exception>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <numbers>
@@ -180,6 +182,12 @@ class DistanceField {
   DistanceBuffer<std::uint64_t> words64_;
 };
 
+// Thrown by FieldBuilder when its interrupt check asks the fill to stop.
+class Interrupted : public std::exception {
+ public:
+  [[nodiscard]] const char* what() const noexcept override { return "flood fill interrupted"; }
+};
+
 // Builds a DistanceField in steps, so a caller can trace a path as soon as the
 // start pixel is settled and finish the rest of the field later (for a cache).
 // Flood fill from the goal: breadth first for kFour with unit costs; else an
@@ -206,6 +214,13 @@ class FieldBuilder {
   bool run_until_settled(Point p);
   // Fills the rest; afterwards field() is final and compact.
   void finish();
+  // Lets the caller stop a long fill (cancellation, deadlines, shutdown).
+  // run_until_settled() and finish() call `check` about every 16,384
+  // expanded pixels (at a BFS level or bucket boundary, never in the middle of
+  // one); when it returns true they throw Interrupted, leaving the builder as
+  // it was at that boundary: calling them again carries on. An empty function
+  // (the default) is never called. `check` runs on the filling thread.
+  void set_interrupt(std::function<bool()> check);
   [[nodiscard]] bool finished() const;
   // The field so far (see the class comment).
   [[nodiscard]] const DistanceField& field() const;
