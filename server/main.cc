@@ -342,11 +342,19 @@ int run(const Config& config, const sigset_t& stop_signals) {
   spdlog::info("received {}; shutting down (grace {} s)", ::strsignal(sig),
                config.shutdown_grace_seconds);
   // Health checkers see NOT_SERVING first; then new calls are refused and
-  // in-flight ones get the grace period before they are cancelled.
+  // in-flight ones get the grace period. gRPC's Shutdown(deadline) would also
+  // wait out the grace for clients that are merely connected, so the service
+  // waits for its own calls and the server then stops at once (cancelling
+  // whatever is still running).
   server->GetHealthCheckService()->SetServingStatus(false);
-  const auto grace = std::chrono::duration_cast<std::chrono::system_clock::duration>(
+  service.stop_accepting();
+  const auto grace = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
       std::chrono::duration<double>(config.shutdown_grace_seconds));
-  server->Shutdown(std::chrono::system_clock::now() + grace);
+  if (!service.wait_until_idle(std::chrono::steady_clock::now() + grace)) {
+    spdlog::warn("shutdown grace of {} s over: cancelling the calls still running",
+                 config.shutdown_grace_seconds);
+  }
+  server->Shutdown(std::chrono::system_clock::now());
   server->Wait();
   spdlog::info("stopped");
   return 0;

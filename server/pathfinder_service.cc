@@ -64,25 +64,6 @@ void log_failure(const char* rpc, const grpc::Status& status) {
   spdlog::log(level, "{} failed: {}: {}", rpc, status_code_name(code), status.error_message());
 }
 
-// Every call ends here, on whichever thread answered it: logs a failure,
-// counts the call and its latency since `start` (the handler's start) in
-// `metrics` (when not null) and finishes the call. `reactor`: the call's
-// default reactor when the handler already took it (ctx->DefaultReactor()
-// may be called only once per call), else null.
-grpc::ServerUnaryReactor* finish_call(grpc::CallbackServerContext* ctx, const char* rpc,
-                                      const grpc::Status& status, Metrics* metrics,
-                                      Metrics::Clock::time_point start,
-                                      grpc::ServerUnaryReactor* reactor = nullptr) {
-  if (metrics != nullptr) {
-    metrics->record_call(rpc, status.error_code(), Metrics::Clock::now() - start);
-  }
-  log_failure(rpc, status);
-  if (status.ok()) spdlog::debug("{} ok", rpc);
-  auto* r = reactor != nullptr ? reactor : ctx->DefaultReactor();
-  r->Finish(status);
-  return r;
-}
-
 // Runs a handler body, turning escaped exceptions into statuses.
 template <typename Body>
 grpc::Status run_handler(Body&& body) {
@@ -103,24 +84,60 @@ grpc::Status run_handler(Body&& body) {
   return status;
 }
 
-// Checks the caller's token for `access`, runs the handler body only when
-// the authorizer allows the call, and finishes the call.
-template <typename Body>
-grpc::ServerUnaryReactor* respond(grpc::CallbackServerContext* ctx, const char* rpc,
-                                  const Authorizer& authorizer, Metrics* metrics, Access access,
-                                  Body&& body) {
-  // Reading the clock costs ~0.1 us on some VMs: only when it is recorded.
-  const auto start = metrics != nullptr ? Metrics::Clock::now() : Metrics::Clock::time_point{};
-  grpc::Status status = authorizer.check(*ctx, access);
-  if (status.ok()) status = run_handler(std::forward<Body>(body));
-  return finish_call(ctx, rpc, status, metrics, start);
-}
-
 }  // namespace
 
 std::string status_code_name(grpc::StatusCode code) {
   // grpc::StatusCode and absl::StatusCode share their numbering.
   return absl::StatusCodeToString(static_cast<absl::StatusCode>(code));
+}
+
+// Every call ends here, on whichever thread answered it: logs a failure,
+// counts the call and its latency since `start` (the handler's start) in
+// metrics_ (when not null), finishes the call and leaves calls_. `reactor`:
+// the call's default reactor when the handler already took it
+// (ctx->DefaultReactor() may be called only once per call), else null.
+grpc::ServerUnaryReactor* PathfinderService::finish_call(grpc::CallbackServerContext* ctx,
+                                                         const char* rpc,
+                                                         const grpc::Status& status,
+                                                         Metrics::Clock::time_point start,
+                                                         grpc::ServerUnaryReactor* reactor) {
+  if (metrics_ != nullptr) {
+    metrics_->record_call(rpc, status.error_code(), Metrics::Clock::now() - start);
+  }
+  log_failure(rpc, status);
+  if (status.ok()) spdlog::debug("{} ok", rpc);
+  auto* r = reactor != nullptr ? reactor : ctx->DefaultReactor();
+  r->Finish(status);
+  calls_.leave();
+  return r;
+}
+
+Metrics::Clock::time_point PathfinderService::start_call() {
+  // Reading the clock costs ~0.1 us on some VMs: only when it is recorded.
+  return metrics_ != nullptr ? Metrics::Clock::now() : Metrics::Clock::time_point{};
+}
+
+grpc::Status PathfinderService::admit(grpc::CallbackServerContext& ctx, Access access) {
+  if (!calls_.enter()) return {grpc::StatusCode::UNAVAILABLE, "server is shutting down"};
+  return authorizer_.check(ctx, access);
+}
+
+// Admits the call (shutdown, then the caller's token for `access`), runs the
+// handler body only when admitted, and finishes the call.
+template <typename Body>
+grpc::ServerUnaryReactor* PathfinderService::respond(grpc::CallbackServerContext* ctx,
+                                                     const char* rpc, Access access,
+                                                     Body&& body) {
+  const auto start = start_call();
+  grpc::Status status = admit(*ctx, access);
+  if (status.ok()) status = run_handler(std::forward<Body>(body));
+  return finish_call(ctx, rpc, status, start);
+}
+
+void PathfinderService::stop_accepting() { calls_.close(); }
+
+bool PathfinderService::wait_until_idle(std::chrono::steady_clock::time_point deadline) {
+  return calls_.wait_idle(deadline);
 }
 
 PathfinderService::PathfinderService(MaskStore& store, FieldCache& cache, ServiceLimits limits,
@@ -232,7 +249,7 @@ class PathfinderService::FindPathCall final
  private:
   void answer(const grpc::Status& status) {
     if (answered_.exchange(true, std::memory_order_acq_rel)) return;
-    finish_call(ctx_, "FindPath", status, service_.metrics_, started_, reactor_);
+    service_.finish_call(ctx_, "FindPath", status, started_, reactor_);
   }
 
   PathfinderService& service_;
@@ -249,46 +266,45 @@ class PathfinderService::FindPathCall final
 grpc::ServerUnaryReactor* PathfinderService::UploadMask(grpc::CallbackServerContext* ctx,
                                                         const v1::UploadMaskRequest* request,
                                                         v1::MaskInfo* response) {
-  return respond(ctx, "UploadMask", authorizer_, metrics_, Access::kWrite,
+  return respond(ctx, "UploadMask", Access::kWrite,
                  [&] { return upload_mask(*request, *response); });
 }
 
 grpc::ServerUnaryReactor* PathfinderService::PatchMask(grpc::CallbackServerContext* ctx,
                                                        const v1::PatchMaskRequest* request,
                                                        v1::MaskInfo* response) {
-  return respond(ctx, "PatchMask", authorizer_, metrics_, Access::kWrite,
+  return respond(ctx, "PatchMask", Access::kWrite,
                  [&] { return patch_mask(*request, *response); });
 }
 
 grpc::ServerUnaryReactor* PathfinderService::DeleteMask(grpc::CallbackServerContext* ctx,
                                                         const v1::DeleteMaskRequest* request,
                                                         v1::DeleteMaskResponse* /*response*/) {
-  return respond(ctx, "DeleteMask", authorizer_, metrics_, Access::kWrite,
+  return respond(ctx, "DeleteMask", Access::kWrite,
                  [&] { return delete_mask(*request); });
 }
 
 grpc::ServerUnaryReactor* PathfinderService::GetMask(grpc::CallbackServerContext* ctx,
                                                      const v1::GetMaskRequest* request,
                                                      v1::MaskInfo* response) {
-  return respond(ctx, "GetMask", authorizer_, metrics_, Access::kQuery,
+  return respond(ctx, "GetMask", Access::kQuery,
                  [&] { return get_mask(*request, *response); });
 }
 
 grpc::ServerUnaryReactor* PathfinderService::ListMasks(grpc::CallbackServerContext* ctx,
                                                        const v1::ListMasksRequest* /*request*/,
                                                        v1::ListMasksResponse* response) {
-  return respond(ctx, "ListMasks", authorizer_, metrics_, Access::kQuery,
+  return respond(ctx, "ListMasks", Access::kQuery,
                  [&] { return list_masks(*response); });
 }
 
 grpc::ServerUnaryReactor* PathfinderService::FindPath(grpc::CallbackServerContext* ctx,
                                                       const v1::FindPathRequest* request,
                                                       v1::FindPathResponse* response) {
-  // Reading the clock costs ~0.1 us on some VMs: only when it is recorded.
-  const auto start = metrics_ != nullptr ? Metrics::Clock::now() : Metrics::Clock::time_point{};
+  const auto start = start_call();
   grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
-  grpc::Status status = authorizer_.check(*ctx, Access::kQuery);
-  if (!status.ok()) return finish_call(ctx, "FindPath", status, metrics_, start, reactor);
+  grpc::Status status = admit(*ctx, Access::kQuery);
+  if (!status.ok()) return finish_call(ctx, "FindPath", status, start, reactor);
   CacheOnlySource warm(cache_);
   try {
     status = run_handler([&] { return find_path(*request, *response, warm); });
@@ -302,20 +318,20 @@ grpc::ServerUnaryReactor* PathfinderService::FindPath(grpc::CallbackServerContex
               "server busy: " + std::to_string(pool_.max_queued()) +
                   " FindPath calls already wait for a flood fill; retry later"};
   }
-  return finish_call(ctx, "FindPath", status, metrics_, start, reactor);
+  return finish_call(ctx, "FindPath", status, start, reactor);
 }
 
 grpc::ServerUnaryReactor* PathfinderService::Reachable(grpc::CallbackServerContext* ctx,
                                                        const v1::ReachableRequest* request,
                                                        v1::ReachableResponse* response) {
-  return respond(ctx, "Reachable", authorizer_, metrics_, Access::kQuery,
+  return respond(ctx, "Reachable", Access::kQuery,
                  [&] { return reachable(*request, *response); });
 }
 
 grpc::ServerUnaryReactor* PathfinderService::StandardMove(grpc::CallbackServerContext* ctx,
                                                           const v1::StandardMoveRequest* request,
                                                           v1::StandardMoveResponse* response) {
-  return respond(ctx, "StandardMove", authorizer_, metrics_, Access::kQuery,
+  return respond(ctx, "StandardMove", Access::kQuery,
                  [&] { return standard_move(*request, *response); });
 }
 

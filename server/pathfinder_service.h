@@ -2,6 +2,7 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 
@@ -11,6 +12,7 @@
 #include "compute_pool.h"
 #include "field_cache.h"
 #include "field_flights.h"
+#include "in_flight_calls.h"
 #include "mask_store.h"
 #include "metrics.h"
 #include "pathcore/codec.h"
@@ -68,6 +70,13 @@ class PathfinderService final : public pathfinding::v1::Pathfinder::CallbackServ
   PathfinderService& operator=(const PathfinderService&) = delete;
 
   [[nodiscard]] std::size_t compute_threads() const { return pool_.threads(); }
+
+  // Shutdown, first step: calls starting from now on are refused with
+  // UNAVAILABLE (health checks are not Pathfinder calls and still answer).
+  void stop_accepting();
+  // After stop_accepting(): waits until every admitted call has finished
+  // (true) or until deadline (false).
+  bool wait_until_idle(std::chrono::steady_clock::time_point deadline);
   // Entries of the Reachable and StandardMove caches (metrics).
   [[nodiscard]] std::size_t component_cache_entries() const {
     return query_caches_.components.size();
@@ -118,11 +127,24 @@ class PathfinderService final : public pathfinding::v1::Pathfinder::CallbackServ
 
   class FindPathCall;  // a cold FindPath on the compute pool
 
+  // Call plumbing (pathfinder_service.cc): start time for the latency metric;
+  // admission (shutdown, token); the one place every call finishes.
+  Metrics::Clock::time_point start_call();
+  grpc::Status admit(grpc::CallbackServerContext& ctx, Access access);
+  template <typename Body>
+  grpc::ServerUnaryReactor* respond(grpc::CallbackServerContext* ctx, const char* rpc,
+                                    Access access, Body&& body);
+  grpc::ServerUnaryReactor* finish_call(grpc::CallbackServerContext* ctx, const char* rpc,
+                                        const grpc::Status& status,
+                                        Metrics::Clock::time_point start,
+                                        grpc::ServerUnaryReactor* reactor = nullptr);
+
   MaskStore& store_;
   FieldCache& cache_;
   ServiceLimits limits_;
   Authorizer authorizer_;
   Metrics* metrics_;  // may be null
+  InFlightCalls calls_;  // admitted and not finished yet
   // Component labels (Reachable) and stitched routes (StandardMove).
   QueryCaches query_caches_{limits_.component_cache_entries, limits_.route_cache_entries};
   // Reachable requests carry up to 10,000 pairs: parse them on an arena.
