@@ -13,6 +13,7 @@
 #include "pathcore/distance_field.h"
 #include "pathcore/path.h"
 #include "bench_masks.h"
+#include "support/invariants.h"
 #include "support/random_mask.h"
 #include "support/reference.h"
 
@@ -21,14 +22,7 @@ namespace {
 
 using pathtest::kNoPath;
 
-std::string text(Point p) { return "(" + std::to_string(p.x) + "," + std::to_string(p.y) + ")"; }
-
-std::string text(const Path& path) {
-  std::string out;
-  for (const Point p : path) out += text(p);
-  return out;
-}
-
+using pathtest::text;
 // The three ways to step: four neighbours, eight without and with corner cutting.
 struct Variant {
   Connectivity connectivity;
@@ -84,31 +78,8 @@ pathtest::ReferenceGrid grid_for(const FieldOptions& options, const Variant& var
 
 bool close(double got, double want) { return std::abs(got - want) <= 1e-9 * std::max(1.0, want); }
 
-// The grid cost of a pixel path under options, summed step by step; -1 when
-// a step is not a legal step (not a neighbour, unwalkable, cutting a corner).
-double walked_cost(const Mask& mask, const FieldOptions& options, const Path& path) {
-  double total = 0;
-  for (std::size_t i = 1; i < path.size(); ++i) {
-    const Point a = path[i - 1];
-    const Point b = path[i];
-    const int dx = b.x - a.x;
-    const int dy = b.y - a.y;
-    if (std::abs(dx) > 1 || std::abs(dy) > 1 || (dx == 0 && dy == 0)) return -1;
-    if (!mask.walkable(b, options.enabled)) return -1;
-    const double cost = options.area_costs[mask.area(b)];
-    if (dx != 0 && dy != 0) {
-      if (options.connectivity == Connectivity::kFour) return -1;
-      if (!options.allow_corner_cutting && (!mask.walkable({a.x + dx, a.y}, options.enabled) ||
-                                            !mask.walkable({a.x, a.y + dy}, options.enabled))) {
-        return -1;
-      }
-      total += cost * std::sqrt(2.0);
-    } else {
-      total += cost;
-    }
-  }
-  return total;
-}
+// The grid cost of a pixel path, summed step by step (-1: an illegal step).
+using pathtest::walked_cost;
 
 TEST(FieldOptions, FieldsMatchBruteForceDijkstra) {
   std::mt19937_64 rng(0x5eed0301);
