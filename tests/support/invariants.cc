@@ -178,17 +178,18 @@ bool brute_one_move(const Mask& mask, Point a, Point b, bool forbid) {
       const auto uy = static_cast<std::size_t>(y);
       for (int i = 0; i <= n; ++i) {
         for (int j = 0; j <= n; ++j) {
-          for (int k = 0; k <= n; ++k) {
-            if (a.x + (i + k) * kDx[ux] + j * kDx[uy] != b.x ||
-                a.y + (i + k) * kDy[ux] + j * kDy[uy] != b.y) {
-              continue;
-            }
-            int px = a.x;
-            int py = a.y;
-            if (walk(mask, px, py, x, i, forbid) && walk(mask, px, py, y, j, forbid) &&
-                walk(mask, px, py, x, k, forbid)) {
-              return true;
-            }
+          // The k that could end at b: what is left, along X's non-zero axis.
+          const int rx = b.x - a.x - i * kDx[ux] - j * kDx[uy];
+          const int ry = b.y - a.y - i * kDy[ux] - j * kDy[uy];
+          const int k = kDx[ux] != 0 ? rx * kDx[ux] : ry * kDy[ux];
+          if (k < 0 || k > n || rx != k * kDx[ux] || ry != k * kDy[ux]) {
+            continue;
+          }
+          int px = a.x;
+          int py = a.y;
+          if (walk(mask, px, py, x, i, forbid) && walk(mask, px, py, y, j, forbid) &&
+              walk(mask, px, py, x, k, forbid)) {
+            return true;
           }
         }
       }

@@ -57,7 +57,7 @@ namespace pathtest {
 // Walks steps in direction d from (x, y), moving it; false at the first bad step.
 [[nodiscard]] bool walk(const pathcore::Mask& mask, int& x, int& y, int d, int steps, bool forbid);
 // Is there any clear standard move from a to b (a != b)? Tries every route
-// X^i Y^j X^k with X, Y 45 degrees apart: O(max(w, h)^3).
+// X^i Y^j X^k with X, Y 45 degrees apart: O(max(w, h)^2).
 [[nodiscard]] bool brute_one_move(const pathcore::Mask& mask, pathcore::Point a, pathcore::Point b,
                                   bool forbid);
 
@@ -69,7 +69,7 @@ struct BruteStandardMove {
 
 // The best route of at most max_moves standard moves, ranked as the header
 // standard_move.h says (length within 1e-9, then steps, then scan order of
-// the nodes). Slow: three moves cost O(tiles^2 * max(w, h)^3).
+// the nodes). Slow: three moves cost O(tiles^2 * max(w, h)^2).
 [[nodiscard]] BruteStandardMove brute_standard_move(const pathcore::Mask& mask, pathcore::Point s,
                                                     pathcore::Point g, int max_moves, bool forbid);
 
