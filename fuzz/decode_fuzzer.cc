@@ -2,7 +2,8 @@
 // time; kAuto sniffs). The first bytes choose the options:
 //   byte 0      rule = byte % 5 (auto, index, nonzero, blue-bit7, palette),
 //               palette entries = (byte >> 3) & 7
-//   bytes 1, 2  raw_width, raw_height (RAW only)
+//   bytes 1, 2  raw_width, raw_height (RAW); other formats: byte 1, when not
+//               0, lowers max_pixels to byte * 16 (the size limit's path)
 //   then        4 bytes per palette entry: R, G, B, area id (not limited to 0..63)
 //   the rest    the image
 // A decode either throws DecodeError or gives a mask that keeps the
@@ -50,6 +51,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   options.raw_width = byte(1);
   options.raw_height = byte(2);
   options.max_pixels = kMaxPixels;
+  if (options.format != MaskFormat::kRaw && byte(1) != 0) {
+    options.max_pixels = std::uint64_t{byte(1)} * 16;
+  }
   const std::size_t palette_entries = (byte(0) >> 3) & 7U;
   std::size_t at = 3;
   std::set<std::uint32_t> palette_areas;
@@ -75,7 +79,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
 
   check(width >= 1 && height >= 1, "an empty mask");
-  check(std::uint64_t{width} * height <= kMaxPixels, "more pixels than max_pixels");
+  check(std::uint64_t{width} * height <= options.max_pixels, "more pixels than max_pixels");
   check(areas.size() == std::size_t{width} * height, "area grid size");
   for (const std::uint8_t area : areas) {
     check(area <= pathcore::kMaxAreaId, "an area id above 63");
@@ -94,6 +98,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                                                                     : image[i];
       check(areas[i] == want, "RAW pixel is not its byte");
     }
+  }
+
+  // A sniffed decode reads the bytes as the sniffed format would.
+  if (options.format == MaskFormat::kAuto) {
+    DecodeOptions explicit_format = options;
+    explicit_format.format = pathcore::sniff_format(image);
+    check(explicit_format.format != MaskFormat::kAuto, "decoded bytes that do not sniff");
+    const Mask same = pathcore::decode_mask(image, explicit_format);
+    check(same.width() == width && same.height() == height && same.areas() == areas,
+          "the sniffed format decodes differently");
   }
 
   // The mask survives a round trip through core's own PNG encoder, with the

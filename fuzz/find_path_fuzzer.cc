@@ -13,9 +13,11 @@
 // Invariants: found exactly when the (snapped) start reaches the (snapped)
 // goal; endpoints; walkable segments, no cut corners when forbidden; the raw
 // grid path's steps legal and its cost the reference's (1e-6 relative); a
-// smoothed path never longer than the raw one; the same answer twice; and
+// smoothed path never longer than the raw one, nor over terrain dearer
+// than the traced path it smooths crosses; the same answer twice; and
 // the components Reachable uses connect start to exactly the pixels a flood
 // fill reaches.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -135,6 +137,27 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (result.length > raw.length + 1e-9) {
       fail("smoothed path " + pathtest::text(result.points) + " is longer than the raw one " +
            pathtest::text(raw.points));
+    }
+    // Smoothing never crosses terrain dearer than the traced path it starts
+    // from runs through (the beeline answer crosses only the cheapest).
+    const auto cost_of = [&](Point p) {
+      const int cost = options.field.area_costs[mask.area(p)];
+      return cost == 0 ? 1 : cost;
+    };
+    const pathcore::DistanceField field =
+        pathcore::compute_distance_field(mask, want_goal, options.field);
+    int traced_highest = 1;
+    for (const Point p : pathcore::trace(mask, field, want_start, /*diagonal_shortcuts=*/true)) {
+      traced_highest = std::max(traced_highest, cost_of(p));
+    }
+    for (std::size_t i = 1; i < result.points.size(); ++i) {
+      for (const Point p : pathtest::reference_bresenham(result.points[i - 1], result.points[i])) {
+        if (cost_of(p) > traced_highest) {
+          fail("smoothed segment " + pathtest::text(result.points[i - 1]) + "-" +
+               pathtest::text(result.points[i]) + " crosses dearer terrain at " +
+               pathtest::text(p));
+        }
+      }
     }
   }
   pathcore::ComponentOptions component_options;

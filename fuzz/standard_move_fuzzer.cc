@@ -1,12 +1,15 @@
 // Fuzzes find_standard_move on small tile maps (up to 12 x 12) with fuzzed
 // endpoints and options. Input bytes:
 //   0, 1    width, height = byte % 12 + 1
-//   2       bit 0 forbid_corner_cutting; max_moves = (byte >> 1) % 3 + 1
+//   2       bit 0 forbid_corner_cutting; max_moves = (byte >> 1) % 3 + 1;
+//           bits 3-7, when not 0, cap the three-move search at that many
+//           times 8 marked tiles (so truncated searches are fuzzed too)
 //   3 - 6   start x, y, goal x, y (each modulo the mask's size)
 //   7       enabled areas as a bit set (0 = all)
 //   8...    one tile per byte, area id = byte % 4, row-major; missing
 //           tiles are area 1
-// Invariants (tests/support/invariants.h): a found route is valid (every run
+// Invariants (tests/support/invariants.h): a found route (even from a
+// truncated search) is valid (every run
 // legal, waypoints at the run ends, ends at the goal, each leg a standard
 // move); for one and two moves, found and the number of moves agree with the
 // brute force.
@@ -39,6 +42,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   pathcore::StandardMoveOptions options;
   options.forbid_corner_cutting = (byte(2) & 1U) != 0;
   options.max_moves = (byte(2) >> 1) % 3 + 1;
+  options.three_move_work_limit = static_cast<std::uint64_t>(byte(2) >> 3U) * 8;
   options.enabled = pathcore::effective_areas(byte(7));
   std::vector<std::uint8_t> areas(std::size_t{width} * height, 1);
   for (std::size_t i = 0; i < areas.size() && kHeader + i < size; ++i) {
@@ -67,7 +71,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } else if (!r.moves.empty() || !r.waypoints.empty() || !r.nodes.empty()) {
     fail("not found but with a route");
   }
-  if (options.max_moves <= 2 && !r.search_truncated) {
+  if (r.search_truncated && options.max_moves != 3) fail("a truncated search of < 3 moves");
+  if (options.max_moves <= 2) {
     const pathtest::BruteStandardMove brute = pathtest::brute_standard_move(
         walkable, start, goal, options.max_moves, options.forbid_corner_cutting);
     if (r.found != (brute.moves >= 0)) {
