@@ -147,7 +147,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const pathcore::DistanceField field =
         pathcore::compute_distance_field(mask, want_goal, options.field);
     int traced_highest = 1;
-    for (const Point p : pathcore::trace(mask, field, want_start, /*diagonal_shortcuts=*/true)) {
+    for (const Point p : pathcore::trace_for_smoothing(mask, field, want_start)) {
       traced_highest = std::max(traced_highest, cost_of(p));
     }
     for (std::size_t i = 1; i < result.points.size(); ++i) {

@@ -196,7 +196,7 @@ TEST(FieldOptions, SmoothedPathsKeepTheirGuarantees) {
     int raw_highest = 0;
     if (raw.found) {
       const DistanceField field = compute_distance_field(mask, raw.goal, options.field);
-      for (const Point p : trace(mask, field, start, /*diagonal_shortcuts=*/true)) {
+      for (const Point p : trace_for_smoothing(mask, field, start)) {
         raw_highest = std::max<int>(raw_highest, options.field.area_costs[mask.area(p)]);
       }
     }
@@ -229,6 +229,38 @@ TEST(FieldOptions, SmoothedPathsKeepTheirGuarantees) {
     }
   }
   EXPECT_GT(shortened, 500);
+}
+
+TEST(FieldOptions, WeightedSmoothingIsNeverLongerThanTheGridPath) {
+  // Found by fuzz_find_path. Four-connected, area 3 costs 5: the grid path
+  // (0,19) -> (1,5) up the left columns crosses two area-3 pixels (cost 23,
+  // 15 steps); the detour east over area 1 and 2 costs 23 too, in 23 steps.
+  // The shortcut trace's tie-breaks took the detour, so smoothed answers were
+  // longer (18.9) than the SMOOTHING_NONE one (15).
+  const std::vector<std::string> rows = {
+      "213222", "232133", "231333", "123132", "212222", "311222", "333331",
+      "233322", "321213", "222311", "212133", "221110", "012131", "213213",
+      "121121", "111111", "111111", "111111", "111111", "111111"};
+  std::vector<std::uint8_t> areas;
+  for (const std::string& row : rows) {
+    for (const char c : row) areas.push_back(static_cast<std::uint8_t>(c - '0'));
+  }
+  const Mask mask(6, 20, std::move(areas));
+  FindPathOptions options;
+  options.field.area_costs[3] = 5;
+  const Point start{0, 19};
+  const Point goal{1, 5};
+  options.smoothing = Smoothing::kNone;
+  const PathResult raw = find_path(mask, start, goal, options);
+  ASSERT_TRUE(raw.found);
+  EXPECT_EQ(raw.cost, 23.0);
+  EXPECT_EQ(raw.length, 15.0);
+  for (const Smoothing smoothing : {Smoothing::kSimplify, Smoothing::kBeautify}) {
+    options.smoothing = smoothing;
+    const PathResult result = find_path(mask, start, goal, options);
+    ASSERT_TRUE(result.found);
+    EXPECT_LE(result.length, raw.length + 1e-9) << text(result.points);
+  }
 }
 
 TEST(FieldOptions, WeightedBeautifyStaysOnTheRoad) {
