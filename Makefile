@@ -8,7 +8,7 @@ DATA_DIR ?= data
 SERVER := $(BUILD_DIR)/server/pathfinder-server
 CLI := $(BUILD_DIR)/client/pathfind
 
-.PHONY: all deps configure build test run bench clean
+.PHONY: all deps configure build test run bench clean fuzz lint-proto
 
 all: build
 
@@ -33,8 +33,17 @@ run: build
 	@echo
 	exec $(SERVER) --listen $(LISTEN) --data-dir $(DATA_DIR) --seed-mask demo=assets/demo.png
 
+# libFuzzer targets under ASan/UBSan (clang, separate build dir build-fuzz),
+# each run FUZZ_SECONDS (default 30) over a copy of fuzz/corpus; see scripts/run-fuzz.
+fuzz: deps
+	scripts/run-fuzz
+
+# buf lint of the proto (buf.yaml); buf comes from npm into build-tools/.
+lint-proto: deps
+	scripts/lint-proto
+
 bench: build
 	$(BUILD_DIR)/bench/pathcore_bench
 
 clean:
-	rm -rf $(BUILD_DIR)
+	rm -rf $(BUILD_DIR) build-fuzz build-tools

@@ -230,6 +230,21 @@ std::optional<PathResult> beeline_answer(const Mask& mask, Point start, Point go
   return result;
 }
 
+Path trace_for_smoothing(const Mask& mask, const DistanceField& field, Point start) {
+  Path traced = trace(mask, field, start, /*diagonal_shortcuts=*/true);
+  const FieldOptions& options = field.options();
+  if (options.connectivity == Connectivity::kFour && options.area_costs != unit_area_costs()) {
+    // Weighted terrain: equal-cost paths can differ in steps (found by the
+    // find_path fuzzer: a detour over cheap terrain traced instead of the
+    // plain trace's shorter way over dearer pixels).
+    Path plain = trace(mask, field, start, /*diagonal_shortcuts=*/false);
+    if (polyline_length(traced) > polyline_length(plain)) {
+      return plain;
+    }
+  }
+  return traced;
+}
+
 PathResult path_from_field(const Mask& mask, const DistanceField& field, Point start,
                            const FindPathOptions& options) {
   if (field.width() != mask.width() || field.height() != mask.height()) {
@@ -254,8 +269,8 @@ PathResult path_from_field(const Mask& mask, const DistanceField& field, Point s
     return result;
   }
   result.found = true;
-  const bool shortcuts = options.smoothing != Smoothing::kNone;
-  Path traced = trace(mask, field, start, shortcuts);
+  Path traced = options.smoothing == Smoothing::kNone ? trace(mask, field, start, false)
+                                                      : trace_for_smoothing(mask, field, start);
   switch (options.smoothing) {
     case Smoothing::kNone:
       result.points = std::move(traced);

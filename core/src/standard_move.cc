@@ -476,7 +476,9 @@ StandardMoveResult find_standard_move(const Mask& mask, Point start, Point goal,
           : std::min(kThreeMoveBudgetPerTile * mask.pixel_count() + kThreeMoveBudgetBase,
                      kThreeMoveBudgetCap);
   bool truncated = false;
-  for (const auto& [bound, origin] : order) {
+  for (const auto& [bound, node] : order) {
+    // A copy: lambdas may capture structured bindings only from clang 16 on.
+    const std::size_t origin = node;
     if (have_best && bound > best.length + kLengthEpsilon) break;
     if (sweep.touched().size() >= budget) {
       truncated = true;

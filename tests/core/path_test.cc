@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "pathcore/distance_field.h"
+#include "support/invariants.h"
 #include "support/random_mask.h"
 #include "support/reference.h"
 
@@ -86,15 +87,7 @@ double euclidean_length(const Path& path) {
   return length;
 }
 
-std::string text(Point p) { return "(" + std::to_string(p.x) + "," + std::to_string(p.y) + ")"; }
-
-std::string text(const Path& path) {
-  std::string out;
-  for (const Point p : path) {
-    out += text(p);
-  }
-  return out;
-}
+using pathtest::text;
 
 AreaSet random_enabled(std::mt19937_64& rng, int area_count) {
   if (std::bernoulli_distribution(0.3)(rng)) {
@@ -138,36 +131,20 @@ bool same_direction(Point a, Point b, Point c) {
   return ux * vy == uy * vx && ux * vx + uy * vy > 0;
 }
 
-// All the invariants of one answer, against the reference distances to goal.
+// All the invariants of one answer, against the reference distances to goal
+// (pathtest::path_answer_problem), plus what unit costs and four-connectivity add.
 void check_answer(const Mask& mask, Point start, Point goal, const FindPathOptions& options,
                   const std::vector<double>& reference, const PathResult& result) {
-  const AreaSet enabled = options.field.enabled;
-  const bool reachable = mask.walkable(start, enabled) && mask.walkable(goal, enabled) &&
-                         reference[mask.index(start)] != kNoPath;
-  EXPECT_EQ(result.goal, goal);
-  ASSERT_EQ(result.found, reachable);
-  if (!reachable) {
-    EXPECT_TRUE(result.points.empty());
+  ASSERT_EQ(pathtest::path_answer_problem(mask, start, goal, options, reference, result), "");
+  if (!result.found) {
     return;
   }
   const Path& points = result.points;
-  ASSERT_FALSE(points.empty());
-  EXPECT_EQ(points.front(), start);
-  EXPECT_EQ(points.back(), goal);
-  EXPECT_NEAR(result.length, euclidean_length(points), 1e-9);
-  expect_segments_walkable(mask, enabled, points, LineRule::kNoCornerCutting);
   const double grid_distance = reference[mask.index(start)];
   if (options.smoothing == Smoothing::kNone) {
-    EXPECT_EQ(result.cost, grid_distance);
     EXPECT_EQ(static_cast<double>(points.size() - 1), grid_distance);
-    for (std::size_t i = 1; i < points.size(); ++i) {
-      EXPECT_EQ(std::abs(points[i].x - points[i - 1].x) + std::abs(points[i].y - points[i - 1].y),
-                1)
-          << "not a unit cardinal step at " << i << " of " << text(points);
-    }
     return;
   }
-  EXPECT_EQ(result.cost, 0.0);
   // The raw grid path's Euclidean length is the grid distance (unit steps).
   EXPECT_LE(result.length, grid_distance + 1e-9) << text(points);
   if (options.smoothing == Smoothing::kSimplify) {

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "support/invariants.h"
 #include "support/random_mask.h"
 
 namespace pathcore {
@@ -58,157 +59,23 @@ constexpr Direction S = Direction::kS;
 constexpr Direction SW = Direction::kSW;
 constexpr Direction W = Direction::kW;
 
-std::string text(const std::vector<Move>& moves) {
-  std::string out;
-  for (const Move& m : moves) {
-    out += std::string(direction_name(m.direction)) + std::to_string(m.steps) + " ";
-  }
-  return out;
-}
+// The independent brute force and the route checker live in
+// support/invariants.h (the fuzz targets use them too).
+using Brute = pathtest::BruteStandardMove;
+using pathtest::open_tile;
+using pathtest::walk;
 
-// ---------------------------------------------------------------------------
-// An independent brute force: every route X^a Y^j X^b (X, Y 45 degrees
-// apart), stepped tile by tile with its own passability rule.
-
-constexpr std::array<int, 8> kDx = {0, 1, 1, 1, 0, -1, -1, -1};
-constexpr std::array<int, 8> kDy = {-1, -1, 0, 1, 1, 1, 0, -1};
-
-bool open_tile(const Mask& mask, int x, int y) {
-  return x >= 0 && y >= 0 && x < static_cast<int>(mask.width()) &&
-         y < static_cast<int>(mask.height()) && mask.areas()[mask.index({x, y})] != 0;
-}
-
-bool step_ok(const Mask& mask, int x, int y, int d, bool forbid) {
-  const int nx = x + kDx[d];
-  const int ny = y + kDy[d];
-  if (!open_tile(mask, nx, ny)) return false;
-  if (forbid && kDx[d] != 0 && kDy[d] != 0) {
-    return open_tile(mask, nx, y) && open_tile(mask, x, ny);
-  }
-  return true;
-}
-
-bool walk(const Mask& mask, int& x, int& y, int d, int steps, bool forbid) {
-  for (int s = 0; s < steps; ++s) {
-    if (!step_ok(mask, x, y, d, forbid)) return false;
-    x += kDx[d];
-    y += kDy[d];
-  }
-  return true;
-}
-
-// Is there any clear standard move from a to b (a != b)?
-bool brute_one_move(const Mask& mask, Point a, Point b, bool forbid) {
-  const int n = static_cast<int>(std::max(mask.width(), mask.height()));
-  for (int x = 0; x < 8; ++x) {
-    for (const int y : {(x + 1) % 8, (x + 7) % 8}) {
-      for (int i = 0; i <= n; ++i) {
-        for (int j = 0; j <= n; ++j) {
-          for (int k = 0; k <= n; ++k) {
-            if (a.x + (i + k) * kDx[x] + j * kDx[y] != b.x ||
-                a.y + (i + k) * kDy[x] + j * kDy[y] != b.y) {
-              continue;
-            }
-            int px = a.x;
-            int py = a.y;
-            if (walk(mask, px, py, x, i, forbid) && walk(mask, px, py, y, j, forbid) &&
-                walk(mask, px, py, x, k, forbid)) {
-              return true;
-            }
-          }
-        }
-      }
-    }
-  }
-  return false;
+Brute brute_force(const Mask& mask, Point s, Point g, int max_moves, bool forbid) {
+  return pathtest::brute_standard_move(mask, s, g, max_moves, forbid);
 }
 
 double dist(Point a, Point b) { return std::hypot(double(a.x - b.x), double(a.y - b.y)); }
-int cheb(Point a, Point b) { return std::max(std::abs(a.x - b.x), std::abs(a.y - b.y)); }
-
-struct Brute {
-  int moves = -1;  // -1: none within max_moves
-  std::vector<Point> nodes;
-  double length = 0;
-};
-
-Brute brute_force(const Mask& mask, Point s, Point g, int max_moves, bool forbid) {
-  Brute best;
-  if (!open_tile(mask, s.x, s.y) || !open_tile(mask, g.x, g.y)) return best;
-  if (s == g) return {0, {}, 0};
-  if (brute_one_move(mask, s, g, forbid)) return {1, {}, dist(s, g)};
-  std::vector<Point> tiles;
-  for (int y = 0; y < static_cast<int>(mask.height()); ++y) {
-    for (int x = 0; x < static_cast<int>(mask.width()); ++x) {
-      if (open_tile(mask, x, y)) tiles.push_back({x, y});  // scan order
-    }
-  }
-  std::vector<Point> from_s;
-  std::vector<Point> to_g;
-  for (const Point n : tiles) {
-    if (n == s || n == g) continue;
-    if (brute_one_move(mask, s, n, forbid)) from_s.push_back(n);
-    if (brute_one_move(mask, n, g, forbid)) to_g.push_back(n);
-  }
-  // Rank: length (1e-9), steps, scan order of the nodes.
-  int best_steps = 0;
-  const auto consider = [&](double length, int steps, std::vector<Point> nodes, int moves) {
-    if (best.moves >= 0) {
-      if (length > best.length + 1e-9) return;
-      if (length >= best.length - 1e-9 && steps >= best_steps) return;
-    }
-    best = {moves, std::move(nodes), length};
-    best_steps = steps;
-  };
-  if (max_moves >= 2) {
-    for (const Point n : from_s) {
-      if (std::find(to_g.begin(), to_g.end(), n) != to_g.end()) {
-        consider(dist(s, n) + dist(n, g), cheb(s, n) + cheb(n, g), {n}, 2);
-      }
-    }
-  }
-  if (best.moves < 0 && max_moves >= 3) {
-    for (const Point n1 : from_s) {
-      for (const Point n2 : to_g) {
-        if (n1 == n2 || !brute_one_move(mask, n1, n2, forbid)) continue;
-        consider(dist(s, n1) + dist(n1, n2) + dist(n2, g), cheb(s, n1) + cheb(n1, n2) + cheb(n2, g),
-                 {n1, n2}, 3);
-      }
-    }
-  }
-  return best;
-}
 
 // Walks the result's moves from start: every step passable, the waypoints
 // are the run ends, the route ends at the goal, each leg is a standard move.
 void expect_valid_route(const Mask& mask, Point start, Point goal, const StandardMoveResult& r,
                         bool forbid) {
-  ASSERT_TRUE(r.found);
-  ASSERT_FALSE(r.waypoints.empty());
-  EXPECT_EQ(r.waypoints.front(), start);
-  EXPECT_EQ(r.waypoints.back(), goal);
-  ASSERT_EQ(r.waypoints.size(), r.moves.size() + 1);
-  int x = start.x;
-  int y = start.y;
-  for (std::size_t i = 0; i < r.moves.size(); ++i) {
-    ASSERT_GT(r.moves[i].steps, 0U);
-    if (i > 0) {
-      ASSERT_NE(r.moves[i].direction, r.moves[i - 1].direction);
-    }
-    ASSERT_TRUE(walk(mask, x, y, static_cast<int>(r.moves[i].direction),
-                     static_cast<int>(r.moves[i].steps), forbid))
-        << "run " << i << " of " << text(r.moves);
-    EXPECT_EQ(r.waypoints[i + 1], (Point{x, y}));
-  }
-  EXPECT_EQ((Point{x, y}), goal);
-  EXPECT_EQ(r.nodes.size(), static_cast<std::size_t>(std::max(0, r.move_count - 1)));
-  // Each leg between consecutive stops is itself a clear standard move.
-  std::vector<Point> stops{start};
-  stops.insert(stops.end(), r.nodes.begin(), r.nodes.end());
-  stops.push_back(goal);
-  for (std::size_t i = 0; i + 1 < stops.size(); ++i) {
-    EXPECT_TRUE(brute_one_move(mask, stops[i], stops[i + 1], forbid)) << "leg " << i;
-  }
+  EXPECT_EQ(pathtest::standard_move_route_problem(mask, start, goal, r, forbid), "");
 }
 
 // ---------------------------------------------------------------------------

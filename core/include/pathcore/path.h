@@ -54,6 +54,15 @@ enum class LineRule {
 [[nodiscard]] Path trace(const Mask& mask, const DistanceField& field, Point start,
                          bool diagonal_shortcuts);
 
+// The traced path smoothing starts from: trace with diagonal shortcuts, unless
+// that is longer (Euclidean) than the trace without, which is then returned.
+// That happens only on a four-connected field with area costs: cost-optimal
+// paths then differ in their number of steps, and the shortcut trace's
+// tie-breaks may follow a longer one than the plain trace (the
+// Smoothing::kNone answer). Smoothing this path keeps a smoothed answer never
+// longer than the raw one. One trace, two in that case.
+[[nodiscard]] Path trace_for_smoothing(const Mask& mask, const DistanceField& field, Point start);
+
 // Drops the interior points of straight runs (horizontal, vertical, diagonal,
 // or any direction: b goes when a->b and b->c point the same way) and repeated
 // points. Keeps the first and last points.
@@ -145,8 +154,8 @@ struct SnappedEndpoints {
 // Traces and smooths a path from start on a field computed for options.field
 // (no snapping here). found = false when start cannot reach the field's goal
 // (or is not walkable). kNone: the pixel-by-pixel grid path, cost = its grid
-// cost; kSimplify: simplify(trace with diagonal shortcuts); kBeautify:
-// beautify of that. The field may still be building once start is settled.
+// cost; kSimplify: simplify(trace_for_smoothing), normally the trace with
+// diagonal shortcuts; kBeautify: beautify of that. The field may still be building once start is settled.
 // Throws InvalidArgument when start is outside the mask, or the field does not
 // fit the mask or was computed for other enabled areas, connectivity, corner
 // rule or area costs.

@@ -1,0 +1,184 @@
+// Fuzzes find_path on small masks (up to 32 x 32) with fuzzed endpoints and
+// options, and checks every answer against brute force
+// (tests/support/invariants.h). Input bytes:
+//   0, 1    width, height = byte % 32 + 1
+//   2       bit 0 eight-connected, bit 1 corner cutting, bits 2-3 smoothing
+//           (0 beautify, 1 simplify, 2-3 none), bit 4 snap_to_reachable,
+//           bit 5 area costs from bytes 8-14 (else unit costs)
+//   3 - 6   start x, y, goal x, y (each modulo the mask's size)
+//   7       enabled areas as a bit set (0 = all)
+//   8 - 14  step costs of areas 1..7 (0 reads as 1)
+//   15...   one pixel per byte, area id = byte % 8, row-major; missing
+//           pixels are area 1
+// Invariants: found exactly when the (snapped) start reaches the (snapped)
+// goal; endpoints; walkable segments, no cut corners when forbidden; the raw
+// grid path's steps legal and its cost the reference's (1e-6 relative); a
+// smoothed path never longer than the raw one, nor over terrain dearer
+// than the traced path it smooths crosses; the same answer twice; and
+// the components Reachable uses connect start to exactly the pixels a flood
+// fill reaches.
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pathcore/components.h"
+#include "pathcore/distance_field.h"
+#include "pathcore/mask.h"
+#include "pathcore/path.h"
+#include "support/invariants.h"
+#include "support/reference.h"
+
+namespace {
+
+using pathcore::AreaSet;
+using pathcore::FindPathOptions;
+using pathcore::Mask;
+using pathcore::PathResult;
+using pathcore::Point;
+using pathcore::Smoothing;
+
+[[noreturn]] void fail(const std::string& what) {
+  std::fprintf(stderr, "find_path invariant failed: %s\n", what.c_str());
+  std::abort();
+}
+
+// The pixel nearest to target among those `candidate` accepts (Euclidean,
+// ties to the first in row-major order), by scanning them all.
+template <typename Accept>
+std::optional<Point> nearest(const Mask& mask, Point target, Accept candidate) {
+  std::optional<Point> best;
+  std::int64_t best_d2 = std::numeric_limits<std::int64_t>::max();
+  for (std::int32_t y = 0; y < static_cast<std::int32_t>(mask.height()); ++y) {
+    for (std::int32_t x = 0; x < static_cast<std::int32_t>(mask.width()); ++x) {
+      if (!candidate(Point{x, y})) continue;
+      const std::int64_t dx = x - target.x;
+      const std::int64_t dy = y - target.y;
+      if (dx * dx + dy * dy < best_d2) {
+        best_d2 = dx * dx + dy * dy;
+        best = Point{x, y};
+      }
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const auto byte = [&](std::size_t i) -> std::uint8_t { return i < size ? data[i] : 0; };
+  const std::uint32_t width = byte(0) % 32U + 1;
+  const std::uint32_t height = byte(1) % 32U + 1;
+  const std::uint8_t flags = byte(2);
+  constexpr std::size_t kHeader = 15;
+  std::vector<std::uint8_t> areas(std::size_t{width} * height, 1);
+  for (std::size_t i = 0; i < areas.size() && kHeader + i < size; ++i) {
+    areas[i] = static_cast<std::uint8_t>(data[kHeader + i] % 8U);
+  }
+  const Mask mask(width, height, std::move(areas));
+  const auto w = static_cast<std::int32_t>(width);
+  const auto h = static_cast<std::int32_t>(height);
+  const Point start{byte(3) % w, byte(4) % h};
+  const Point goal{byte(5) % w, byte(6) % h};
+
+  FindPathOptions options;
+  options.field.connectivity =
+      (flags & 1U) != 0 ? pathcore::Connectivity::kEight : pathcore::Connectivity::kFour;
+  options.field.allow_corner_cutting = (flags & 2U) != 0;
+  const int smoothing = (flags >> 2) & 3;
+  options.smoothing = smoothing == 0   ? Smoothing::kBeautify
+                      : smoothing == 1 ? Smoothing::kSimplify
+                                       : Smoothing::kNone;
+  options.snap_to_reachable = (flags & 16U) != 0;
+  if ((flags & 32U) != 0) {
+    for (std::size_t id = 1; id <= 7; ++id) {
+      options.field.area_costs[id] = byte(7 + id);
+    }
+  }
+  options.field.enabled = pathcore::effective_areas(byte(7));
+  const AreaSet enabled = options.field.enabled;
+  const pathtest::ReferenceGrid grid = pathtest::reference_grid_for(options.field);
+
+  const PathResult result = pathcore::find_path(mask, start, goal, options);
+
+  // Where the answer should start and end, by brute force.
+  Point want_start = start;
+  Point want_goal = goal;
+  if (options.snap_to_reachable) {
+    const auto walkable_start =
+        nearest(mask, start, [&](Point p) { return mask.walkable(p, enabled); });
+    if (!walkable_start) {
+      if (result.found || !(result.goal == goal)) fail("snapped on a mask with nothing walkable");
+      return 0;
+    }
+    want_start = *walkable_start;
+    const std::vector<bool> reached =
+        pathtest::reference_flood_fill(mask, want_start, enabled, grid.diagonals);
+    if (!reached[mask.index(goal)]) {
+      want_goal = *nearest(mask, goal, [&](Point p) { return reached[mask.index(p)]; });
+    }
+  }
+  const std::vector<double> reference = pathtest::reference_distances(mask, want_goal, grid);
+  const std::string problem =
+      pathtest::path_answer_problem(mask, want_start, want_goal, options, reference, result);
+  if (!problem.empty()) fail(problem);
+
+  if (result.found && options.smoothing != Smoothing::kNone) {
+    FindPathOptions raw_options = options;
+    raw_options.smoothing = Smoothing::kNone;
+    raw_options.snap_to_reachable = false;
+    const PathResult raw = pathcore::find_path(mask, want_start, want_goal, raw_options);
+    if (!raw.found) fail("the raw path was not found");
+    if (result.length > raw.length + 1e-9) {
+      fail("smoothed path " + pathtest::text(result.points) + " is longer than the raw one " +
+           pathtest::text(raw.points));
+    }
+    // Smoothing never crosses terrain dearer than the traced path it starts
+    // from runs through (the beeline answer crosses only the cheapest).
+    const auto cost_of = [&](Point p) {
+      const int cost = options.field.area_costs[mask.area(p)];
+      return cost == 0 ? 1 : cost;
+    };
+    const pathcore::DistanceField field =
+        pathcore::compute_distance_field(mask, want_goal, options.field);
+    int traced_highest = 1;
+    for (const Point p : pathcore::trace_for_smoothing(mask, field, want_start)) {
+      traced_highest = std::max(traced_highest, cost_of(p));
+    }
+    for (std::size_t i = 1; i < result.points.size(); ++i) {
+      for (const Point p : pathtest::reference_bresenham(result.points[i - 1], result.points[i])) {
+        if (cost_of(p) > traced_highest) {
+          fail("smoothed segment " + pathtest::text(result.points[i - 1]) + "-" +
+               pathtest::text(result.points[i]) + " crosses dearer terrain at " +
+               pathtest::text(p));
+        }
+      }
+    }
+  }
+  pathcore::ComponentOptions component_options;
+  component_options.enabled = enabled;
+  component_options.connectivity = options.field.connectivity;
+  component_options.allow_corner_cutting = options.field.allow_corner_cutting;
+  const pathcore::Components components = pathcore::label_components(mask, component_options);
+  const std::vector<bool> from_start =
+      pathtest::reference_flood_fill(mask, start, enabled, grid.diagonals);
+  for (std::int32_t y = 0; y < h; ++y) {
+    for (std::int32_t x = 0; x < w; ++x) {
+      if (components.connected(start, {x, y}) != from_start[mask.index({x, y})]) {
+        fail("components disagree with the flood fill on " + pathtest::text(start) + "-" +
+             pathtest::text(Point{x, y}));
+      }
+    }
+  }
+
+  const PathResult again = pathcore::find_path(mask, start, goal, options);
+  if (again.points != result.points || again.found != result.found || again.cost != result.cost) {
+    fail("a second call answered differently");
+  }
+  return 0;
+}

@@ -1,0 +1,426 @@
+#!/usr/bin/python3
+"""A Python client for pathfinder, and a test that the contract works outside C++.
+
+It is also meant as a readable example for tool authors: everything a Python
+level tool needs is here, from generating the stubs to reading the answers.
+
+    /usr/bin/python3 tests/interop/pathfinder_interop_test.py \\
+        --server build/server/pathfinder-server --proto-dir proto
+
+What it does:
+  1. Generates the Python stubs from proto/pathfinding/v1/pathfinding.proto
+     into a temporary directory with protoc and Debian's grpc_python_plugin
+     (packages protobuf-compiler, protobuf-compiler-grpc, python3-grpcio,
+     python3-protobuf; run it with Debian's /usr/bin/python3, which has grpc).
+  2. Starts the real server on 127.0.0.1, port chosen by the kernel
+     (--listen 127.0.0.1:0 --port-file FILE), with a temporary data dir.
+  3. Calls every RPC and checks the answers against what this script works
+     out by itself (a breadth-first search, the PNG it encoded, ...) and the
+     error codes of the contract.
+The server is always stopped, whatever happens (class cleanup).
+"""
+
+import argparse
+import collections
+import hashlib
+import math
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+import zlib
+
+import grpc
+
+ARGS = None  # command-line options, set in main()
+pb = None  # pathfinding_pb2, the messages (imported once the stubs exist)
+pb_grpc = None  # pathfinding_pb2_grpc, the stub
+
+# The level used throughout: '.' is area 1, '2' area 2, '#' a wall (area 0).
+# The inner room (x 2..7, y 2..6) opens only at (5, 7) onto the area-2 road
+# of the bottom row; the pocket (4..5, 4) is sealed, even diagonally.
+LEVEL = [
+    "..........",
+    ".########.",
+    ".#......#.",
+    ".#.####.#.",
+    ".#.#..#.#.",
+    ".#.####.#.",
+    ".#......#.",
+    ".####.###.",
+    "2222222222",
+]
+WIDTH = len(LEVEL[0])
+HEIGHT = len(LEVEL)
+AREAS = [0 if c == "#" else 2 if c == "2" else 1 for row in LEVEL for c in row]
+
+CALL_TIMEOUT = 10  # seconds: every call has a deadline
+
+
+# ---------------------------------------------------------------- images
+
+def png_grey8(width, height, pixels):
+    """An 8-bit greyscale PNG whose grey values are the area ids (PIXEL_RULE_INDEX)."""
+
+    def chunk(kind, data):
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    rows = b"".join(b"\x00" + bytes(pixels[y * width:(y + 1) * width]) for y in range(height))
+    return (b"\x89PNG\r\n\x1a\n" +
+            chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)) +
+            chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+def pgm(width, height, pixels):
+    """A binary PGM (P5) with the area ids as grey values."""
+    return b"P5\n%d %d\n63\n" % (width, height) + bytes(pixels)
+
+
+# ---------------------------------------------------------------- references
+
+def walkable(areas, x, y, enabled=0):
+    """Inside the level and of an enabled area (enabled 0 = every area; 0 is never walkable)."""
+    if not (0 <= x < WIDTH and 0 <= y < HEIGHT):
+        return False
+    area = areas[y * WIDTH + x]
+    return area != 0 and (enabled == 0 or (enabled >> area) & 1 == 1)
+
+
+def bfs_distances(areas, goal, enabled=0):
+    """Four-connected step counts to goal (unit costs): {(x, y): steps}; {} when goal is a wall."""
+    if not walkable(areas, *goal, enabled):
+        return {}
+    distance = {goal: 0}
+    queue = collections.deque([goal])
+    while queue:
+        x, y = queue.popleft()
+        for nx, ny in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            if walkable(areas, nx, ny, enabled) and (nx, ny) not in distance:
+                distance[(nx, ny)] = distance[(x, y)] + 1
+                queue.append((nx, ny))
+    return distance
+
+
+def bresenham(a, b):
+    """The pixels of the segment a-b (any 8-connected rasterisation will do for a check)."""
+    (x0, y0), (x1, y1) = a, b
+    steps = max(abs(x1 - x0), abs(y1 - y0))
+    return [(round(x0 + (x1 - x0) * i / steps), round(y0 + (y1 - y0) * i / steps))
+            for i in range(steps + 1)] if steps else [a]
+
+
+DIRECTION_STEPS = {}  # filled in main(): pb.DIRECTION_N -> (0, -1), ...
+
+
+def xy(point):
+    return (point.x, point.y)
+
+
+# ---------------------------------------------------------------- the server
+
+class Server:
+    """The real pathfinder-server on 127.0.0.1 with a port picked at start."""
+
+    def __init__(self, binary, workdir):
+        self.data_dir = os.path.join(workdir, "data")
+        self.port_file = os.path.join(workdir, "port")
+        self.log_path = os.path.join(workdir, "server.log")
+        self.log = open(self.log_path, "wb")
+        self.process = subprocess.Popen(
+            [binary, "--listen", "127.0.0.1:0", "--port-file", self.port_file,
+             "--data-dir", self.data_dir],
+            stdout=self.log, stderr=subprocess.STDOUT)
+        self.port = self._wait_for_port(timeout=30)
+
+    def _wait_for_port(self, timeout):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError("server exited with %d:\n%s" % (self.process.returncode,
+                                                                   self.read_log()))
+            try:
+                with open(self.port_file) as f:
+                    text = f.read()
+                if text.endswith("\n"):  # written atomically, once listening
+                    return int(text)
+            except FileNotFoundError:
+                pass
+            time.sleep(0.05)
+        raise RuntimeError("server did not write %s within %ds" % (self.port_file, timeout))
+
+    def read_log(self):
+        self.log.flush()
+        with open(self.log_path, "rb") as f:
+            return f.read().decode(errors="replace")
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()  # SIGTERM: a graceful shutdown
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
+
+
+def generate_stubs(proto_dir, out_dir):
+    """protoc + grpc_python_plugin -> out_dir/pathfinding/v1/pathfinding_pb2{,_grpc}.py.
+
+    The same as running, in a shell:
+      protoc -I proto --python_out=OUT --grpc_python_out=OUT \
+          --plugin=protoc-gen-grpc_python=/usr/bin/grpc_python_plugin pathfinding/v1/pathfinding.proto
+    """
+    os.makedirs(out_dir, exist_ok=True)
+    plugin = shutil.which("grpc_python_plugin") or "/usr/bin/grpc_python_plugin"
+    subprocess.run(
+        [ARGS.protoc, "-I", proto_dir, "--python_out=" + out_dir, "--grpc_python_out=" + out_dir,
+         "--plugin=protoc-gen-grpc_python=" + plugin, "pathfinding/v1/pathfinding.proto"],
+        check=True)
+    sys.path.insert(0, out_dir)
+    global pb, pb_grpc
+    from pathfinding.v1 import pathfinding_pb2, pathfinding_pb2_grpc  # noqa: E402
+    pb, pb_grpc = pathfinding_pb2, pathfinding_pb2_grpc
+    DIRECTION_STEPS.update({
+        pb.DIRECTION_N: (0, -1), pb.DIRECTION_NE: (1, -1), pb.DIRECTION_E: (1, 0),
+        pb.DIRECTION_SE: (1, 1), pb.DIRECTION_S: (0, 1), pb.DIRECTION_SW: (-1, 1),
+        pb.DIRECTION_W: (-1, 0), pb.DIRECTION_NW: (-1, -1)})
+
+
+# ---------------------------------------------------------------- the tests
+
+class PathfinderInteropTest(unittest.TestCase):
+
+    @classmethod
+    def setUpClass(cls):
+        cls.workdir = tempfile.mkdtemp(prefix="pathfinder-interop-")
+        cls.addClassCleanup(shutil.rmtree, cls.workdir, ignore_errors=True)
+        generate_stubs(ARGS.proto_dir, os.path.join(cls.workdir, "stubs"))
+        cls.server = Server(ARGS.server, cls.workdir)
+        cls.addClassCleanup(cls.server.stop)  # runs even when a test fails
+        # Masks can be large: raise the 4 MiB default receive limit as the server does.
+        cls.channel = grpc.insecure_channel(
+            "127.0.0.1:%d" % cls.server.port,
+            options=[("grpc.max_receive_message_length", 64 * 1024 * 1024)])
+        cls.addClassCleanup(cls.channel.close)
+        cls.stub = pb_grpc.PathfinderStub(cls.channel)
+
+    # A token would travel as metadata=[("authorization", "Bearer " + token)];
+    # this server runs without tokens.
+
+    def upload(self, name, image=None, **fields):
+        image = png_grey8(WIDTH, HEIGHT, AREAS) if image is None else image
+        return self.stub.UploadMask(pb.UploadMaskRequest(name=name, image=image, **fields),
+                                    timeout=CALL_TIMEOUT)
+
+    def assert_status(self, code, call, *args):
+        with self.assertRaises(grpc.RpcError) as caught:
+            call(*args, timeout=CALL_TIMEOUT)
+        self.assertEqual(caught.exception.code(), code, caught.exception.details())
+        return caught.exception.details()
+
+    def test_upload_describes_the_mask(self):
+        info = self.upload("upload-png", format=pb.MASK_FORMAT_PNG, rule=pb.PIXEL_RULE_INDEX)
+        self.assertEqual(info.name, "upload-png")
+        self.assertEqual((info.width, info.height), (WIDTH, HEIGHT))
+        self.assertGreaterEqual(info.revision, 1)
+        self.assertEqual(info.walkable_pixels, sum(1 for a in AREAS if a != 0))
+        self.assertEqual(info.areas_present, (1 << 0) | (1 << 1) | (1 << 2))
+        # sha256 is the digest of the decoded area grid, so a PGM (or RAW) of the
+        # same level has the same one.
+        self.assertEqual(info.sha256, hashlib.sha256(bytes(AREAS)).hexdigest())
+        as_pgm = self.upload("upload-pgm", image=pgm(WIDTH, HEIGHT, AREAS))  # format sniffed
+        self.assertEqual(as_pgm.sha256, info.sha256)
+        as_raw = self.upload("upload-raw", image=bytes(AREAS), format=pb.MASK_FORMAT_RAW,
+                             width=WIDTH, height=HEIGHT)
+        self.assertEqual(as_raw.sha256, info.sha256)
+
+    def test_get_and_list(self):
+        uploaded = self.upload("listed")
+        got = self.stub.GetMask(pb.GetMaskRequest(name="listed"), timeout=CALL_TIMEOUT)
+        self.assertEqual(got, uploaded)
+        listed = self.stub.ListMasks(pb.ListMasksRequest(), timeout=CALL_TIMEOUT)
+        names = [m.name for m in listed.masks]
+        self.assertIn("listed", names)
+        self.assertEqual(names, sorted(names))  # ordered by name
+
+    def check_grid_path(self, response, start, goal, enabled=0):
+        """A SMOOTHING_NONE answer: unit cardinal steps on walkable pixels, optimal cost."""
+        points = [xy(p) for p in response.points]
+        self.assertEqual(points[0], start)
+        self.assertEqual(points[-1], goal)
+        for a, b in zip(points, points[1:]):
+            self.assertEqual(abs(a[0] - b[0]) + abs(a[1] - b[1]), 1, "not one step: %s" % points)
+            self.assertTrue(walkable(AREAS, *b, enabled), "into a wall: %s" % (b,))
+        steps = bfs_distances(AREAS, goal, enabled)[start]
+        self.assertEqual(len(points) - 1, steps)
+        self.assertAlmostEqual(response.cost, steps)
+        self.assertAlmostEqual(response.length, steps)
+
+    def test_find_path(self):
+        info = self.upload("find")
+        start, goal = (0, 0), (4, 2)  # outside the room -> inside, through (5, 7)
+        grid = self.stub.FindPath(pb.FindPathRequest(
+            mask="find", start=pb.Point(x=0, y=0), goal=pb.Point(x=4, y=2),
+            smoothing=pb.SMOOTHING_NONE), timeout=CALL_TIMEOUT)
+        self.assertTrue(grid.found)
+        self.assertEqual(grid.mask_revision, info.revision)
+        self.assertEqual(xy(grid.goal), goal)
+        self.check_grid_path(grid, start, goal)
+
+        # The default smoothing (beautify): straight segments over walkable
+        # pixels, never longer than the grid path, cost 0.
+        smooth = self.stub.FindPath(pb.FindPathRequest(
+            mask="find", start=pb.Point(x=0, y=0), goal=pb.Point(x=4, y=2)),
+            timeout=CALL_TIMEOUT)
+        self.assertTrue(smooth.found)
+        points = [xy(p) for p in smooth.points]
+        self.assertEqual((points[0], points[-1]), (start, goal))
+        for a, b in zip(points, points[1:]):
+            for pixel in bresenham(a, b):
+                self.assertTrue(walkable(AREAS, *pixel), "%s-%s crosses a wall" % (a, b))
+        polyline = sum(math.dist(a, b) for a, b in zip(points, points[1:]))
+        self.assertAlmostEqual(smooth.length, polyline)
+        self.assertLessEqual(smooth.length, grid.length + 1e-9)
+        self.assertEqual(smooth.cost, 0)
+
+    def test_find_path_without_a_path_is_not_an_error(self):
+        self.upload("nopath")
+        sealed = self.stub.FindPath(pb.FindPathRequest(
+            mask="nopath", start=pb.Point(x=0, y=0), goal=pb.Point(x=4, y=4)),
+            timeout=CALL_TIMEOUT)
+        self.assertFalse(sealed.found)
+        self.assertEqual(len(sealed.points), 0)
+        # Only area 1 enabled: the area-2 road is closed, so is the room.
+        area1_only = self.stub.FindPath(pb.FindPathRequest(
+            mask="nopath", start=pb.Point(x=0, y=0), goal=pb.Point(x=4, y=2),
+            enabled_areas=1 << 1), timeout=CALL_TIMEOUT)
+        self.assertFalse(area1_only.found)
+        # Snapping ends at a reachable pixel instead, and says which.
+        snapped = self.stub.FindPath(pb.FindPathRequest(
+            mask="nopath", start=pb.Point(x=0, y=0), goal=pb.Point(x=4, y=4),
+            snap_to_reachable=True, smoothing=pb.SMOOTHING_NONE), timeout=CALL_TIMEOUT)
+        self.assertTrue(snapped.found)
+        snapped_goal = xy(snapped.goal)
+        self.assertNotEqual(snapped_goal, (4, 4))
+        self.assertIn((0, 0), bfs_distances(AREAS, snapped_goal))
+        self.check_grid_path(snapped, (0, 0), snapped_goal)
+
+    def test_reachable(self):
+        self.upload("reach")
+
+        def pair(a, b):
+            return pb.PointPair(a=pb.Point(x=a[0], y=a[1]), b=pb.Point(x=b[0], y=b[1]))
+
+        pairs = [((0, 0), (4, 2)), ((0, 0), (4, 4)), ((4, 4), (5, 4)), ((9, 0), (0, 8))]
+        for enabled in (0, 1 << 1):
+            response = self.stub.Reachable(pb.ReachableRequest(
+                mask="reach", pairs=[pair(a, b) for a, b in pairs], enabled_areas=enabled),
+                timeout=CALL_TIMEOUT)
+            want = [walkable(AREAS, *a, enabled) and a in bfs_distances(AREAS, b, enabled)
+                    for a, b in pairs]
+            self.assertEqual(list(response.reachable), want, "enabled %d" % enabled)
+            # The level is what we think: the room only by the road, the pocket sealed.
+            self.assertEqual(want, [enabled == 0, False, True, enabled == 0])
+
+    def walk_route(self, response, start, forbid_corner_cutting=False):
+        """Steps a StandardMove answer tile by tile; returns where it ends."""
+        x, y = start
+        self.assertEqual(xy(response.waypoints[0]), start)
+        for i, move in enumerate(response.moves):
+            dx, dy = DIRECTION_STEPS[move.direction]
+            self.assertGreater(move.steps, 0)
+            for _ in range(move.steps):
+                self.assertTrue(walkable(AREAS, x + dx, y + dy), "step into a wall")
+                if forbid_corner_cutting and dx and dy:
+                    self.assertTrue(walkable(AREAS, x + dx, y) and walkable(AREAS, x, y + dy))
+                x, y = x + dx, y + dy
+            self.assertEqual(xy(response.waypoints[i + 1]), (x, y))
+        return (x, y)
+
+    def test_standard_move(self):
+        self.upload("tiles")
+        straight = self.stub.StandardMove(pb.StandardMoveRequest(
+            mask="tiles", start=pb.Point(x=0, y=0), goal=pb.Point(x=0, y=8)), timeout=CALL_TIMEOUT)
+        self.assertTrue(straight.found)
+        self.assertEqual([(m.direction, m.steps) for m in straight.moves], [(pb.DIRECTION_S, 8)])
+        # Around the corner: no single move, so two through a node.
+        corner = self.stub.StandardMove(pb.StandardMoveRequest(
+            mask="tiles", start=pb.Point(x=0, y=0), goal=pb.Point(x=9, y=8),
+            forbid_corner_cutting=True), timeout=CALL_TIMEOUT)
+        self.assertTrue(corner.found)
+        self.assertEqual(self.walk_route(corner, (0, 0), True), (9, 8))
+        self.assertEqual(len(corner.nodes), 1)
+        self.assertEqual(xy(corner.node), xy(corner.nodes[0]))
+        sealed = self.stub.StandardMove(pb.StandardMoveRequest(
+            mask="tiles", start=pb.Point(x=0, y=0), goal=pb.Point(x=4, y=4), max_moves=3),
+            timeout=CALL_TIMEOUT)
+        self.assertFalse(sealed.found)
+
+    def test_patch_mask(self):
+        info = self.upload("patched")
+        # Open the pocket's roof at (4, 3): the pocket joins the room.
+        patched = self.stub.PatchMask(pb.PatchMaskRequest(
+            name="patched", expected_revision=info.revision, x=4, y=3, width=1, height=1,
+            areas=bytes([1])), timeout=CALL_TIMEOUT)
+        self.assertGreater(patched.revision, info.revision)
+        areas = list(AREAS)
+        areas[3 * WIDTH + 4] = 1
+        self.assertEqual(patched.sha256, hashlib.sha256(bytes(areas)).hexdigest())
+        now = self.stub.FindPath(pb.FindPathRequest(
+            mask="patched", start=pb.Point(x=0, y=0), goal=pb.Point(x=4, y=4)),
+            timeout=CALL_TIMEOUT)
+        self.assertTrue(now.found)
+        self.assertEqual(now.mask_revision, patched.revision)
+        # A second editor still holding the old revision is refused, not merged.
+        self.assert_status(grpc.StatusCode.FAILED_PRECONDITION, self.stub.PatchMask,
+                           pb.PatchMaskRequest(name="patched", expected_revision=info.revision,
+                                               x=4, y=3, width=1, height=1, areas=bytes([0])))
+
+    def test_delete_mask(self):
+        self.upload("doomed")
+        self.stub.DeleteMask(pb.DeleteMaskRequest(name="doomed"), timeout=CALL_TIMEOUT)
+        self.assert_status(grpc.StatusCode.NOT_FOUND, self.stub.GetMask,
+                           pb.GetMaskRequest(name="doomed"))
+        listed = self.stub.ListMasks(pb.ListMasksRequest(), timeout=CALL_TIMEOUT)
+        self.assertNotIn("doomed", [m.name for m in listed.masks])
+
+    def test_error_codes(self):
+        self.upload("errors")
+        self.assert_status(grpc.StatusCode.NOT_FOUND, self.stub.FindPath,
+                           pb.FindPathRequest(mask="no-such-mask", start=pb.Point(),
+                                              goal=pb.Point()))
+        self.assert_status(grpc.StatusCode.NOT_FOUND, self.stub.DeleteMask,
+                           pb.DeleteMaskRequest(name="no-such-mask"))
+        # INVALID_ARGUMENT names the field at fault.
+        details = self.assert_status(
+            grpc.StatusCode.INVALID_ARGUMENT, self.stub.FindPath,
+            pb.FindPathRequest(mask="errors", start=pb.Point(x=WIDTH, y=0), goal=pb.Point()))
+        self.assertIn("start", details)
+        self.assert_status(grpc.StatusCode.INVALID_ARGUMENT, self.stub.UploadMask,
+                           pb.UploadMaskRequest(name="garbage", image=b"not an image"))
+        details = self.assert_status(grpc.StatusCode.INVALID_ARGUMENT, self.stub.UploadMask,
+                                     pb.UploadMaskRequest(name="", image=pgm(1, 1, [1])))
+        self.assertIn("name", details)
+        self.assert_status(grpc.StatusCode.INVALID_ARGUMENT, self.stub.PatchMask,
+                           pb.PatchMaskRequest(name="errors", x=WIDTH, y=0, width=1, height=1,
+                                               areas=bytes([1])))
+
+
+def main():
+    global ARGS
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--server", required=True, help="the pathfinder-server binary")
+    parser.add_argument("--proto-dir", required=True, help="the folder holding pathfinding/v1/")
+    parser.add_argument("--protoc", default="protoc", help="the protoc binary (default: on PATH)")
+    ARGS, rest = parser.parse_known_args()
+    unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
+
+
+if __name__ == "__main__":
+    main()
