@@ -8,7 +8,7 @@ DATA_DIR ?= data
 SERVER := $(BUILD_DIR)/server/pathfinder-server
 CLI := $(BUILD_DIR)/client/pathfind
 
-.PHONY: all deps configure build test run bench clean fuzz lint-proto
+.PHONY: all deps configure build test run bench clean fuzz lint-proto soak
 
 all: build
 
@@ -41,6 +41,11 @@ fuzz: deps
 # buf lint of the proto (buf.yaml); buf comes from npm into build-tools/.
 lint-proto: deps
 	scripts/lint-proto
+
+# 60 s of mixed load at concurrency 64 against the real server: no call may
+# fail, resident memory must stay within (cache + masks) * 1.25. See scripts/soak.
+soak: build
+	BUILD_DIR=$(BUILD_DIR) scripts/soak
 
 bench: build
 	$(BUILD_DIR)/bench/pathcore_bench
