@@ -76,17 +76,7 @@ Mask with_block(const Mask& mask, std::int32_t x0, std::int32_t y0, std::int32_t
   return Mask(mask.width(), mask.height(), std::move(areas));
 }
 
-// Euclidean length, computed here rather than with polyline_length.
-double euclidean_length(const Path& path) {
-  double length = 0;
-  for (std::size_t i = 1; i < path.size(); ++i) {
-    const double dx = path[i].x - path[i - 1].x;
-    const double dy = path[i].y - path[i - 1].y;
-    length += std::sqrt(dx * dx + dy * dy);
-  }
-  return length;
-}
-
+using pathtest::euclidean_length;
 using pathtest::text;
 
 AreaSet random_enabled(std::mt19937_64& rng, int area_count) {

@@ -67,9 +67,6 @@ std::string text(const Path& path) {
   return out;
 }
 
-namespace {
-
-// Euclidean length, computed here rather than with polyline_length.
 double euclidean_length(const Path& path) {
   double length = 0;
   for (std::size_t i = 1; i < path.size(); ++i) {
@@ -79,6 +76,8 @@ double euclidean_length(const Path& path) {
   }
   return length;
 }
+
+namespace {
 
 bool close(double got, double want, double relative) {
   return std::abs(got - want) <= relative * std::max(1.0, std::abs(want));

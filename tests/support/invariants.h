@@ -29,6 +29,9 @@ namespace pathtest {
 // "(x,y)" and "(x,y)(x,y)..." for messages.
 [[nodiscard]] std::string text(pathcore::Point p);
 [[nodiscard]] std::string text(const pathcore::Path& path);
+// The Euclidean length of a polyline, computed here rather than with
+// pathcore::polyline_length (an independent check of it).
+[[nodiscard]] double euclidean_length(const pathcore::Path& path);
 
 // Checks a FindPath answer for start -> goal (the endpoints the answer should
 // have, i.e. after any snapping) made without snapping's help:
