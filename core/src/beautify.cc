@@ -72,6 +72,78 @@ Point point_along(Point from, Point to, std::int64_t step, std::int64_t steps) {
                                     divide_rounded(step * (std::int64_t{to.y} - from.y), steps))};
 }
 
+// The corners A-B-C a pass has already failed to cut. Whether a corner can be
+// cut depends only on its three points (and the mask), so a later round
+// skips corners it has seen fail: after the first round, only the corners
+// next to a change are tried again (on a cluttered full-HD mask that is
+// three quarters of the segment checks). Open addressing, grown at half load.
+class FailedCorners {
+ public:
+  explicit FailedCorners(std::size_t expected) {
+    std::size_t size = 64;
+    while (size < 4 * expected) {
+      size *= 2;
+    }
+    slots_.resize(size);
+  }
+
+  [[nodiscard]] bool contains(Point a, Point b, Point c) const {
+    for (std::size_t i = hash(a, b, c) & (slots_.size() - 1);; i = (i + 1) & (slots_.size() - 1)) {
+      const Slot& slot = slots_[i];
+      if (!slot.used) {
+        return false;
+      }
+      if (slot.a == a && slot.b == b && slot.c == c) {
+        return true;
+      }
+    }
+  }
+
+  void insert(Point a, Point b, Point c) {
+    if (2 * (count_ + 1) > slots_.size()) {
+      std::vector<Slot> old(slots_.size() * 2);
+      old.swap(slots_);
+      count_ = 0;
+      for (const Slot& slot : old) {
+        if (slot.used) {
+          insert(slot.a, slot.b, slot.c);
+        }
+      }
+    }
+    std::size_t i = hash(a, b, c) & (slots_.size() - 1);
+    while (slots_[i].used) {
+      if (slots_[i].a == a && slots_[i].b == b && slots_[i].c == c) {
+        return;
+      }
+      i = (i + 1) & (slots_.size() - 1);
+    }
+    slots_[i] = Slot{a, b, c, true};
+    ++count_;
+  }
+
+ private:
+  struct Slot {
+    Point a;
+    Point b;
+    Point c;
+    bool used = false;
+  };
+
+  static std::size_t hash(Point a, Point b, Point c) {
+    std::uint64_t h = 0;
+    for (const Point p : {a, b, c}) {
+      h = (h ^ ((std::uint64_t{static_cast<std::uint32_t>(p.x)} << 32) |
+                static_cast<std::uint32_t>(p.y))) *
+          0x9E3779B97F4A7C15ULL;
+      h ^= h >> 29;
+    }
+    return static_cast<std::size_t>(h);
+  }
+
+  std::vector<Slot> slots_;
+  std::size_t count_ = 0;
+};
+
 // No cap on the cost of touched pixels (unweighted terrain).
 constexpr int kNoCap = 256;
 
@@ -96,8 +168,9 @@ class Smoother {
   // Drop and cut rounds in the path's own direction.
   [[nodiscard]] Path pass(Path path) const {
     path = drop_visible(path);
+    FailedCorners failed(path.size());
     for (int round = 0; round < kMaxRounds; ++round) {
-      if (!cut_corners(path)) {
+      if (!cut_corners(path, failed)) {
         break;
       }
       path = drop_visible(path);
@@ -159,11 +232,22 @@ class Smoother {
     return kept;
   }
 
-  // Tries a cut at every corner, left to right. True when one was made.
-  bool cut_corners(Path& path) const {
+  // Tries a cut at every corner not known to fail, left to right. True when
+  // one was made.
+  bool cut_corners(Path& path, FailedCorners& failed) const {
     bool changed = false;
     for (std::size_t k = 1; k + 1 < path.size(); ++k) {
-      changed |= cut_corner(path, k);
+      const Point a = path[k - 1];
+      const Point b = path[k];
+      const Point c = path[k + 1];
+      if (failed.contains(a, b, c)) {
+        continue;
+      }
+      if (cut_corner(path, k)) {
+        changed = true;
+      } else {
+        failed.insert(a, b, c);
+      }
     }
     return changed;
   }
