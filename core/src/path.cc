@@ -104,27 +104,48 @@ Path trace(const Mask& mask, const DistanceField& field, Point start, bool diago
         }
       }
     } else {
+      // Each cardinal neighbour is read once: whether it is walkable, and its
+      // cost plus the cost of entering it when it is reachable.
+      std::array<bool, 4> walkable{};
+      std::array<bool, 4> down{};
+      std::array<GridCost, 4> cost{};
+      for (std::size_t s = 0; s < 4; ++s) {
+        const Point n = at + kCardinalSteps[s];
+        walkable[s] = mask.walkable(n, enabled);
+        if (walkable[s] && field.reachable(n)) {
+          cost[s] = field.exact(n);
+          GridCost via = cost[s];
+          via.straight += costs[mask.area(n)];
+          down[s] = via == here;
+        }
+      }
       if (diagonal_shortcuts) {
         // Two cardinal steps around a corner become one diagonal step when
         // both pixels beside it are walkable and one of them lies on the way.
-        for (const Step step : kDiagonalSteps) {
-          const Point side_a = at + Step{step.dx, 0};
-          const Point side_b = at + Step{0, step.dy};
-          if (!mask.walkable(side_a, enabled) || !mask.walkable(side_b, enabled)) {
+        // kDiagonalSteps[d] has the sides kCardinalSteps[kSides[d][0 and 1]].
+        static constexpr std::array<std::array<std::size_t, 2>, 4> kSides = {
+            {{0, 1}, {2, 1}, {2, 3}, {0, 3}}};
+        for (std::size_t d = 0; d < 4; ++d) {
+          const std::size_t side_a = kSides[d][0];
+          const std::size_t side_b = kSides[d][1];
+          if (!walkable[side_a] || !walkable[side_b] || (!down[side_a] && !down[side_b])) {
             continue;
           }
-          for (const Point side : {side_a, side_b}) {
-            if (downhill(here, side, false) && downhill(field.exact(side), at + step, false)) {
-              chooser.offer(step);
-              break;
-            }
+          const Point n = at + kDiagonalSteps[d];
+          if (!field.reachable(n)) {
+            continue;
+          }
+          GridCost via = field.exact(n);
+          via.straight += costs[mask.area(n)];
+          if ((down[side_a] && via == cost[side_a]) || (down[side_b] && via == cost[side_b])) {
+            chooser.offer(kDiagonalSteps[d]);
           }
         }
       }
       if (!chooser.chosen()) {
-        for (const Step step : kCardinalSteps) {
-          if (downhill(here, at + step, false)) {
-            chooser.offer(step);
+        for (std::size_t s = 0; s < 4; ++s) {
+          if (down[s]) {
+            chooser.offer(kCardinalSteps[s]);
           }
         }
       }
