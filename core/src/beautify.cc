@@ -80,9 +80,10 @@ Point point_along(Point from, Point to, std::int64_t step, std::int64_t steps) {
 // three quarters of the segment checks). Open addressing, grown at half load.
 class FailedCorners {
  public:
+  // Room for `expected` entries at half load; grows when more come.
   explicit FailedCorners(std::size_t expected) {
     std::size_t size = 64;
-    while (size < 4 * expected) {
+    while (size < 2 * expected) {
       size *= 2;
     }
     slots_.resize(size);
@@ -194,15 +195,21 @@ class Smoother {
     weighted_ = lowest < highest;
   }
 
+  // Lets the smoother rely on every segment of the paths it is given being
+  // visible (see implied_visible). The caller checks this once per input;
+  // every segment a move adds is checked, so it stays true for both passes.
+  void trust_path_segments() { trusted_ = true; }
+
   // Drop and cut rounds in the path's own direction.
   [[nodiscard]] Path pass(Path path) const {
-    path = drop_visible(path);
+    FailedCorners hidden(path.size());  // (A, A, C): A did not see C, checked by drop_visible
+    path = drop_visible(path, hidden);
     FailedCorners failed(path.size());
     for (int round = 0; round < kMaxRounds; ++round) {
       if (!cut_corners(path, failed)) {
         break;
       }
-      path = drop_visible(path);
+      path = drop_visible(path, hidden);
     }
     return path;
   }
@@ -215,6 +222,26 @@ class Smoother {
     }
     const int highest = segment_max_cost(mask_, enabled_, a, b, rule_, costs_);
     return highest != 0 && highest <= cap;
+  }
+
+  // True when `on`, a point of the path segment from-to, lies exactly on it
+  // and the segment from `on` to `to` is then known to be visible without a
+  // check: its pixels are among the segment's own. For the supercover that
+  // holds for any sub-segment (it is the set of pixel squares the segment
+  // touches); Bresenham pixels are only that simple on horizontal, vertical
+  // and 45-degree lines. Unweighted terrain only (with costs, a sub-segment's
+  // supercover may touch dearer pixels than the path's Bresenham pixels).
+  [[nodiscard]] bool implied_visible(Point from, Point on, Point to) const {
+    if (!trusted_ || weighted_) {
+      return false;
+    }
+    const std::int64_t dx = std::int64_t{to.x} - from.x;
+    const std::int64_t dy = std::int64_t{to.y} - from.y;
+    if ((std::int64_t{on.x} - from.x) * dy != (std::int64_t{on.y} - from.y) * dx) {
+      return false;
+    }
+    return rule_ == LineRule::kNoCornerCutting || dx == 0 || dy == 0 ||
+           std::llabs(dx) == std::llabs(dy);
   }
 
   // The highest cost an existing segment of the path touches (kNoCap when
@@ -238,26 +265,40 @@ class Smoother {
   }
 
   // Greedy line of sight: a point is dropped when the previous kept point
-  // sees the next one.
-  [[nodiscard]] Path drop_visible(const Path& path) const {
+  // sees the next one. On unweighted terrain, seeing is a function of the two
+  // points alone, so the pairs found hidden are remembered for the later
+  // rounds of the pass (which mostly ask about the same pairs again).
+  [[nodiscard]] Path drop_visible(const Path& path, FailedCorners& hidden) const {
     if (path.size() <= 2) {
       return path;
     }
-    Path kept;
-    kept.reserve(path.size());
-    kept.push_back(path.front());
-    int cap = cost_cap(path[0], path[1]);  // over the stretch from kept.back() to path[i]
+    Path kept(path.size());
+    std::size_t count = 0;
+    kept[count++] = path.front();
+    int cap = cost_cap(path[0], path[1]);  // over the stretch from the last kept point to path[i]
     for (std::size_t i = 1; i + 1 < path.size(); ++i) {
       const int next_cap = cost_cap(path[i], path[i + 1]);
       const int stretch_cap = std::max(cap, next_cap);
-      if (visible(kept.back(), path[i + 1], stretch_cap)) {
+      const Point from = kept[count - 1];
+      const Point to = path[i + 1];
+      bool sees = false;
+      if (weighted_) {
+        sees = visible(from, to, stretch_cap);
+      } else if (!hidden.contains(from, from, to)) {
+        sees = visible(from, to, stretch_cap);
+        if (!sees) {
+          hidden.insert(from, from, to);
+        }
+      }
+      if (sees) {
         cap = stretch_cap;
       } else {
-        kept.push_back(path[i]);
+        kept[count++] = path[i];
         cap = next_cap;
       }
     }
-    kept.push_back(path.back());
+    kept[count++] = path.back();
+    kept.resize(count);
     return kept;
   }
 
@@ -309,12 +350,15 @@ class Smoother {
       const Point p = point_along(b, a, i, to_a);
       const bool p_is_a = i == to_a;
       // No cut through P can be shorter than A-P-C (triangle inequality), so
-      // when even that would not beat the best cut so far (with a margin far
-      // above rounding), P is skipped unchecked: same result, fewer checks.
-      if (before - ((p_is_a ? 0.0 : distance(a, p)) + distance(p, c)) <= best_gain - kMinGain) {
+      // once a cut is found, a P for which even that would not beat it (with a
+      // margin far above rounding) is skipped unchecked: same result, fewer
+      // checks. (Before any cut is found the bound never prunes: A-P-C is never
+      // longer than A-B-C.)
+      if (found &&
+          before - ((p_is_a ? 0.0 : distance(a, p)) + distance(p, c)) <= best_gain - kMinGain) {
         return;
       }
-      if (!p_is_a && !visible(a, p, cap)) {
+      if (!p_is_a && !implied_visible(b, p, a) && !visible(a, p, cap)) {
         return;
       }
       const std::int64_t j = farthest_cut(p, b, c, to_c, cap, sees_c);
@@ -367,7 +411,7 @@ class Smoother {
       if (const int known = sees_c.find(j); known >= 0) {
         return known != 0;
       }
-      const bool sees = visible(q, c, cap);
+      const bool sees = implied_visible(b, q, c) || visible(q, c, cap);
       sees_c.add(j, sees);
       return sees;
     };
@@ -406,6 +450,7 @@ class Smoother {
   LineRule rule_;
   const AreaCosts& costs_;
   bool weighted_ = false;
+  bool trusted_ = false;
 };
 
 }  // namespace
@@ -415,7 +460,15 @@ Path beautify(const Path& path, const Mask& mask, AreaSet enabled, LineRule rule
   if (path.size() <= 2) {
     return path;
   }
-  const Smoother smoother(mask, enabled & kAllAreas, rule, costs);
+  Smoother smoother(mask, enabled & kAllAreas, rule, costs);
+  // A traced path's segments are all walkable; an arbitrary input's may not be.
+  bool walkable = true;
+  for (std::size_t i = 1; i < path.size() && walkable; ++i) {
+    walkable = segment_walkable(mask, enabled, path[i - 1], path[i], rule);
+  }
+  if (walkable) {
+    smoother.trust_path_segments();
+  }
   Path smoothed = smoother.pass(path);
   std::reverse(smoothed.begin(), smoothed.end());
   smoothed = smoother.pass(std::move(smoothed));

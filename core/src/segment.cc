@@ -101,6 +101,12 @@ bool walk_supercover(Point a, Point b, Visit&& visit) {
 // areas points at pixel a of a grid of `stride` bytes per row; a is the
 // lexicographically smaller endpoint (so b.x >= a.x) and every visited pixel
 // lies inside the grid (the bounding box of a and b).
+// 1 when v < 0, else 0, with a shift rather than a compare the compiler could
+// turn back into a branch. |v| stays far below 2^62 here.
+std::int64_t less_than_zero(std::int64_t v) {
+  return static_cast<std::int64_t>(static_cast<std::uint64_t>(v) >> 63);
+}
+
 bool bresenham_walkable(const std::uint8_t* areas, std::int64_t stride, AreaSet enabled, Point a,
                         Point b) {
   const std::int64_t dx = std::int64_t{b.x} - a.x;
@@ -112,8 +118,8 @@ bool bresenham_walkable(const std::uint8_t* areas, std::int64_t stride, AreaSet 
   AreaSet ok = enabled >> *at;
   while (at != end && (ok & 1U) != 0) {
     const std::int64_t twice = 2 * err;
-    const std::int64_t step_x = twice >= dy ? 1 : 0;
-    const std::int64_t step_y = twice <= dx ? 1 : 0;
+    const std::int64_t step_x = less_than_zero(dy - twice - 1);  // twice >= dy
+    const std::int64_t step_y = less_than_zero(twice - dx - 1);  // twice <= dx
     err += (step_x * dy) + (step_y * dx);
     at += step_x + step_y * row;
     ok &= enabled >> *at;
@@ -134,8 +140,8 @@ bool supercover_walkable(const std::uint8_t* areas, std::int64_t stride, AreaSet
   std::int64_t horizontal = nx;
   AreaSet ok = enabled >> *at;
   while (at != end && (ok & 1U) != 0) {
-    const std::int64_t step_x = vertical <= horizontal ? 1 : 0;
-    const std::int64_t step_y = horizontal <= vertical ? 1 : 0;
+    const std::int64_t step_x = less_than_zero(vertical - horizontal - 1);  // vertical <= horizontal
+    const std::int64_t step_y = less_than_zero(horizontal - vertical - 1);  // horizontal <= vertical
     // Through a corner (both steps) the two pixels beside it count too; on a
     // single step these reads are the entered pixel or the current one.
     ok &= (enabled >> at[step_x]) & (enabled >> at[step_y * row]);
