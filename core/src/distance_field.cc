@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "corridor.h"
 #include "point_checks.h"
 
 namespace pathcore {
@@ -198,11 +199,19 @@ struct FieldBuilder::State {
     const auto s = static_cast<std::uint32_t>(stride);
     while (frontier.size() > 0) {
       if (frontier.size() == 1 && frontier_position == 0) {
-        // A frontier of one pixel: follow the corridor (see walk_corridor).
-        if (walk_corridor<Word, kStop>(stop) == RunResult::kSettled) {
+        // A frontier of one pixel: follow the corridor (see corridor.h).
+        const detail::CorridorEnd end =
+            detail::walk_corridor<Word, kStop>(distance, s, frontier[0], level, stop);
+        frontier.clear();
+        frontier.reserve_more(end.count);
+        std::copy(end.found.begin(), end.found.begin() + static_cast<std::ptrdiff_t>(end.count),
+                  frontier.data());
+        frontier.resize(end.count);
+        level = end.level;
+        if (end.settled) {
           return RunResult::kSettled;
         }
-        if (frontier.size() == 0) {
+        if (end.count == 0) {
           break;
         }
       }
@@ -256,63 +265,6 @@ struct FieldBuilder::State {
     if constexpr (kStop) {
       if (distance[stop] != kUnreached<Word>) return RunResult::kSettled;
     }
-    return RunResult::kExhausted;
-  }
-
-  // The breadth-first fill while its frontier is one pixel (a one-pixel
-  // corridor, where the per-level bookkeeping of the level loop would cost
-  // more than the pixel): expands that pixel, and while it found exactly one
-  // new pixel, goes on from there without touching the frontier lists. When
-  // it finds none or several, they become the frontier of the next level and
-  // kExhausted returns to the level loop (also at the overflow limit, with
-  // the pixel not expanded); kSettled when stop is reached. Either way the
-  // frontier, its position and the level are as the level loop leaves them.
-  template <typename Word, bool kStop>
-  RunResult walk_corridor(std::size_t stop) {
-    Word* const distance = words<Word>().data();
-    const auto s = static_cast<std::uint32_t>(stride);
-    std::uint32_t index = frontier[0];
-    std::uint32_t at = level;
-    std::array<std::uint32_t, 4> found{};
-    while (at + 1 < kBlocked<Word>) {
-      if constexpr (kStop) {
-        if (distance[stop] != kUnreached<Word>) {
-          frontier.data()[0] = index;
-          level = at;
-          return RunResult::kSettled;
-        }
-      }
-      const auto next = static_cast<Word>(at + 1);
-      std::size_t t = 0;
-      if (distance[index - 1] == kUnreached<Word>) {
-        distance[index - 1] = next;
-        found[t++] = index - 1;
-      }
-      if (distance[index + 1] == kUnreached<Word>) {
-        distance[index + 1] = next;
-        found[t++] = index + 1;
-      }
-      if (distance[index - s] == kUnreached<Word>) {
-        distance[index - s] = next;
-        found[t++] = index - s;
-      }
-      if (distance[index + s] == kUnreached<Word>) {
-        distance[index + s] = next;
-        found[t++] = index + s;
-      }
-      at = next;
-      if (t != 1) {
-        frontier.clear();
-        for (std::size_t i = 0; i < t; ++i) {
-          frontier.append(found[i]);
-        }
-        level = at;
-        return RunResult::kExhausted;
-      }
-      index = found[0];
-    }
-    frontier.data()[0] = index;
-    level = at;
     return RunResult::kExhausted;
   }
 
