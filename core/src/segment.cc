@@ -140,8 +140,9 @@ bool supercover_walkable(const std::uint8_t* areas, std::int64_t stride, AreaSet
   std::int64_t horizontal = nx;
   AreaSet ok = enabled >> *at;
   while (at != end && (ok & 1U) != 0) {
-    const std::int64_t step_x = less_than_zero(vertical - horizontal - 1);  // vertical <= horizontal
-    const std::int64_t step_y = less_than_zero(horizontal - vertical - 1);  // horizontal <= vertical
+    // step_x: vertical <= horizontal; step_y: horizontal <= vertical.
+    const std::int64_t step_x = less_than_zero(vertical - horizontal - 1);
+    const std::int64_t step_y = less_than_zero(horizontal - vertical - 1);
     // Through a corner (both steps) the two pixels beside it count too; on a
     // single step these reads are the entered pixel or the current one.
     ok &= (enabled >> at[step_x]) & (enabled >> at[step_y * row]);

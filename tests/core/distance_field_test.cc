@@ -158,8 +158,7 @@ TEST(DistanceField, PartialFillsThroughCorridorsMatchBruteForce) {
       for (std::int32_t y = 0; y < static_cast<std::int32_t>(mask.height()); ++y) {
         for (std::int32_t x = 0; x < static_cast<std::int32_t>(mask.width()); ++x) {
           if (builder.field().reachable({x, y})) {
-            ASSERT_EQ(static_cast<double>(builder.field().at({x, y})),
-                      expected[mask.index({x, y})])
+            ASSERT_EQ(static_cast<double>(builder.field().at({x, y})), expected[mask.index({x, y})])
                 << "round " << round << ", settled (" << x << "," << y << ")";
           }
         }
@@ -174,8 +173,8 @@ TEST(DistanceField, PartialFillsThroughCorridorsMatchBruteForce) {
         const Distance got = field.at({x, y});
         ASSERT_TRUE(want == pathtest::kNoPath ? got == DistanceField::kUnreachable
                                               : static_cast<double>(got) == want)
-            << "round " << round << ", " << describe(mask, goal, kAllAreas) << ": at (" << x
-            << "," << y << ") got " << got << ", Dijkstra says " << want;
+            << "round " << round << ", " << describe(mask, goal, kAllAreas) << ": at (" << x << ","
+            << y << ") got " << got << ", Dijkstra says " << want;
       }
     }
   }
