@@ -27,6 +27,7 @@
 // a cost model for segments between pixel centres that the grid field does not have; the cap is
 // simple, local and symmetric.)
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -72,6 +73,107 @@ Point point_along(Point from, Point to, std::int64_t step, std::int64_t steps) {
                                     divide_rounded(step * (std::int64_t{to.y} - from.y), steps))};
 }
 
+// The corners A-B-C a pass has already failed to cut. Whether a corner can be
+// cut depends only on its three points (and the mask), so a later round
+// skips corners it has seen fail: after the first round, only the corners
+// next to a change are tried again (on a cluttered full-HD mask that is
+// three quarters of the segment checks). Open addressing, grown at half load.
+class FailedCorners {
+ public:
+  // Room for `expected` entries at half load; grows when more come.
+  explicit FailedCorners(std::size_t expected) {
+    std::size_t size = 64;
+    while (size < 2 * expected) {
+      size *= 2;
+    }
+    slots_.resize(size);
+  }
+
+  [[nodiscard]] bool contains(Point a, Point b, Point c) const {
+    for (std::size_t i = hash(a, b, c) & (slots_.size() - 1);; i = (i + 1) & (slots_.size() - 1)) {
+      const Slot& slot = slots_[i];
+      if (!slot.used) {
+        return false;
+      }
+      if (slot.a == a && slot.b == b && slot.c == c) {
+        return true;
+      }
+    }
+  }
+
+  void insert(Point a, Point b, Point c) {
+    if (2 * (count_ + 1) > slots_.size()) {
+      std::vector<Slot> old(slots_.size() * 2);
+      old.swap(slots_);
+      count_ = 0;
+      for (const Slot& slot : old) {
+        if (slot.used) {
+          insert(slot.a, slot.b, slot.c);
+        }
+      }
+    }
+    std::size_t i = hash(a, b, c) & (slots_.size() - 1);
+    while (slots_[i].used) {
+      if (slots_[i].a == a && slots_[i].b == b && slots_[i].c == c) {
+        return;
+      }
+      i = (i + 1) & (slots_.size() - 1);
+    }
+    slots_[i] = Slot{a, b, c, true};
+    ++count_;
+  }
+
+ private:
+  struct Slot {
+    Point a;
+    Point b;
+    Point c;
+    bool used = false;
+  };
+
+  static std::size_t hash(Point a, Point b, Point c) {
+    std::uint64_t h = 0;
+    for (const Point p : {a, b, c}) {
+      h = (h ^ ((std::uint64_t{static_cast<std::uint32_t>(p.x)} << 32) |
+                static_cast<std::uint32_t>(p.y))) *
+          0x9E3779B97F4A7C15ULL;
+      h ^= h >> 29;
+    }
+    return static_cast<std::size_t>(h);
+  }
+
+  std::vector<Slot> slots_;
+  std::size_t count_ = 0;
+};
+
+// For one corner A-B-C: whether Q_j (j steps from B toward C) sees C, for
+// the few j a corner's searches ask about (a small list; once full, the
+// rest are checked every time).
+class SeesC {
+ public:
+  // 1 or 0 when known, -1 when not.
+  [[nodiscard]] int find(std::int64_t j) const {
+    for (std::size_t i = 0; i < count_; ++i) {
+      if (steps_[i] == j) {
+        return sees_[i] ? 1 : 0;
+      }
+    }
+    return -1;
+  }
+  void add(std::int64_t j, bool sees) {
+    if (count_ < steps_.size()) {
+      steps_[count_] = j;
+      sees_[count_] = sees;
+      ++count_;
+    }
+  }
+
+ private:
+  std::array<std::int64_t, 24> steps_{};
+  std::array<bool, 24> sees_{};
+  std::size_t count_ = 0;
+};
+
 // No cap on the cost of touched pixels (unweighted terrain).
 constexpr int kNoCap = 256;
 
@@ -93,14 +195,21 @@ class Smoother {
     weighted_ = lowest < highest;
   }
 
+  // Lets the smoother rely on every segment of the paths it is given being
+  // visible (see implied_visible). The caller checks this once per input;
+  // every segment a move adds is checked, so it stays true for both passes.
+  void trust_path_segments() { trusted_ = true; }
+
   // Drop and cut rounds in the path's own direction.
   [[nodiscard]] Path pass(Path path) const {
-    path = drop_visible(path);
+    FailedCorners hidden(path.size());  // (A, A, C): A did not see C, checked by drop_visible
+    path = drop_visible(path, hidden);
+    FailedCorners failed(path.size());
     for (int round = 0; round < kMaxRounds; ++round) {
-      if (!cut_corners(path)) {
+      if (!cut_corners(path, failed)) {
         break;
       }
-      path = drop_visible(path);
+      path = drop_visible(path, hidden);
     }
     return path;
   }
@@ -113,6 +222,26 @@ class Smoother {
     }
     const int highest = segment_max_cost(mask_, enabled_, a, b, rule_, costs_);
     return highest != 0 && highest <= cap;
+  }
+
+  // True when `on`, a point of the path segment from-to, lies exactly on it
+  // and the segment from `on` to `to` is then known to be visible without a
+  // check: its pixels are among the segment's own. For the supercover that
+  // holds for any sub-segment (it is the set of pixel squares the segment
+  // touches); Bresenham pixels are only that simple on horizontal, vertical
+  // and 45-degree lines. Unweighted terrain only (with costs, a sub-segment's
+  // supercover may touch dearer pixels than the path's Bresenham pixels).
+  [[nodiscard]] bool implied_visible(Point from, Point on, Point to) const {
+    if (!trusted_ || weighted_) {
+      return false;
+    }
+    const std::int64_t dx = std::int64_t{to.x} - from.x;
+    const std::int64_t dy = std::int64_t{to.y} - from.y;
+    if ((std::int64_t{on.x} - from.x) * dy != (std::int64_t{on.y} - from.y) * dx) {
+      return false;
+    }
+    return rule_ == LineRule::kNoCornerCutting || dx == 0 || dy == 0 ||
+           std::llabs(dx) == std::llabs(dy);
   }
 
   // The highest cost an existing segment of the path touches (kNoCap when
@@ -136,34 +265,59 @@ class Smoother {
   }
 
   // Greedy line of sight: a point is dropped when the previous kept point
-  // sees the next one.
-  [[nodiscard]] Path drop_visible(const Path& path) const {
+  // sees the next one. On unweighted terrain, seeing is a function of the two
+  // points alone, so the pairs found hidden are remembered for the later
+  // rounds of the pass (which mostly ask about the same pairs again).
+  [[nodiscard]] Path drop_visible(const Path& path, FailedCorners& hidden) const {
     if (path.size() <= 2) {
       return path;
     }
-    Path kept;
-    kept.reserve(path.size());
-    kept.push_back(path.front());
-    int cap = cost_cap(path[0], path[1]);  // over the stretch from kept.back() to path[i]
+    Path kept(path.size());
+    std::size_t count = 0;
+    kept[count++] = path.front();
+    int cap = cost_cap(path[0], path[1]);  // over the stretch from the last kept point to path[i]
     for (std::size_t i = 1; i + 1 < path.size(); ++i) {
       const int next_cap = cost_cap(path[i], path[i + 1]);
       const int stretch_cap = std::max(cap, next_cap);
-      if (visible(kept.back(), path[i + 1], stretch_cap)) {
+      const Point from = kept[count - 1];
+      const Point to = path[i + 1];
+      bool sees = false;
+      if (weighted_) {
+        sees = visible(from, to, stretch_cap);
+      } else if (!hidden.contains(from, from, to)) {
+        sees = visible(from, to, stretch_cap);
+        if (!sees) {
+          hidden.insert(from, from, to);
+        }
+      }
+      if (sees) {
         cap = stretch_cap;
       } else {
-        kept.push_back(path[i]);
+        kept[count++] = path[i];
         cap = next_cap;
       }
     }
-    kept.push_back(path.back());
+    kept[count++] = path.back();
+    kept.resize(count);
     return kept;
   }
 
-  // Tries a cut at every corner, left to right. True when one was made.
-  bool cut_corners(Path& path) const {
+  // Tries a cut at every corner not known to fail, left to right. True when
+  // one was made.
+  bool cut_corners(Path& path, FailedCorners& failed) const {
     bool changed = false;
     for (std::size_t k = 1; k + 1 < path.size(); ++k) {
-      changed |= cut_corner(path, k);
+      const Point a = path[k - 1];
+      const Point b = path[k];
+      const Point c = path[k + 1];
+      if (failed.contains(a, b, c)) {
+        continue;
+      }
+      if (cut_corner(path, k)) {
+        changed = true;
+      } else {
+        failed.insert(a, b, c);
+      }
     }
     return changed;
   }
@@ -190,13 +344,24 @@ class Smoother {
     Point best_q = c;
     bool found = false;
     // P is tried i = 1, 2, 4, ... steps from the corner and as many from A, and at A.
+    // Whether Q_j sees C does not depend on P: remembered across the P tried.
+    SeesC sees_c;
     const auto try_p = [&](std::int64_t i) {
       const Point p = point_along(b, a, i, to_a);
       const bool p_is_a = i == to_a;
-      if (!p_is_a && !visible(a, p, cap)) {
+      // No cut through P can be shorter than A-P-C (triangle inequality), so
+      // once a cut is found, a P for which even that would not beat it (with a
+      // margin far above rounding) is skipped unchecked: same result, fewer
+      // checks. (Before any cut is found the bound never prunes: A-P-C is never
+      // longer than A-B-C.)
+      if (found &&
+          before - ((p_is_a ? 0.0 : distance(a, p)) + distance(p, c)) <= best_gain - kMinGain) {
         return;
       }
-      const std::int64_t j = farthest_cut(p, b, c, to_c, cap);
+      if (!p_is_a && !implied_visible(b, p, a) && !visible(a, p, cap)) {
+        return;
+      }
+      const std::int64_t j = farthest_cut(p, b, c, to_c, cap, sees_c);
       if (j == 0) {
         return;
       }
@@ -240,11 +405,26 @@ class Smoother {
   // Q moves away from the corner, so the boundary is found by doubling and
   // then bisection; a pillar inside the corner can make the answer one of
   // several boundaries, which is still a valid (checked) cut.
-  [[nodiscard]] std::int64_t farthest_cut(Point p, Point b, Point c, std::int64_t to_c,
-                                          int cap) const {
+  [[nodiscard]] std::int64_t farthest_cut(Point p, Point b, Point c, std::int64_t to_c, int cap,
+                                          SeesC& sees_c) const {
+    const auto q_sees_c = [&](std::int64_t j, Point q) {
+      if (const int known = sees_c.find(j); known >= 0) {
+        return known != 0;
+      }
+      const bool sees = implied_visible(b, q, c) || visible(q, c, cap);
+      sees_c.add(j, sees);
+      return sees;
+    };
     const auto cut_ok = [&](std::int64_t j) {
       const Point q = point_along(b, c, j, to_c);
-      return visible(p, q, cap) && (j == to_c || visible(q, c, cap));
+      if (j == to_c) {
+        return visible(p, q, cap);
+      }
+      const int known = sees_c.find(j);
+      if (known == 0) {
+        return false;
+      }
+      return visible(p, q, cap) && (known == 1 || q_sees_c(j, q));
     };
     if (cut_ok(to_c)) {
       return to_c;
@@ -270,6 +450,7 @@ class Smoother {
   LineRule rule_;
   const AreaCosts& costs_;
   bool weighted_ = false;
+  bool trusted_ = false;
 };
 
 }  // namespace
@@ -279,7 +460,15 @@ Path beautify(const Path& path, const Mask& mask, AreaSet enabled, LineRule rule
   if (path.size() <= 2) {
     return path;
   }
-  const Smoother smoother(mask, enabled & kAllAreas, rule, costs);
+  Smoother smoother(mask, enabled & kAllAreas, rule, costs);
+  // A traced path's segments are all walkable; an arbitrary input's may not be.
+  bool walkable = true;
+  for (std::size_t i = 1; i < path.size() && walkable; ++i) {
+    walkable = segment_walkable(mask, enabled, path[i - 1], path[i], rule);
+  }
+  if (walkable) {
+    smoother.trust_path_segments();
+  }
   Path smoothed = smoother.pass(path);
   std::reverse(smoothed.begin(), smoothed.end());
   smoothed = smoother.pass(std::move(smoothed));

@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "corridor.h"
 #include "point_checks.h"
 
 namespace pathcore {
@@ -215,6 +216,23 @@ struct FieldBuilder::State {
     const auto s = static_cast<std::uint32_t>(stride);
     while (frontier.size() > 0) {
       if (interrupted(frontier.size() - frontier_position)) return RunResult::kInterrupted;
+      if (frontier.size() == 1 && frontier_position == 0) {
+        // A frontier of one pixel: follow the corridor (see corridor.h).
+        const detail::CorridorEnd end =
+            detail::walk_corridor<Word, kStop>(distance, s, frontier[0], level, stop);
+        frontier.clear();
+        frontier.reserve_more(end.count);
+        std::copy(end.found.begin(), end.found.begin() + static_cast<std::ptrdiff_t>(end.count),
+                  frontier.data());
+        frontier.resize(end.count);
+        level = end.level;
+        if (end.settled) {
+          return RunResult::kSettled;
+        }
+        if (end.count == 0) {
+          break;
+        }
+      }
       const auto next = static_cast<Word>(level + 1);
       if (next >= kBlocked<Word>) {
         return RunResult::kOverflow;

@@ -24,6 +24,9 @@ struct Step {
 // Fixed orders, so traces are deterministic: E, S, W, N and SE, SW, NW, NE.
 constexpr std::array<Step, 4> kCardinalSteps = {{{1, 0}, {0, 1}, {-1, 0}, {0, -1}}};
 constexpr std::array<Step, 4> kDiagonalSteps = {{{1, 1}, {-1, 1}, {-1, -1}, {1, -1}}};
+// The pixels beside kDiagonalSteps[d] are at kCardinalSteps[kDiagonalSides[d][0 and 1]].
+constexpr std::array<std::array<std::size_t, 2>, 4> kDiagonalSides = {
+    {{0, 1}, {2, 1}, {2, 3}, {0, 3}}};
 
 Point operator+(Point p, Step s) { return {p.x + s.dx, p.y + s.dy}; }
 
@@ -91,40 +94,62 @@ Path trace(const Mask& mask, const DistanceField& field, Point start, bool diago
   while (here != GridCost{}) {
     StepChooser chooser(previous, at, goal);
     if (eight) {
-      for (const Step step : kCardinalSteps) {
-        if (downhill(here, at + step, false)) {
-          chooser.offer(step);
+      // Whether each cardinal neighbour is walkable is read once, for its own
+      // step and for the two diagonal steps beside it.
+      std::array<bool, 4> walkable{};
+      for (std::size_t s = 0; s < 4; ++s) {
+        const Point n = at + kCardinalSteps[s];
+        walkable[s] = mask.walkable(n, enabled);
+        if (walkable[s] && downhill(here, n, false)) {
+          chooser.offer(kCardinalSteps[s]);
         }
       }
-      for (const Step step : kDiagonalSteps) {
-        if ((cutting || (mask.walkable(at + Step{step.dx, 0}, enabled) &&
-                         mask.walkable(at + Step{0, step.dy}, enabled))) &&
-            downhill(here, at + step, true)) {
-          chooser.offer(step);
+      for (std::size_t d = 0; d < 4; ++d) {
+        if ((cutting || (walkable[kDiagonalSides[d][0]] && walkable[kDiagonalSides[d][1]])) &&
+            downhill(here, at + kDiagonalSteps[d], true)) {
+          chooser.offer(kDiagonalSteps[d]);
         }
       }
     } else {
+      // Each cardinal neighbour is read once: whether it is walkable, and its
+      // cost plus the cost of entering it when it is reachable.
+      std::array<bool, 4> walkable{};
+      std::array<bool, 4> down{};
+      std::array<GridCost, 4> cost{};
+      for (std::size_t s = 0; s < 4; ++s) {
+        const Point n = at + kCardinalSteps[s];
+        walkable[s] = mask.walkable(n, enabled);
+        if (walkable[s] && field.reachable(n)) {
+          cost[s] = field.exact(n);
+          GridCost via = cost[s];
+          via.straight += costs[mask.area(n)];
+          down[s] = via == here;
+        }
+      }
       if (diagonal_shortcuts) {
         // Two cardinal steps around a corner become one diagonal step when
         // both pixels beside it are walkable and one of them lies on the way.
-        for (const Step step : kDiagonalSteps) {
-          const Point side_a = at + Step{step.dx, 0};
-          const Point side_b = at + Step{0, step.dy};
-          if (!mask.walkable(side_a, enabled) || !mask.walkable(side_b, enabled)) {
+        for (std::size_t d = 0; d < 4; ++d) {
+          const std::size_t side_a = kDiagonalSides[d][0];
+          const std::size_t side_b = kDiagonalSides[d][1];
+          if (!walkable[side_a] || !walkable[side_b] || (!down[side_a] && !down[side_b])) {
             continue;
           }
-          for (const Point side : {side_a, side_b}) {
-            if (downhill(here, side, false) && downhill(field.exact(side), at + step, false)) {
-              chooser.offer(step);
-              break;
-            }
+          const Point n = at + kDiagonalSteps[d];
+          if (!field.reachable(n)) {
+            continue;
+          }
+          GridCost via = field.exact(n);
+          via.straight += costs[mask.area(n)];
+          if ((down[side_a] && via == cost[side_a]) || (down[side_b] && via == cost[side_b])) {
+            chooser.offer(kDiagonalSteps[d]);
           }
         }
       }
       if (!chooser.chosen()) {
-        for (const Step step : kCardinalSteps) {
-          if (downhill(here, at + step, false)) {
-            chooser.offer(step);
+        for (std::size_t s = 0; s < 4; ++s) {
+          if (down[s]) {
+            chooser.offer(kCardinalSteps[s]);
           }
         }
       }

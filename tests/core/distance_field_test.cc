@@ -135,6 +135,52 @@ TEST(DistanceField, FollowsAOnePixelSnake) {
   EXPECT_EQ(field.at({5, 1}), DistanceField::kUnreachable);
 }
 
+// Fills stopped part way (run_until_settled) and resumed, on masks of
+// one-pixel corridors with forks, dead ends and rooms (thin random mazes):
+// every settled pixel already has its final distance, and the finished field
+// is the brute-force one.
+TEST(DistanceField, PartialFillsThroughCorridorsMatchBruteForce) {
+  std::mt19937_64 rng(0x5eed0007);
+  std::uniform_int_distribution<std::uint32_t> size(2, 48);
+  std::uniform_real_distribution<double> obstacles(0.35, 0.55);
+  int stops_checked = 0;
+  for (int round = 0; round < 400; ++round) {
+    const Mask mask = pathtest::random_mask(rng, size(rng), size(rng), obstacles(rng), 1);
+    const Point goal = random_goal(rng, mask, kAllAreas);
+    pathtest::ReferenceGrid grid;
+    const std::vector<double> expected = pathtest::reference_distances(mask, goal, grid);
+    FieldBuilder builder(mask, goal, four());
+    for (int stop = 0; stop < 4; ++stop) {
+      const Point p = pathtest::random_point(rng, mask);
+      const bool reaches = expected[mask.index(p)] != pathtest::kNoPath;
+      ASSERT_EQ(builder.run_until_settled(p), reaches)
+          << "round " << round << ", " << describe(mask, goal, kAllAreas);
+      for (std::int32_t y = 0; y < static_cast<std::int32_t>(mask.height()); ++y) {
+        for (std::int32_t x = 0; x < static_cast<std::int32_t>(mask.width()); ++x) {
+          if (builder.field().reachable({x, y})) {
+            ASSERT_EQ(static_cast<double>(builder.field().at({x, y})), expected[mask.index({x, y})])
+                << "round " << round << ", settled (" << x << "," << y << ")";
+          }
+        }
+      }
+      stops_checked += reaches ? 1 : 0;
+    }
+    builder.finish();
+    const DistanceField field = builder.take();
+    for (std::int32_t y = 0; y < static_cast<std::int32_t>(mask.height()); ++y) {
+      for (std::int32_t x = 0; x < static_cast<std::int32_t>(mask.width()); ++x) {
+        const double want = expected[mask.index({x, y})];
+        const Distance got = field.at({x, y});
+        ASSERT_TRUE(want == pathtest::kNoPath ? got == DistanceField::kUnreachable
+                                              : static_cast<double>(got) == want)
+            << "round " << round << ", " << describe(mask, goal, kAllAreas) << ": at (" << x << ","
+            << y << ") got " << got << ", Dijkstra says " << want;
+      }
+    }
+  }
+  EXPECT_GT(stops_checked, 200);
+}
+
 TEST(DistanceField, OneByOneMask) {
   const Mask walkable(1, 1, {3});
   const DistanceField field = compute_distance_field(walkable, {0, 0}, four());
