@@ -48,6 +48,9 @@ struct Config {
   std::string log_level = "info";
   int max_message_mb = 64;
   std::uint64_t max_pixels = pathcore::kDefaultMaxPixels;
+  std::size_t max_masks = pathserver::kDefaultMaxMasks;
+  std::uint64_t max_stored_mb = pathserver::kDefaultMaxStoredBytes / (1024 * 1024);
+  int max_reachable_pairs = pathserver::kDefaultMaxReachablePairs;
   std::size_t field_cache_entries = 256;
   std::vector<std::string> seed_masks;  // NAME=FILE
   std::string port_file;
@@ -217,11 +220,14 @@ int run(const Config& config, const sigset_t& stop_signals) {
   const std::shared_ptr<grpc::ServerCredentials> credentials = make_server_credentials(config);
   spdlog::info(
       "pathfinder-server {} starting: data dir '{}', max message {} MiB, max pixels {}, "
-      "field cache {} entries",
+      "max masks {}, max stored {} MiB, max Reachable pairs {}, field cache {} entries",
       PATHFINDER_VERSION, config.data_dir, config.max_message_mb, config.max_pixels,
+      config.max_masks, config.max_stored_mb, config.max_reachable_pairs,
       config.field_cache_entries);
 
-  MaskStore store(config.data_dir);  // throws StoreError
+  // Throws StoreError.
+  MaskStore store(config.data_dir,
+                  {.max_masks = config.max_masks, .max_bytes = config.max_stored_mb * 1024 * 1024});
   const auto& report = store.load_report();
   spdlog::info(
       "mask store '{}': {} masks loaded, {} bad files skipped, {} temp files removed, "
@@ -237,8 +243,10 @@ int run(const Config& config, const sigset_t& stop_signals) {
   }
 
   FieldCache cache(config.field_cache_entries);
-  pathserver::PathfinderService service(store, cache, {.max_pixels = config.max_pixels},
-                                        std::move(authorizer));
+  pathserver::PathfinderService service(
+      store, cache,
+      {.max_pixels = config.max_pixels, .max_reachable_pairs = config.max_reachable_pairs},
+      std::move(authorizer));
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
@@ -319,6 +327,24 @@ int main(int argc, char** argv) {
                  "Largest mask an upload or seed may decode to, in pixels")
       ->type_name("N")
       ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--max-masks", config.max_masks,
+                 "Most masks stored (by name); an upload of a new name beyond it is "
+                 "RESOURCE_EXHAUSTED (replacing a stored mask is not)")
+      ->type_name("N")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--max-stored-mb", config.max_stored_mb,
+                 "Most bytes stored, in MiB: the sum of width*height (one byte per pixel, the "
+                 "decoded area grids the server also holds in memory) over all masks. An upload "
+                 "that would exceed it is RESOURCE_EXHAUSTED; a replacement counts the difference")
+      ->type_name("N")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40))
+      ->capture_default_str();
+  app.add_option("--max-reachable-pairs", config.max_reachable_pairs,
+                 "Most pairs one Reachable request may carry (more is RESOURCE_EXHAUSTED)")
+      ->type_name("N")
+      ->check(CLI::Range(1, 1 << 30))
       ->capture_default_str();
   app.add_option("--field-cache-entries", config.field_cache_entries,
                  "Distance fields kept in the LRU cache (0 disables caching)")

@@ -16,17 +16,19 @@
 
 namespace pathserver {
 
+// Default ServiceLimits::max_reachable_pairs.
+inline constexpr int kDefaultMaxReachablePairs = 10000;
+
 struct ServiceLimits {
   // Largest mask an upload may decode to, in pixels.
   std::uint64_t max_pixels = pathcore::kDefaultMaxPixels;
+  // Most pairs one Reachable request may carry (more: RESOURCE_EXHAUSTED).
+  int max_reachable_pairs = kDefaultMaxReachablePairs;
   // Component labellings kept for Reachable (LRU; 0 disables caching).
   std::size_t component_cache_entries = 64;
   // Stitched StandardMove answers kept (LRU; 0 disables caching).
   std::size_t route_cache_entries = 4096;
 };
-
-// Most pairs one Reachable request may carry (more: RESOURCE_EXHAUSTED).
-inline constexpr int kMaxReachablePairs = 10000;
 
 // The Pathfinder gRPC service. Handlers validate the request, translate it to
 // core types, call the store / cache / core and translate the answer back.
