@@ -5,10 +5,18 @@ JOBS ?= $(shell nproc)
 LISTEN ?= 127.0.0.1:50051
 DATA_DIR ?= data
 
+# `make test-sanitize`: its own build tree, AddressSanitizer + UBSan.
+SANITIZE_BUILD_DIR ?= build-sanitize
+SANITIZE_BUILD_TYPE ?= RelWithDebInfo
+# Any finding fails the test: ASan stops at the first error, UBSan does not
+# recover (-fno-sanitize-recover=all), leaks are reported at exit.
+SANITIZE_ENV := ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1:check_initialization_order=1:strict_init_order=1 \
+	UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1
+
 SERVER := $(BUILD_DIR)/server/pathfinder-server
 CLI := $(BUILD_DIR)/client/pathfind
 
-.PHONY: all deps configure build test run bench clean fuzz lint-proto soak
+.PHONY: all deps configure build test test-sanitize run bench clean fuzz lint-proto soak
 
 all: build
 
@@ -23,6 +31,15 @@ build: configure
 
 test: build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j$(JOBS)
+
+# Core, server, client and end-to-end tests built with -fsanitize=address,undefined
+# (PATHFINDER_SANITIZE=ON; no benchmarks). The e2e tests run the sanitized
+# server and CLI binaries too, with the same options.
+test-sanitize: deps
+	cmake -S . -B $(SANITIZE_BUILD_DIR) -DCMAKE_BUILD_TYPE=$(SANITIZE_BUILD_TYPE) \
+		-DPATHFINDER_SANITIZE=ON -DPATHFINDER_BUILD_BENCH=OFF
+	$(SANITIZE_ENV) cmake --build $(SANITIZE_BUILD_DIR) -j$(JOBS)
+	$(SANITIZE_ENV) ctest --test-dir $(SANITIZE_BUILD_DIR) --output-on-failure -j$(JOBS)
 
 # Starts the server with the bundled demo level loaded as mask `demo`.
 run: build
@@ -51,4 +68,4 @@ bench: build
 	$(BUILD_DIR)/bench/pathcore_bench
 
 clean:
-	rm -rf $(BUILD_DIR) build-fuzz build-tools
+	rm -rf $(BUILD_DIR) $(SANITIZE_BUILD_DIR) build-fuzz build-tools

@@ -61,6 +61,9 @@ struct Config {
   std::size_t compute_threads = 0;      // 0: one per hardware thread
   int compute_niceness = 10;            // added to the compute threads' nice value
   std::size_t compute_queue = 256;      // cold FindPath calls that may wait for a thread
+  std::size_t max_masks = pathserver::kDefaultMaxMasks;
+  std::uint64_t max_stored_mb = pathserver::kDefaultMaxStoredBytes / (1024 * 1024);
+  int max_reachable_pairs = pathserver::kDefaultMaxReachablePairs;
   std::vector<std::string> seed_masks;  // NAME=FILE
   std::string port_file;
   std::string admin_token_file;
@@ -255,11 +258,13 @@ int run(const Config& config, const sigset_t& stop_signals) {
   const std::shared_ptr<grpc::ServerCredentials> credentials = make_server_credentials(config);
   spdlog::info(
       "pathfinder-server {} starting: data dir '{}', max message {} MiB, max pixels {}, "
-      "field cache {} MiB",
+      "max masks {}, max stored {} MiB, max Reachable pairs {}, field cache {} MiB",
       PATHFINDER_VERSION, config.data_dir, config.max_message_mb, config.max_pixels,
-      config.cache_mb);
+      config.max_masks, config.max_stored_mb, config.max_reachable_pairs, config.cache_mb);
 
-  MaskStore store(config.data_dir);  // throws StoreError
+  // Throws StoreError.
+  MaskStore store(config.data_dir,
+                  {.max_masks = config.max_masks, .max_bytes = config.max_stored_mb * 1024 * 1024});
   const auto& report = store.load_report();
   spdlog::info(
       "mask store '{}': {} masks loaded, {} bad files skipped, {} temp files removed, "
@@ -280,6 +285,7 @@ int run(const Config& config, const sigset_t& stop_signals) {
   pathserver::PathfinderService service(
       store, cache,
       {.max_pixels = config.max_pixels,
+       .max_reachable_pairs = config.max_reachable_pairs,
        .max_message_bytes = static_cast<std::size_t>(config.max_message_mb) * 1024 * 1024,
        .compute_threads = config.compute_threads,
        .compute_niceness = config.compute_niceness,
@@ -423,6 +429,24 @@ int main(int argc, char** argv) {
                  "Largest mask an upload or seed may decode to, in pixels")
       ->type_name("N")
       ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--max-masks", config.max_masks,
+                 "Most masks stored (by name); an upload of a new name beyond it is "
+                 "RESOURCE_EXHAUSTED (replacing a stored mask is not)")
+      ->type_name("N")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--max-stored-mb", config.max_stored_mb,
+                 "Most bytes stored, in MiB: the sum of width*height (one byte per pixel, the "
+                 "decoded area grids the server also holds in memory) over all masks. An upload "
+                 "that would exceed it is RESOURCE_EXHAUSTED; a replacement counts the difference")
+      ->type_name("N")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40))
+      ->capture_default_str();
+  app.add_option("--max-reachable-pairs", config.max_reachable_pairs,
+                 "Most pairs one Reachable request may carry (more is RESOURCE_EXHAUSTED)")
+      ->type_name("N")
+      ->check(CLI::Range(1, 1 << 30))
       ->capture_default_str();
   app.add_option("--cache-mb", config.cache_mb,
                  "Memory budget of the distance-field cache in MiB (LRU by the bytes each "

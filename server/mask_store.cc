@@ -182,7 +182,8 @@ std::string mask_file_name(std::string_view name) {
   return file;
 }
 
-MaskStore::MaskStore(std::filesystem::path dir) : dir_(std::move(dir)) {
+MaskStore::MaskStore(std::filesystem::path dir, StoreLimits limits)
+    : dir_(std::move(dir)), limits_(limits) {
   // The directories this creates, deepest first: their entries must be made
   // durable in their parents too, or a crash could lose the whole store.
   std::vector<std::filesystem::path> created;
@@ -264,11 +265,19 @@ void MaskStore::load() {
       continue;
     }
     last_revision_[entry->name] = entry->revision;
+    stored_bytes_ += entry->mask->pixel_count();
     masks_[entry->name] = std::move(entry);
     ++load_report_.loaded;
   }
   if (ec) {
     throw StoreError("cannot list data dir '" + dir_.string() + "': " + ec.message());
+  }
+  if (masks_.size() > limits_.max_masks || stored_bytes_ > limits_.max_bytes) {
+    spdlog::warn(
+        "mask store '{}' holds {} masks of {} bytes, above the limits of {} masks "
+        "(--max-masks) and {} bytes (--max-stored-mb): all are kept and served, but uploads "
+        "that grow the store are refused until it is back within them",
+        dir_.string(), masks_.size(), stored_bytes_.load(), limits_.max_masks, limits_.max_bytes);
   }
 }
 
@@ -387,20 +396,46 @@ void MaskStore::sync_dir() {
   }
 }
 
+void MaskStore::check_limits(std::string_view name, const MaskEntry* old_entry,
+                             std::uint64_t new_bytes, const pathcore::Mask& mask) const {
+  const std::string what = "cannot store mask '" + std::string(name) + "' (" +
+                           std::to_string(mask.width()) + "x" + std::to_string(mask.height()) +
+                           " = " + std::to_string(new_bytes) + " bytes): ";
+  if (old_entry == nullptr && masks_.size() >= limits_.max_masks) {
+    throw StoreLimitExceeded(what + "the store holds " + std::to_string(masks_.size()) +
+                             " masks, the limit is " + std::to_string(limits_.max_masks) +
+                             " masks stored (--max-masks)");
+  }
+  const std::uint64_t old_bytes = old_entry == nullptr ? 0 : old_entry->mask->pixel_count();
+  const std::uint64_t total = stored_bytes_.load() - old_bytes + new_bytes;
+  if (new_bytes > old_bytes && total > limits_.max_bytes) {
+    throw StoreLimitExceeded(what + "bytes stored would be " + std::to_string(total) +
+                             ", the limit is " + std::to_string(limits_.max_bytes) +
+                             " bytes stored (--max-stored-mb)");
+  }
+}
+
 MaskEntryPtr MaskStore::put(std::string_view name, pathcore::Mask mask) {
   if (auto problem = mask_name_problem(name)) throw InvalidMaskName("name: " + *problem);
   auto entry = std::make_shared<MaskEntry>();
   entry->name = std::string(name);
   entry->mask = std::make_shared<const pathcore::Mask>(std::move(mask));
   entry->sha256 = pathcore::area_grid_sha256(*entry->mask);
+  const std::uint64_t new_bytes = entry->mask->pixel_count();
 
   const std::lock_guard write_lock(write_mutex_);
+  // masks_ only changes under write_mutex_, which this thread holds.
+  const auto old = masks_.find(name);
+  const MaskEntryPtr old_entry = old == masks_.end() ? nullptr : old->second;
+  check_limits(name, old_entry.get(), new_bytes, *entry->mask);
   // The number is used up even if the write fails, so a revision is never
   // reused for different contents.
   entry->revision = ++last_revision_[entry->name];
   write_file(*entry);
   const std::unique_lock map_lock(map_mutex_);
   masks_.insert_or_assign(entry->name, entry);
+  const std::uint64_t old_bytes = old_entry ? old_entry->mask->pixel_count() : 0;
+  stored_bytes_.store(stored_bytes_.load() - old_bytes + new_bytes);
   return entry;
 }
 
@@ -476,7 +511,9 @@ bool MaskStore::remove(std::string_view name) {
   }
   sync_dir();
   const std::unique_lock map_lock(map_mutex_);
-  masks_.erase(masks_.find(name));
+  const auto it = masks_.find(name);
+  stored_bytes_ -= it->second->mask->pixel_count();
+  masks_.erase(it);
   return true;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -63,6 +64,29 @@ class InvalidPatch : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
+// MaskStore::put: storing the mask would exceed a StoreLimits limit. what()
+// names the limit, the flag that sets it and the numbers. Nothing changed.
+class StoreLimitExceeded : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Default StoreLimits::max_masks.
+inline constexpr std::size_t kDefaultMaxMasks = 10000;
+// Default StoreLimits::max_bytes: 4 GiB of area grids, e.g. 2000 full-HD masks
+// or 64 masks at the default --max-pixels. Every stored mask is also held in
+// memory, so this bounds the server's resident mask data too.
+inline constexpr std::uint64_t kDefaultMaxStoredBytes = 4096ULL * 1024 * 1024;
+
+// How much the store may hold. Bytes stored = the sum of width*height over the
+// stored masks: their decoded area grids, one byte per pixel, which is what
+// the server keeps in memory (each file on disk adds a header of 128 + name
+// bytes, not counted).
+struct StoreLimits {
+  std::size_t max_masks = kDefaultMaxMasks;          // masks stored (by name)
+  std::uint64_t max_bytes = kDefaultMaxStoredBytes;  // bytes stored, as above
+};
+
 // A rectangle of area ids to write over a mask (PatchMask).
 struct MaskPatch {
   std::uint64_t expected_revision = 0;  // 0 = any
@@ -120,12 +144,22 @@ struct LoadReport {
 // delete and re-upload (deleted names keep their last revision in memory).
 // After a restart a deleted name starts again at 1: deletions leave no trace
 // on disk.
+//
+// Limits (StoreLimits) are checked by put() under the writer lock, so
+// concurrent uploads cannot overshoot them together: a put that would make
+// more masks, or more bytes stored, than allowed throws StoreLimitExceeded.
+// Replacing a mask counts only the difference in size, and a put that does
+// not grow what is stored is always allowed (also when the store is already
+// above a limit, e.g. after a restart with lower limits: opening the store
+// loads everything on disk regardless of the limits, nothing is dropped).
+// patch() never changes a mask's size and is not limited.
 class MaskStore {
  public:
   // Creates `dir` if missing, locks it and loads every stored mask. Bad files
-  // are logged (spdlog warn) and skipped. Throws StoreError when the dir
-  // cannot be created, opened, locked or listed.
-  explicit MaskStore(std::filesystem::path dir);
+  // are logged (spdlog warn) and skipped; a store above `limits` is logged
+  // (warn) and kept whole. Throws StoreError when the dir cannot be created,
+  // opened, locked or listed.
+  explicit MaskStore(std::filesystem::path dir, StoreLimits limits = {});
   ~MaskStore();
   MaskStore(const MaskStore&) = delete;
   MaskStore& operator=(const MaskStore&) = delete;
@@ -134,7 +168,8 @@ class MaskStore {
   [[nodiscard]] const LoadReport& load_report() const { return load_report_; }
 
   // Stores `mask` under `name` durably, as revision 1 or the previous
-  // revision + 1, and returns the new entry. Throws InvalidMaskName, or
+  // revision + 1, and returns the new entry. Throws InvalidMaskName;
+  // StoreLimitExceeded when it would exceed the limits (nothing changes);
   // StoreError when the write fails (then nothing changes but the revision
   // number is used up).
   MaskEntryPtr put(std::string_view name, pathcore::Mask mask);
@@ -159,14 +194,23 @@ class MaskStore {
   // Every entry, ordered by name.
   [[nodiscard]] std::vector<MaskEntryPtr> list() const;
   [[nodiscard]] std::size_t size() const;
+  // Bytes stored (the sum of width*height over the stored masks).
+  [[nodiscard]] std::uint64_t stored_bytes() const { return stored_bytes_.load(); }
+  [[nodiscard]] const StoreLimits& limits() const { return limits_; }
 
  private:
   void load();
   [[nodiscard]] MaskEntryPtr load_file(const std::filesystem::path& path) const;
   void write_file(const MaskEntry& entry);
   void sync_dir();
+  // Throws StoreLimitExceeded when replacing `old_entry` (nullptr: a new
+  // name) by a mask of `new_bytes` under `name` would exceed a limit and
+  // grow what is stored. Call with write_mutex_ held.
+  void check_limits(std::string_view name, const MaskEntry* old_entry, std::uint64_t new_bytes,
+                    const pathcore::Mask& mask) const;
 
   std::filesystem::path dir_;
+  StoreLimits limits_;
   int dir_fd_ = -1;  // open for fsync and the flock
   LoadReport load_report_;
 
@@ -176,6 +220,8 @@ class MaskStore {
 
   mutable std::shared_mutex map_mutex_;  // guards masks_; held only for lookups and swaps
   std::map<std::string, MaskEntryPtr, std::less<>> masks_;
+  // Sum of width*height over masks_; changed with masks_, under both locks.
+  std::atomic<std::uint64_t> stored_bytes_{0};
 };
 
 }  // namespace pathserver

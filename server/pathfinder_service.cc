@@ -74,6 +74,8 @@ grpc::Status run_handler(Body&& body) {
     status = invalid(e.what());
   } catch (const InvalidMaskName& e) {
     status = invalid(e.what());
+  } catch (const StoreLimitExceeded& e) {
+    status = {grpc::StatusCode::RESOURCE_EXHAUSTED, e.what()};
   } catch (const StoreError& e) {
     status = {grpc::StatusCode::INTERNAL, e.what()};
   } catch (const std::bad_alloc&) {

@@ -21,9 +21,14 @@
 
 namespace pathserver {
 
+// Default ServiceLimits::max_reachable_pairs.
+inline constexpr int kDefaultMaxReachablePairs = 10000;
+
 struct ServiceLimits {
   // Largest mask an upload may decode to, in pixels.
   std::uint64_t max_pixels = pathcore::kDefaultMaxPixels;
+  // Most pairs one Reachable request may carry (more: RESOURCE_EXHAUSTED).
+  int max_reachable_pairs = kDefaultMaxReachablePairs;
   // Component labellings kept for Reachable (LRU; 0 disables caching).
   std::size_t component_cache_entries = 64;
   // Stitched StandardMove answers kept (LRU; 0 disables caching).
@@ -41,9 +46,6 @@ struct ServiceLimits {
   // field do not count: they hold no thread and need no fill of their own).
   std::size_t compute_queue = 256;
 };
-
-// Most pairs one Reachable request may carry (more: RESOURCE_EXHAUSTED).
-inline constexpr int kMaxReachablePairs = 10000;
 
 // The Pathfinder gRPC service. Handlers validate the request, translate it to
 // core types, call the store / cache / core and translate the answer back.

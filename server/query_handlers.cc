@@ -69,10 +69,10 @@ grpc::Status PathfinderService::reachable(const v1::ReachableRequest& request,
   }
   const pathcore::AreaSet enabled = pathcore::effective_areas(request.enabled_areas());
   if (enabled == 0) return no_walkable_area();
-  if (request.pairs_size() > kMaxReachablePairs) {
+  if (const int limit = limits_.max_reachable_pairs; request.pairs_size() > limit) {
     return {grpc::StatusCode::RESOURCE_EXHAUSTED,
             "pairs: " + std::to_string(request.pairs_size()) + " pairs; the limit is " +
-                std::to_string(kMaxReachablePairs) + " per request"};
+                std::to_string(limit) + " per request (--max-reachable-pairs)"};
   }
   const MaskEntryPtr entry = store_.get(request.mask());
   if (!entry) return mask_not_found(request.mask());

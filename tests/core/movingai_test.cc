@@ -2,6 +2,7 @@
 // ../shared/data/movingai through core: with eight-connectivity, no corner
 // cutting and SMOOTHING_NONE, the cost must be the benchmark's optimal length,
 // the path a valid octile path, and its step costs must add up to the cost.
+// Sanitizer builds replay every fourth scenario (support/test_scale.h).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,6 +19,7 @@
 #include "pathcore/codec.h"
 #include "pathcore/distance_field.h"
 #include "pathcore/path.h"
+#include "support/test_scale.h"
 
 namespace pathcore {
 namespace {
@@ -147,17 +149,20 @@ TEST_P(MovingAiReplay, CostsAreOptimalAndPathsValid) {
       std::span(reinterpret_cast<const std::uint8_t*>(map_text.data()), map_text.size()), decode);
   const std::vector<Scenario> scenarios = parse_scenarios(read_file(scen), map_name);
   ASSERT_FALSE(scenarios.empty());
-  // Both cores: each thread replays every other scenario.
+  // Every stride-th scenario (all of them unless scaled down, see
+  // test_scale.h); both cores: each thread replays every other one of those.
+  const std::size_t stride = pathtest::test_stride();
   std::vector<std::thread> threads;
   for (std::size_t part = 0; part < 2; ++part) {
     threads.emplace_back([&, part] {
-      for (std::size_t i = part; i < scenarios.size(); i += 2) {
-        replay(mask, scenarios[i], i % 64 == 0);
+      for (std::size_t i = part * stride; i < scenarios.size(); i += 2 * stride) {
+        replay(mask, scenarios[i], i % (64 * stride) == 0);
       }
     });
   }
   for (auto& thread : threads) thread.join();
   RecordProperty("scenarios", static_cast<int>(scenarios.size()));
+  RecordProperty("replayed", static_cast<int>((scenarios.size() + stride - 1) / stride));
 }
 
 INSTANTIATE_TEST_SUITE_P(AllMaps, MovingAiReplay, testing::ValuesIn(scenario_files()),

@@ -1,5 +1,6 @@
 #include "mask_store.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <openssl/evp.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "pathcore/mask.h"
@@ -20,6 +22,7 @@ namespace pathserver {
 namespace {
 
 namespace fs = std::filesystem;
+using ::testing::HasSubstr;
 
 using Bytes = std::vector<std::uint8_t>;
 
@@ -414,6 +417,127 @@ TEST_F(MaskStoreTest, RestartKeepsThePatchedRevision) {
   EXPECT_EQ(loaded->sha256, patched->sha256);
   EXPECT_EQ(loaded->mask->areas(), patched->mask->areas());
   EXPECT_EQ(store.patch("m", rect(0, 0, 1, 1, {0}, 2))->revision, 3U);
+}
+
+// ---------------------------------------------------------------------------
+// Limits: masks stored and bytes stored (width*height per mask).
+
+// The message of the StoreLimitExceeded that `put` throws ("" if it does not).
+template <class Put>
+std::string limit_message(Put&& put) {
+  try {
+    std::forward<Put>(put)();
+  } catch (const StoreLimitExceeded& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST_F(MaskStoreTest, TooManyMasksIsRefusedAndNothingStoredChanges) {
+  MaskStore store(dir_, {.max_masks = 3, .max_bytes = 1'000'000});
+  for (const char* name : {"a", "b", "c"}) store.put(name, make_mask(4, 4));
+  const auto files_before = files_in(dir_);
+  const std::string message = limit_message([&] { store.put("d", make_mask(4, 4)); });
+  EXPECT_THAT(message, HasSubstr("'d'"));
+  EXPECT_THAT(message, HasSubstr("holds 3 masks, the limit is 3 masks stored"));
+  EXPECT_THAT(message, HasSubstr("--max-masks"));
+  EXPECT_EQ(store.get("d"), nullptr);
+  EXPECT_EQ(store.size(), 3U);
+  EXPECT_EQ(files_in(dir_), files_before);
+  // Replacing a stored name is not a new mask; a deletion makes room.
+  EXPECT_EQ(store.put("a", make_mask(5, 5))->revision, 2U);
+  EXPECT_TRUE(store.remove("b"));
+  EXPECT_EQ(store.put("d", make_mask(4, 4))->revision, 1U);
+  EXPECT_EQ(store.size(), 3U);
+  EXPECT_EQ(store.stored_bytes(), 25U + 16U + 16U);
+}
+
+TEST_F(MaskStoreTest, TooManyBytesIsRefusedAndReplacementsCountTheDifference) {
+  MaskStore store(dir_, {.max_masks = 100, .max_bytes = 1000});
+  store.put("big", make_mask(30, 30));    // 900 bytes
+  store.put("small", make_mask(10, 10));  // 1000: exactly the limit
+  EXPECT_EQ(store.stored_bytes(), 1000U);
+  const std::string message = limit_message([&] { store.put("one", make_mask(1, 1)); });
+  EXPECT_THAT(message, HasSubstr("'one' (1x1 = 1 bytes)"));
+  EXPECT_THAT(message, HasSubstr("bytes stored would be 1001, the limit is 1000"));
+  EXPECT_THAT(message, HasSubstr("--max-stored-mb"));
+  EXPECT_EQ(store.get("one"), nullptr);
+  // Growing a stored mask counts only the growth: 900 -> 901 is one too many.
+  const auto big = store.get("big");
+  EXPECT_THAT(limit_message([&] { store.put("big", make_mask(901, 1)); }),
+              HasSubstr("bytes stored would be 1001"));
+  EXPECT_EQ(store.get("big"), big);
+  EXPECT_EQ(store.stored_bytes(), 1000U);
+  // Same-size and smaller replacements fit; a patch never changes the size.
+  EXPECT_EQ(store.put("big", make_mask(900, 1))->revision, 2U);
+  EXPECT_EQ(store.put("big", make_mask(20, 20))->revision, 3U);  // 400 bytes
+  EXPECT_EQ(store.stored_bytes(), 500U);
+  const std::vector<std::uint8_t> areas(100, 2);
+  store.patch("small", MaskPatch{.width = 10, .height = 10, .areas = areas});
+  EXPECT_EQ(store.stored_bytes(), 500U);
+  store.put("one", make_mask(25, 20));  // 1000 again
+  EXPECT_TRUE(store.remove("one"));
+  EXPECT_EQ(store.stored_bytes(), 500U);
+  EXPECT_EQ(store.size(), 2U);
+}
+
+TEST_F(MaskStoreTest, ReopeningAboveLowerLimitsKeepsEverythingAndOnlyRefusesGrowth) {
+  {
+    MaskStore store(dir_);
+    store.put("a", make_mask(20, 10));
+    store.put("b", make_mask(10, 10));
+    store.put("c", make_mask(5, 2));
+  }
+  MaskStore store(dir_, {.max_masks = 2, .max_bytes = 100});
+  EXPECT_EQ(store.size(), 3U);
+  EXPECT_EQ(store.stored_bytes(), 310U);
+  EXPECT_FALSE(limit_message([&] { store.put("d", make_mask(1, 1)); }).empty());
+  EXPECT_FALSE(limit_message([&] { store.put("c", make_mask(11, 1)); }).empty());
+  // Shrinking is allowed even above the limit.
+  EXPECT_EQ(store.put("a", make_mask(5, 5))->revision, 2U);
+  EXPECT_EQ(store.stored_bytes(), 135U);
+  EXPECT_EQ(store.size(), 3U);
+}
+
+// Eight writers each put four new 8x8 masks (64 bytes) at once.
+// Returns how many puts were stored and how many refused.
+std::pair<int, int> race_puts(MaskStore& store) {
+  constexpr int kThreads = 8;
+  std::atomic<int> stored{0};
+  std::atomic<int> refused{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&store, t, &stored, &refused] {
+      std::mt19937_64 rng(static_cast<std::uint64_t>(t));
+      for (int i = 0; i < 4; ++i) {
+        try {
+          store.put("t" + std::to_string(t) + "/" + std::to_string(i),
+                    pathtest::random_mask(rng, 8, 8, 0.2, 3));
+          ++stored;
+        } catch (const StoreLimitExceeded&) {
+          ++refused;
+        }
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  return {stored.load(), refused.load()};
+}
+
+TEST_F(MaskStoreTest, ConcurrentPutsNeverOvershootTheMaskLimit) {
+  MaskStore store(dir_, {.max_masks = 5, .max_bytes = 1'000'000});
+  EXPECT_EQ(race_puts(store), std::make_pair(5, 32 - 5));
+  EXPECT_EQ(store.size(), 5U);
+  EXPECT_EQ(store.stored_bytes(), 5U * 64U);
+  EXPECT_EQ(files_in(dir_).size(), 5U);
+}
+
+TEST_F(MaskStoreTest, ConcurrentPutsNeverOvershootTheByteLimit) {
+  MaskStore store(dir_, {.max_masks = 1000, .max_bytes = 3 * 64 + 63});
+  EXPECT_EQ(race_puts(store), std::make_pair(3, 32 - 3));
+  EXPECT_EQ(store.size(), 3U);
+  EXPECT_EQ(store.stored_bytes(), 3U * 64U);
+  EXPECT_EQ(files_in(dir_).size(), 3U);
 }
 
 struct NameCase {
