@@ -156,6 +156,7 @@ pathserver::ServerGauges read_gauges(const MaskStore& store, const FieldCache& c
   }
   gauges.component_cache_entries = service.component_cache_entries();
   gauges.route_cache_entries = service.route_cache_entries();
+  gauges.path_cache_entries = service.path_cache_entries();
   return gauges;
 }
 

@@ -143,6 +143,8 @@ std::string Metrics::render(const ServerGauges& gauges) const {
          "gauge", gauges.component_cache_entries);
   single(out, "pathfinder_route_cache_entries", "Stitched StandardMove routes cached.", "gauge",
          gauges.route_cache_entries);
+  single(out, "pathfinder_path_cache_entries", "FindPath answers cached.", "gauge",
+         gauges.path_cache_entries);
   return out;
 }
 

@@ -37,6 +37,7 @@ struct ServerGauges {
   std::uint64_t mask_bytes = 0;  // area grids of the stored masks (width*height each)
   std::uint64_t component_cache_entries = 0;
   std::uint64_t route_cache_entries = 0;
+  std::uint64_t path_cache_entries = 0;
 };
 
 // Request counters (by RPC and status code) and latency histograms (by RPC)

@@ -488,10 +488,22 @@ grpc::Status PathfinderService::find_path(const v1::FindPathRequest& request,
   options.smoothing = *smoothing;
   options.snap_to_reachable = request.snap_to_reachable();
 
-  const CachedPathResult result = cached_find_path(*entry, source, start, goal, options);
+  PathKey key{field_key(*entry, options.field, goal), start, options.smoothing,
+              options.snap_to_reachable};
+  if (const auto answer = query_caches_.paths.get(key)) {
+    to_proto(*answer, &response);
+    response.set_mask_revision(entry->revision);
+    response.set_cache_hit(true);
+    return grpc::Status::OK;
+  }
+  CachedPathResult result = cached_find_path(*entry, source, start, goal, options);
   to_proto(result.path, &response);
   response.set_mask_revision(entry->revision);
   response.set_cache_hit(result.cache_hit);
+  if (result.path.points.size() <= kMaxCachedPathPoints) {
+    query_caches_.paths.put(key,
+                            std::make_shared<const pathcore::PathResult>(std::move(result.path)));
+  }
   return grpc::Status::OK;
 }
 

@@ -33,6 +33,10 @@ struct ServiceLimits {
   std::size_t component_cache_entries = 64;
   // Stitched StandardMove answers kept (LRU; 0 disables caching).
   std::size_t route_cache_entries = 4096;
+  // FindPath answers kept (LRU; 0 disables): the same start and goal on an
+  // unchanged mask is answered without tracing or smoothing again. Answers
+  // of more than kMaxCachedPathPoints points are not kept (at most 4 KiB each).
+  std::size_t path_cache_entries = 4096;
   // The server's largest message, in bytes: GetMask refuses to send an area
   // grid that would not fit (RESOURCE_EXHAUSTED) rather than fail the transport.
   std::size_t max_message_bytes = 64 * 1024 * 1024;
@@ -84,6 +88,7 @@ class PathfinderService final : public pathfinding::v1::Pathfinder::CallbackServ
     return query_caches_.components.size();
   }
   [[nodiscard]] std::size_t route_cache_entries() const { return query_caches_.routes.size(); }
+  [[nodiscard]] std::size_t path_cache_entries() const { return query_caches_.paths.size(); }
 
   grpc::ServerUnaryReactor* UploadMask(grpc::CallbackServerContext* ctx,
                                        const pathfinding::v1::UploadMaskRequest* request,
@@ -148,7 +153,8 @@ class PathfinderService final : public pathfinding::v1::Pathfinder::CallbackServ
   Metrics* metrics_;  // may be null
   InFlightCalls calls_;  // admitted and not finished yet
   // Component labels (Reachable) and stitched routes (StandardMove).
-  QueryCaches query_caches_{limits_.component_cache_entries, limits_.route_cache_entries};
+  QueryCaches query_caches_{limits_.component_cache_entries, limits_.route_cache_entries,
+                            limits_.path_cache_entries};
   // Reachable requests carry up to 10,000 pairs: parse them on an arena.
   ArenaMessageAllocator<pathfinding::v1::ReachableRequest, pathfinding::v1::ReachableResponse>
       reachable_allocator_;

@@ -35,4 +35,11 @@ std::size_t RouteKeyHash::operator()(const RouteKey& key) const {
   return seed;
 }
 
+std::size_t PathKeyHash::operator()(const PathKey& key) const {
+  std::size_t seed = FieldKeyHash{}(key.field);
+  mix(seed, point_hash(key.start));
+  mix(seed, static_cast<std::size_t>(key.smoothing) * 2 + (key.snap_to_reachable ? 1 : 0));
+  return seed;
+}
+
 }  // namespace pathserver

@@ -5,9 +5,11 @@
 #include <string>
 #include <string_view>
 
+#include "field_cache.h"
 #include "lru_cache.h"
 #include "pathcore/components.h"
 #include "pathcore/mask.h"
+#include "pathcore/path.h"
 #include "pathcore/standard_move.h"
 
 namespace pathserver {
@@ -46,23 +48,46 @@ struct RouteKeyHash {
   [[nodiscard]] std::size_t operator()(const RouteKey& key) const;
 };
 
+// Everything a FindPath answer depends on: the field's key (mask, revision,
+// areas, connectivity, corner rule, costs, goal) and the rest of the request.
+struct PathKey {
+  FieldKey field;
+  pathcore::Point start;
+  pathcore::Smoothing smoothing = pathcore::Smoothing::kBeautify;
+  bool snap_to_reachable = false;
+
+  friend bool operator==(const PathKey&, const PathKey&) = default;
+};
+
+struct PathKeyHash {
+  [[nodiscard]] std::size_t operator()(const PathKey& key) const;
+};
+
+// Paths longer than this are not kept in the path cache (a raw full-HD path
+// has thousands of points; smoothed ones have tens), which bounds the cache
+// to entries * 4 KiB.
+inline constexpr std::size_t kMaxCachedPathPoints = 512;
+
 using ComponentCache = LruCache<ComponentKey, pathcore::Components, ComponentKeyHash>;
 using RouteCache = LruCache<RouteKey, pathcore::StandardMoveResult, RouteKeyHash>;
+using PathCache = LruCache<PathKey, pathcore::PathResult, PathKeyHash>;
 
-// The caches behind Reachable and StandardMove. Keys carry the mask revision,
-// so an entry of an old revision is never served; erase_mask() frees them
-// eagerly when a mask is patched, replaced or deleted.
+// The caches behind Reachable, StandardMove and FindPath's answers. Keys
+// carry the mask revision, so an entry of an old revision is never served;
+// erase_mask() frees them eagerly when a mask is patched, replaced or deleted.
 struct QueryCaches {
-  QueryCaches(std::size_t component_entries, std::size_t route_entries)
-      : components(component_entries), routes(route_entries) {}
+  QueryCaches(std::size_t component_entries, std::size_t route_entries, std::size_t path_entries)
+      : components(component_entries), routes(route_entries), paths(path_entries) {}
 
   void erase_mask(std::string_view mask) {
     components.erase_if([mask](const ComponentKey& key) { return key.mask == mask; });
     routes.erase_if([mask](const RouteKey& key) { return key.mask == mask; });
+    paths.erase_if([mask](const PathKey& key) { return key.field.mask == mask; });
   }
 
   ComponentCache components;
   RouteCache routes;
+  PathCache paths;
 };
 
 }  // namespace pathserver

@@ -93,6 +93,65 @@ class FindPathServiceTest : public ::testing::Test {
   std::unique_ptr<pb::Pathfinder::Stub> stub_;
 };
 
+// A 64x64 room split by a wall at x = 32 with a one-pixel door at (32, door_y).
+pathcore::Mask walled_room(int door_y) {
+  std::vector<std::uint8_t> areas(64 * 64, 1);
+  for (int y = 0; y < 64; ++y) {
+    if (y != door_y) areas[static_cast<std::size_t>(y) * 64 + 32] = 0;
+  }
+  return pathcore::Mask(64, 64, std::move(areas));
+}
+
+bool passes_through(const pb::FindPathResponse& response, int x, int y) {
+  for (const auto& p : response.points()) {
+    if (p.x() == x && p.y() == y) return true;
+  }
+  return false;
+}
+
+TEST_F(FindPathServiceTest, RepeatedCallsAreAnsweredFromThePathCacheButNeverAcrossRevisions) {
+  start({});
+  store_->put("room", walled_room(10));
+  pb::FindPathRequest r = request(5, 40, 60, 40);
+  r.set_mask("room");
+  pb::FindPathResponse first;
+  ASSERT_TRUE(find(r, first).ok());
+  ASSERT_TRUE(first.found());
+  EXPECT_TRUE(passes_through(first, 32, 10));
+  wait_for_computed(1);
+
+  const FieldCacheStats before = cache_.stats();
+  pb::FindPathResponse again;
+  ASSERT_TRUE(find(r, again).ok());
+  EXPECT_TRUE(again.cache_hit());
+  ASSERT_EQ(again.points_size(), first.points_size());
+  for (int i = 0; i < first.points_size(); ++i) {
+    EXPECT_EQ(again.points(i).x(), first.points(i).x()) << i;
+    EXPECT_EQ(again.points(i).y(), first.points(i).y()) << i;
+  }
+  EXPECT_EQ(again.cost(), first.cost());
+  // Answered without even a field lookup.
+  EXPECT_EQ(cache_.stats().hits, before.hits);
+  EXPECT_EQ(cache_.stats().misses, before.misses);
+
+  r.set_smoothing(pb::SMOOTHING_BEAUTIFY);  // another answer of the same field
+  pb::FindPathResponse smoothed;
+  ASSERT_TRUE(find(r, smoothed).ok());
+  EXPECT_LT(smoothed.points_size(), first.points_size());
+  EXPECT_EQ(cache_.stats().hits, before.hits + 1);
+
+  // The door moves: the next answer is traced on the new revision.
+  store_->put("room", walled_room(50));
+  r.set_smoothing(pb::SMOOTHING_NONE);
+  pb::FindPathResponse moved;
+  ASSERT_TRUE(find(r, moved).ok());
+  ASSERT_TRUE(moved.found());
+  EXPECT_GT(moved.mask_revision(), first.mask_revision());
+  EXPECT_FALSE(moved.cache_hit());
+  EXPECT_TRUE(passes_through(moved, 32, 50));
+  EXPECT_FALSE(passes_through(moved, 32, 10));
+}
+
 TEST_F(FindPathServiceTest, ConcurrentIdenticalColdCallsFillTheFieldOnce) {
   start({.compute_threads = 2});
   constexpr int kCalls = 8;

@@ -59,7 +59,8 @@ TEST(Metrics, EmptyRenderHasEveryFamilyAndZeroHistograms) {
   for (const auto* family :
        {"pathfinder_field_cache_entries", "pathfinder_field_cache_bytes",
         "pathfinder_field_cache_budget_bytes", "pathfinder_masks_stored", "pathfinder_mask_bytes",
-        "pathfinder_component_cache_entries", "pathfinder_route_cache_entries"}) {
+        "pathfinder_component_cache_entries", "pathfinder_route_cache_entries",
+        "pathfinder_path_cache_entries"}) {
     EXPECT_EQ(parsed.types.at(family), "gauge") << family;
   }
   EXPECT_EQ(parsed.types.at("pathfinder_request_duration_seconds"), "histogram");
@@ -166,6 +167,7 @@ TEST(Metrics, GaugesAreRendered) {
   gauges.mask_bytes = 4096;
   gauges.component_cache_entries = 6;
   gauges.route_cache_entries = 8;
+  gauges.path_cache_entries = 9;
   const auto parsed = parse_prometheus_text(Metrics().render(gauges));
   EXPECT_EQ(parsed.samples.at("pathfinder_field_cache_hits_total"), 7);
   EXPECT_EQ(parsed.samples.at("pathfinder_field_cache_misses_total"), 3);
@@ -179,6 +181,7 @@ TEST(Metrics, GaugesAreRendered) {
   EXPECT_EQ(parsed.samples.at("pathfinder_mask_bytes"), 4096);
   EXPECT_EQ(parsed.samples.at("pathfinder_component_cache_entries"), 6);
   EXPECT_EQ(parsed.samples.at("pathfinder_route_cache_entries"), 8);
+  EXPECT_EQ(parsed.samples.at("pathfinder_path_cache_entries"), 9);
 }
 
 // ---------------------------------------------------------------------------
