@@ -181,7 +181,8 @@ CachedPathResult cached_find_path(const MaskEntry& entry, FieldSource& source,
                                   pathcore::Point start, pathcore::Point goal,
                                   const pathcore::FindPathOptions& options) {
   const pathcore::Mask& mask = *entry.mask;
-  if (auto beeline = pathcore::beeline_answer(mask, start, goal, options)) {
+  const pathcore::ClearanceMap* clearance = entry.clearance.get();
+  if (auto beeline = pathcore::beeline_answer(mask, start, goal, options, clearance)) {
     return {std::move(*beeline), false};
   }
   const pathcore::AreaSet enabled = options.field.enabled & pathcore::kAllAreas;
@@ -191,7 +192,7 @@ CachedPathResult cached_find_path(const MaskEntry& entry, FieldSource& source,
     const FieldLease lease = source.field(field_key(entry, options.field, goal), entry, start);
     hit = lease.hit;
     if (lease.field->reachable(start) || !options.snap_to_reachable) {
-      return {pathcore::path_from_field(mask, *lease.field, start, options), hit};
+      return {pathcore::path_from_field(mask, *lease.field, start, options, clearance), hit};
     }
     goal_reachable = false;
   }

@@ -27,6 +27,11 @@ constexpr std::string_view kTempSuffix = ".tmp";
 
 std::string errno_text(int error) { return std::generic_category().message(error); }
 
+// MaskEntry::clearance: every area enabled, as requests are by default.
+std::shared_ptr<const pathcore::ClearanceMap> default_clearance(const pathcore::Mask& mask) {
+  return std::make_shared<const pathcore::ClearanceMap>(mask, pathcore::kAllAreas);
+}
+
 bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
@@ -344,6 +349,7 @@ MaskEntryPtr MaskStore::load_file(const std::filesystem::path& path) const {
   // Throws pathcore::InvalidArgument for a zero dimension or an area id > 63.
   entry->mask = std::make_shared<const pathcore::Mask>(width, height, std::move(areas));
   entry->sha256 = std::move(sha256);
+  entry->clearance = default_clearance(*entry->mask);
   return entry;
 }
 
@@ -421,6 +427,7 @@ MaskEntryPtr MaskStore::put(std::string_view name, pathcore::Mask mask) {
   entry->name = std::string(name);
   entry->mask = std::make_shared<const pathcore::Mask>(std::move(mask));
   entry->sha256 = pathcore::area_grid_sha256(*entry->mask);
+  entry->clearance = default_clearance(*entry->mask);
   const std::uint64_t new_bytes = entry->mask->pixel_count();
 
   const std::lock_guard write_lock(write_mutex_);
@@ -490,6 +497,7 @@ MaskEntryPtr MaskStore::patch(std::string_view name, const MaskPatch& patch) {
   entry->mask =
       std::make_shared<const pathcore::Mask>(old_mask.width(), old_mask.height(), std::move(areas));
   entry->sha256 = pathcore::area_grid_sha256(*entry->mask);
+  entry->clearance = default_clearance(*entry->mask);
   // As in put(): the number is used up even if the write fails.
   entry->revision = ++last_revision_[entry->name];
   write_file(*entry);

@@ -15,6 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "pathcore/clearance.h"
 #include "pathcore/mask.h"
 
 namespace pathserver {
@@ -75,13 +76,14 @@ class StoreLimitExceeded : public std::runtime_error {
 inline constexpr std::size_t kDefaultMaxMasks = 10000;
 // Default StoreLimits::max_bytes: 4 GiB of area grids, e.g. 2000 full-HD masks
 // or 64 masks at the default --max-pixels. Every stored mask is also held in
-// memory, so this bounds the server's resident mask data too.
+// memory (twice its bytes, see StoreLimits), so this bounds the server's
+// resident mask data too.
 inline constexpr std::uint64_t kDefaultMaxStoredBytes = 4096ULL * 1024 * 1024;
 
 // How much the store may hold. Bytes stored = the sum of width*height over the
-// stored masks: their decoded area grids, one byte per pixel, which is what
-// the server keeps in memory (each file on disk adds a header of 128 + name
-// bytes, not counted).
+// stored masks: their decoded area grids, one byte per pixel (each file on
+// disk adds a header of 128 + name bytes, not counted). In memory the server
+// keeps each grid and its clearance map (MaskEntry), two bytes per pixel.
 struct StoreLimits {
   std::size_t max_masks = kDefaultMaxMasks;          // masks stored (by name)
   std::uint64_t max_bytes = kDefaultMaxStoredBytes;  // bytes stored, as above
@@ -103,6 +105,10 @@ struct MaskEntry {
   std::uint64_t revision = 0;  // 1 on first upload, +1 per replacement
   std::shared_ptr<const pathcore::Mask> mask;
   std::string sha256;  // pathcore::area_grid_sha256(*mask), computed once
+  // For every area (what requests use unless they pick areas): lets FindPath's
+  // line-of-sight checks skip across open ground. One more byte per pixel in
+  // memory, built with the entry. Never null for entries the store made.
+  std::shared_ptr<const pathcore::ClearanceMap> clearance;
 };
 using MaskEntryPtr = std::shared_ptr<const MaskEntry>;
 

@@ -130,6 +130,15 @@ std::string point_text(const pb::Point& p) {
 
 }  // namespace
 
+bool MaskShape::walkable(int x, int y) const {
+  if (synthetic) return SyntheticMaze::walkable(x, y);
+  if (x < 0 || y < 0 || x >= static_cast<int>(width) || y >= static_cast<int>(height)) {
+    return false;
+  }
+  return areas.empty() ||
+         areas[static_cast<std::size_t>(y) * width + static_cast<std::size_t>(x)] != 0;
+}
+
 bool SyntheticMaze::walkable(int x, int y) {
   if (x < 0 || y < 0 || x >= static_cast<int>(kWidth) || y >= static_cast<int>(kHeight)) {
     return false;
@@ -163,15 +172,19 @@ Workload build_workload(Rpc rpc, const WorkloadOptions& options) {
     workload.description = "grpc.health.v1.Health/Check, service \"\"";
     return workload;
   }
+  if (!shape.areas.empty() &&
+      std::none_of(shape.areas.begin(), shape.areas.end(), [](char id) { return id != 0; })) {
+    throw std::invalid_argument("mask '" + options.mask + "' has no walkable pixel");
+  }
   std::mt19937_64 random(20261123);  // fixed seed: every run sends the same requests
-  // A uniformly chosen pixel: walkable on the synthetic maze, anywhere otherwise.
-  const auto random_point = [&]() {
-    std::uniform_int_distribution<int> xs(0, width - 1);
+  // A uniformly chosen pixel of columns [0, columns): walkable where known.
+  const auto random_point = [&](int columns) {
+    std::uniform_int_distribution<int> xs(0, columns - 1);
     std::uniform_int_distribution<int> ys(0, height - 1);
     while (true) {
       const int x = xs(random);
       const int y = ys(random);
-      if (!shape.synthetic || SyntheticMaze::walkable(x, y)) return point(x, y);
+      if (shape.walkable(x, y)) return point(x, y);
     }
   };
 
@@ -199,6 +212,39 @@ Workload build_workload(Rpc rpc, const WorkloadOptions& options) {
     case Rpc::kHealth:
       break;
     case Rpc::kFindWarm: {
+      if (options.random_starts > 0) {
+        // Distinct walkable pixels of the west half, in a fixed shuffled order.
+        std::vector<pb::Point> candidates;
+        for (int y = 0; y < height; ++y) {
+          for (int x = 0; x < std::max(1, width / 2); ++x) {
+            if (shape.walkable(x, y) && (x != goal.x() || y != goal.y())) {
+              candidates.push_back(point(x, y));
+            }
+          }
+        }
+        if (candidates.empty()) {
+          throw std::invalid_argument("the west half of mask '" + options.mask +
+                                      "' has no walkable pixel to start from");
+        }
+        std::shuffle(candidates.begin(), candidates.end(), random);
+        if (candidates.size() > static_cast<std::size_t>(options.random_starts)) {
+          candidates.resize(static_cast<std::size_t>(options.random_starts));
+        }
+        for (const pb::Point& start : candidates) {
+          pb::FindPathRequest request;
+          request.set_mask(options.mask);
+          *request.mutable_start() = start;
+          *request.mutable_goal() = goal;
+          request.set_smoothing(options.smoothing);
+          workload.find_path.push_back(std::move(request));
+        }
+        workload.description = "FindPath on '" + options.mask + "' to goal " + point_text(goal) +
+                               " from " + std::to_string(candidates.size()) +
+                               " distinct random starts in the west half, in turn (one field, "
+                               "cached after the first call; a new path each call while the "
+                               "starts outnumber the server's FindPath answer cache)";
+        break;
+      }
       std::string start_list;
       for (const pb::Point& start : starts) {
         pb::FindPathRequest request;
@@ -245,9 +291,10 @@ Workload build_workload(Rpc rpc, const WorkloadOptions& options) {
         request.set_smoothing(options.smoothing);
         workload.find_path.push_back(std::move(request));
       }
-      workload.description = "FindPath on '" + options.mask + "' from " +
-                             point_text(starts.front()) + " to " + std::to_string(goals.size()) +
-                             " distinct goals in turn (cold unless the server's --cache-mb holds them)";
+      workload.description =
+          "FindPath on '" + options.mask + "' from " + point_text(starts.front()) + " to " +
+          std::to_string(goals.size()) +
+          " distinct goals in turn (cold unless the server's --cache-mb holds them)";
       break;
     }
     case Rpc::kReachable: {
@@ -257,8 +304,8 @@ Workload build_workload(Rpc rpc, const WorkloadOptions& options) {
         request.set_mask(options.mask);
         for (int i = 0; i < options.pairs; ++i) {
           auto* pair = request.add_pairs();
-          *pair->mutable_a() = random_point();
-          *pair->mutable_b() = random_point();
+          *pair->mutable_a() = random_point(width);
+          *pair->mutable_b() = random_point(width);
         }
         workload.reachable.push_back(std::move(request));
       }
@@ -272,10 +319,10 @@ Workload build_workload(Rpc rpc, const WorkloadOptions& options) {
       constexpr int kReach = 12;
       std::uniform_int_distribution<int> offsets(-kReach, kReach);
       while (workload.standard_move.size() < static_cast<std::size_t>(kRequests)) {
-        const pb::Point start = random_point();
+        const pb::Point start = random_point(width);
         const int gx = std::clamp(start.x() + offsets(random), 0, width - 1);
         const int gy = std::clamp(start.y() + offsets(random), 0, height - 1);
-        if (shape.synthetic && !SyntheticMaze::walkable(gx, gy)) continue;
+        if (!shape.walkable(gx, gy)) continue;
         pb::StandardMoveRequest request;
         request.set_mask(options.mask);
         *request.mutable_start() = start;

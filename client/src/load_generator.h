@@ -92,6 +92,11 @@ struct MaskShape {
   std::uint32_t width = 0;
   std::uint32_t height = 0;
   bool synthetic = false;  // the SyntheticMaze: points are chosen on walkable pixels
+  // Area ids, row-major, when the generator fetched them (GetMask include_areas):
+  // points are then chosen on walkable (non-zero) pixels too. Empty: unknown.
+  std::string areas;
+  // True when (x, y) is inside and, as far as the generator knows, walkable.
+  [[nodiscard]] bool walkable(int x, int y) const;
 };
 
 struct WorkloadOptions {
@@ -107,6 +112,11 @@ struct WorkloadOptions {
   // while the goals are new; on the 128x96 maze 4096 fields take ~100 MB, so
   // run the server with a small --cache-mb (e.g. 1) for a sustained cold load.
   int cold_goals = 4096;
+  // find-warm: when > 0, this many distinct starts chosen at random (fixed
+  // seed) in the west half of the mask, on walkable pixels where known, instead
+  // of `starts`: every call traces and smooths a new path on the cached field
+  // once there are more starts than the server's FindPath answer cache holds.
+  int random_starts = 0;
 };
 
 // Builds the request lists. On the synthetic maze: find-warm goes from four

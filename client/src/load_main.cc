@@ -41,6 +41,7 @@ struct Args {
   std::string upload;
   std::string goal;
   std::vector<std::string> starts;
+  int random_starts = 0;
   std::string smoothing = "default";
   int pairs = 100;
   int concurrency = 32;
@@ -119,7 +120,9 @@ std::pair<std::string, load::MaskShape> prepare_mask(const Args& args) {
                        "' failed: " + rpc_error(uploaded.status));
     }
   }
-  const auto info = client.get_mask(name);
+  // Random points need walkability; the built-in maze knows its own.
+  const bool want_areas = !shape.synthetic && args.random_starts > 0;
+  const auto info = client.get_mask(name, want_areas);
   if (!info.ok()) {
     if (info.status.error_code() == grpc::StatusCode::NOT_FOUND) {
       throw SetupError("mask '" + name +
@@ -130,6 +133,7 @@ std::pair<std::string, load::MaskShape> prepare_mask(const Args& args) {
   }
   shape.width = info.value.width();
   shape.height = info.value.height();
+  if (want_areas) shape.areas = info.value.areas();
   return {name, shape};
 }
 
@@ -183,6 +187,12 @@ int main(int argc, char** argv) {
                  "FindPath start, repeatable (find-cold uses the first; default: four points "
                  "west of the built-in maze's wall, or of the west eighth of the mask)")
       ->type_name("X,Y");
+  app.add_option("--random-starts", args.random_starts,
+                 "find-warm: start from N distinct random walkable pixels of the mask's west half "
+                 "in turn instead of --start (more than the server's 4096-answer FindPath cache "
+                 "makes every call trace and smooth a new path)")
+      ->type_name("N")
+      ->check(CLI::Range(1, 10000000));
   app.add_option("--smoothing", args.smoothing,
                  "FindPath smoothing: default (leave unset: the server beautifies), beautify, "
                  "simplify, none")
@@ -274,6 +284,7 @@ int main(int argc, char** argv) {
     for (const auto& start : args.starts) {
       workload_options.starts.push_back(parse_point(start, "--start"));
     }
+    workload_options.random_starts = args.random_starts;
     if (rpc != load::Rpc::kHealth) {
       std::tie(workload_options.mask, workload_options.shape) = prepare_mask(args);
     }

@@ -34,6 +34,7 @@
 #include <utility>
 #include <vector>
 
+#include "pathcore/clearance.h"
 #include "pathcore/path.h"
 
 namespace pathcore {
@@ -179,8 +180,13 @@ constexpr int kNoCap = 256;
 
 class Smoother {
  public:
-  Smoother(const Mask& mask, AreaSet enabled, LineRule rule, const AreaCosts& costs)
-      : mask_(mask), enabled_(enabled), rule_(rule), costs_(costs) {
+  Smoother(const Mask& mask, AreaSet enabled, LineRule rule, const AreaCosts& costs,
+           const ClearanceMap* clearance)
+      : mask_(mask),
+        enabled_(enabled),
+        rule_(rule),
+        costs_(costs),
+        clearance_(clearance != nullptr && clearance->serves(mask, enabled) ? clearance : nullptr) {
     int lowest = 256;
     int highest = 0;
     const AreaSet used = enabled & mask.areas_present();
@@ -200,6 +206,12 @@ class Smoother {
   // every segment a move adds is checked, so it stays true for both passes.
   void trust_path_segments() { trusted_ = true; }
 
+  // segment_walkable, from the clearance map when there is one.
+  [[nodiscard]] bool walkable(Point a, Point b) const {
+    return clearance_ != nullptr ? segment_walkable(*clearance_, a, b, rule_)
+                                 : segment_walkable(mask_, enabled_, a, b, rule_);
+  }
+
   // Drop and cut rounds in the path's own direction.
   [[nodiscard]] Path pass(Path path) const {
     FailedCorners hidden(path.size());  // (A, A, C): A did not see C, checked by drop_visible
@@ -218,7 +230,7 @@ class Smoother {
   // a sees b: the segment is walkable and touches no pixel dearer than cap.
   [[nodiscard]] bool visible(Point a, Point b, int cap) const {
     if (!weighted_) {
-      return segment_walkable(mask_, enabled_, a, b, rule_);
+      return walkable(a, b);
     }
     const int highest = segment_max_cost(mask_, enabled_, a, b, rule_, costs_);
     return highest != 0 && highest <= cap;
@@ -449,6 +461,7 @@ class Smoother {
   AreaSet enabled_;
   LineRule rule_;
   const AreaCosts& costs_;
+  const ClearanceMap* clearance_;  // null, or serving mask_ and enabled_
   bool weighted_ = false;
   bool trusted_ = false;
 };
@@ -456,15 +469,15 @@ class Smoother {
 }  // namespace
 
 Path beautify(const Path& path, const Mask& mask, AreaSet enabled, LineRule rule,
-              const AreaCosts& costs) {
+              const AreaCosts& costs, const ClearanceMap* clearance) {
   if (path.size() <= 2) {
     return path;
   }
-  Smoother smoother(mask, enabled & kAllAreas, rule, costs);
+  Smoother smoother(mask, enabled & kAllAreas, rule, costs, clearance);
   // A traced path's segments are all walkable; an arbitrary input's may not be.
   bool walkable = true;
   for (std::size_t i = 1; i < path.size() && walkable; ++i) {
-    walkable = segment_walkable(mask, enabled, path[i - 1], path[i], rule);
+    walkable = smoother.walkable(path[i - 1], path[i]);
   }
   if (walkable) {
     smoother.trust_path_segments();

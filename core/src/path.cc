@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "pathcore/clearance.h"
 #include "point_checks.h"
 
 namespace pathcore {
@@ -61,6 +62,75 @@ class StepChooser {
   Step best_;
 };
 
+// trace's kFour loop for unit costs, reading the stored integers directly:
+// the same steps as the general loop below (which it must match exactly),
+// without decoding a GridCost per neighbour. start is reachable.
+template <typename Word>
+Path trace_four_unit(const Mask& mask, const DistanceField& field, const Word* costs, Point start,
+                     bool diagonal_shortcuts) {
+  constexpr Word kNotReachable = static_cast<Word>(~Word{0} - 1);  // and above
+  const AreaSet enabled = field.options().enabled;
+  const std::size_t stride = field.stride();
+  const std::size_t origin = field.origin();
+  const auto cost_at = [&](Point p) {
+    return costs[origin + static_cast<std::size_t>(p.y) * stride + static_cast<std::size_t>(p.x)];
+  };
+  const Point goal = field.goal();
+  Point at = start;
+  Word here = cost_at(at);
+  Path path;
+  path.reserve(static_cast<std::size_t>(here) + 1);  // the most steps it can take
+  path.push_back(start);
+  Step previous;
+  while (here != 0) {
+    StepChooser chooser(previous, at, goal);
+    std::array<bool, 4> walkable{};
+    std::array<bool, 4> down{};
+    std::array<Word, 4> cost{};
+    for (std::size_t s = 0; s < 4; ++s) {
+      const Point n = at + kCardinalSteps[s];
+      walkable[s] = mask.walkable(n, enabled);
+      if (walkable[s]) {
+        cost[s] = cost_at(n);
+        down[s] = cost[s] < kNotReachable && cost[s] + 1U == here;
+      }
+    }
+    if (diagonal_shortcuts) {
+      for (std::size_t d = 0; d < 4; ++d) {
+        const std::size_t side_a = kDiagonalSides[d][0];
+        const std::size_t side_b = kDiagonalSides[d][1];
+        if (!walkable[side_a] || !walkable[side_b] || (!down[side_a] && !down[side_b])) {
+          continue;
+        }
+        // Inside: both pixels beside it are.
+        const Word diagonal = cost_at(at + kDiagonalSteps[d]);
+        if (diagonal >= kNotReachable) {
+          continue;
+        }
+        if ((down[side_a] && diagonal + 1U == cost[side_a]) ||
+            (down[side_b] && diagonal + 1U == cost[side_b])) {
+          chooser.offer(kDiagonalSteps[d]);
+        }
+      }
+    }
+    if (!chooser.chosen()) {
+      for (std::size_t s = 0; s < 4; ++s) {
+        if (down[s]) {
+          chooser.offer(kCardinalSteps[s]);
+        }
+      }
+    }
+    if (!chooser.chosen()) {
+      throw InvalidArgument("distance field has no downhill neighbour at " + point_text(at));
+    }
+    previous = chooser.best();
+    at = at + previous;
+    here = cost_at(at);
+    path.push_back(at);
+  }
+  return path;
+}
+
 }  // namespace
 
 Path trace(const Mask& mask, const DistanceField& field, Point start, bool diagonal_shortcuts) {
@@ -71,6 +141,14 @@ Path trace(const Mask& mask, const DistanceField& field, Point start, bool diago
     return {};
   }
   const FieldOptions& options = field.options();
+  if (options.connectivity == Connectivity::kFour && options.area_costs == unit_area_costs()) {
+    if (const auto* costs = field.four_costs<std::uint16_t>(); costs != nullptr) {
+      return trace_four_unit(mask, field, costs, start, diagonal_shortcuts);
+    }
+    if (const auto* costs = field.four_costs<std::uint32_t>(); costs != nullptr) {
+      return trace_four_unit(mask, field, costs, start, diagonal_shortcuts);
+    }
+  }
   const AreaCosts& costs = options.area_costs;
   const AreaSet enabled = options.enabled;
   const bool eight = options.connectivity == Connectivity::kEight;
@@ -222,10 +300,23 @@ int cheapest_cost(const Mask& mask, const FieldOptions& options) {
   return cheapest;
 }
 
+// The dearest area cost among the enabled areas present in the mask.
+int highest_cost(const Mask& mask, const FieldOptions& options) {
+  int highest = 0;
+  const AreaSet used = options.enabled & mask.areas_present();
+  for (int id = 1; id <= kMaxAreaId; ++id) {
+    if (((used >> id) & 1U) != 0) {
+      highest = std::max<int>(highest, options.area_costs[static_cast<std::size_t>(id)]);
+    }
+  }
+  return highest;
+}
+
 }  // namespace
 
 std::optional<PathResult> beeline_answer(const Mask& mask, Point start, Point goal,
-                                         const FindPathOptions& options) {
+                                         const FindPathOptions& options,
+                                         const ClearanceMap* clearance) {
   require_inside(mask, start, "start");
   require_inside(mask, goal, "goal");
   const FieldOptions field_options = normalized(options.field);
@@ -245,10 +336,20 @@ std::optional<PathResult> beeline_answer(const Mask& mask, Point start, Point go
   }
   // With area costs, only a beeline over the cheapest terrain is surely no
   // dearer than the grid path (which crosses at least as much length).
-  const int highest = segment_max_cost(mask, enabled, start, goal, line_rule_for(field_options),
-                                       field_options.area_costs);
-  if (highest == 0 || highest > cheapest_cost(mask, field_options)) {
-    return std::nullopt;
+  const LineRule rule = line_rule_for(field_options);
+  const int cheapest = cheapest_cost(mask, field_options);
+  if (clearance != nullptr && clearance->serves(mask, enabled) &&
+      highest_cost(mask, field_options) == cheapest) {
+    // Unweighted: every walkable beeline costs the cheapest.
+    if (!segment_walkable(*clearance, start, goal, rule)) {
+      return std::nullopt;
+    }
+  } else {
+    const int highest =
+        segment_max_cost(mask, enabled, start, goal, rule, field_options.area_costs);
+    if (highest == 0 || highest > cheapest) {
+      return std::nullopt;
+    }
   }
   result.points = {start, goal};
   result.length = polyline_length(result.points);
@@ -271,7 +372,7 @@ Path trace_for_smoothing(const Mask& mask, const DistanceField& field, Point sta
 }
 
 PathResult path_from_field(const Mask& mask, const DistanceField& field, Point start,
-                           const FindPathOptions& options) {
+                           const FindPathOptions& options, const ClearanceMap* clearance) {
   if (field.width() != mask.width() || field.height() != mask.height()) {
     throw InvalidArgument("distance field of " + std::to_string(field.width()) + "x" +
                           std::to_string(field.height()) + " does not fit the " +
@@ -306,7 +407,7 @@ PathResult path_from_field(const Mask& mask, const DistanceField& field, Point s
       break;
     case Smoothing::kBeautify:
       result.points = beautify(simplify(traced), mask, wanted.enabled, line_rule_for(wanted),
-                               wanted.area_costs);
+                               wanted.area_costs, clearance);
       break;
   }
   result.length = polyline_length(result.points);

@@ -348,6 +348,46 @@ TEST(Trace, FollowsTheFieldDownhillOnRandomMasks) {
   EXPECT_GT(diagonal_steps, 100);
 }
 
+// trace reads unit-cost kFour fields through a fast loop of its own. A
+// field with a cost on an area the mask lacks has the same costs but takes
+// the general loop: both must walk the same steps, on finished fields, on
+// fields still being built, and on 4-byte (widened) storage.
+TEST(Trace, UnitCostFastLoopMatchesTheGeneralLoop) {
+  std::mt19937_64 rng(0x5eed0011);
+  std::uniform_int_distribution<std::uint32_t> size(1, 60);
+  std::uniform_real_distribution<double> obstacles(0.0, 0.45);
+  FieldOptions general;
+  general.area_costs[5] = 3;  // area 5 never occurs: the same costs
+  int compared = 0;
+  for (int round = 0; round < 300; ++round) {
+    const Mask mask = pathtest::random_mask(rng, size(rng), size(rng), obstacles(rng), 1);
+    const Point goal = random_endpoint(rng, mask, kAllAreas);
+    const Point start = random_endpoint(rng, mask, kAllAreas);
+    const DistanceField fast = compute_distance_field(mask, goal, FieldOptions{});
+    const DistanceField slow = compute_distance_field(mask, goal, general);
+    // The same costs in 4 bytes per pixel (the fast loop's other width).
+    std::vector<DistanceField::Distance> distances(mask.pixel_count());
+    for (std::int32_t y = 0; y < static_cast<std::int32_t>(mask.height()); ++y) {
+      for (std::int32_t x = 0; x < static_cast<std::int32_t>(mask.width()); ++x) {
+        distances[mask.index({x, y})] = fast.at({x, y});
+      }
+    }
+    const DistanceField wide(mask.width(), mask.height(), goal, FieldOptions{}, distances);
+    FieldBuilder partial(mask, goal, FieldOptions{});
+    const bool settled = partial.run_until_settled(start);
+    for (const bool shortcuts : {false, true}) {
+      const Path expected = trace(mask, slow, start, shortcuts);
+      ASSERT_EQ(trace(mask, fast, start, shortcuts), expected) << "round " << round;
+      ASSERT_EQ(trace(mask, wide, start, shortcuts), expected) << "round " << round;
+      if (settled) {
+        ASSERT_EQ(trace(mask, partial.field(), start, shortcuts), expected) << "round " << round;
+      }
+      compared += expected.empty() ? 0 : 1;
+    }
+  }
+  EXPECT_GT(compared, 300);
+}
+
 // ---------------------------------------------------------------- simplify
 
 TEST(Simplify, DropsTheInsideOfStraightRuns) {

@@ -23,6 +23,9 @@ MaskEntry entry_for(pathcore::Mask mask) {
   entry.name = "m";
   entry.revision = 1;
   entry.mask = std::make_shared<const pathcore::Mask>(std::move(mask));
+  // As the store makes it: answers must still equal core's (which has no map).
+  entry.clearance =
+      std::make_shared<const pathcore::ClearanceMap>(*entry.mask, pathcore::kAllAreas);
   return entry;
 }
 

@@ -128,6 +128,22 @@ class DistanceField {
     return reachable(p) ? exact(p).straight : kUnreachable;
   }
 
+  // For loops that read many costs of a kFour field (trace): its integer
+  // costs as stored, in Word (2 bytes when bytes_per_pixel() is 2, else 4):
+  // pixel (x, y) is element origin() + y * stride() + x, and values of all
+  // ones - 1 and above are not reachable. nullptr for another Word or a kEight field.
+  template <typename Word>
+  [[nodiscard]] const Word* four_costs() const {
+    if (!four_ || element_bytes_ != sizeof(Word)) return nullptr;
+    if constexpr (sizeof(Word) == 2) {
+      return words16_.data();
+    } else {
+      return words32_.data();
+    }
+  }
+  [[nodiscard]] std::size_t stride() const { return stride_; }
+  [[nodiscard]] std::size_t origin() const { return origin_; }
+
   // Bytes of distance storage per pixel (2, 4 or 8), see the class comment.
   [[nodiscard]] std::size_t bytes_per_pixel() const { return element_bytes_; }
   // Bytes held, for cache accounting.

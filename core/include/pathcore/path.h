@@ -8,6 +8,8 @@
 
 namespace pathcore {
 
+class ClearanceMap;  // pathcore/clearance.h
+
 using Path = std::vector<Point>;
 
 enum class Smoothing { kBeautify, kSimplify, kNone };
@@ -82,8 +84,14 @@ enum class LineRule {
 // the path it replaces runs through (their Bresenham pixels): smoothing straightens a path across
 // terrain it already crosses, never onto dearer terrain (a road is not cut short across the swamp
 // beside it).
+//
+// clearance, when given and serving (mask, enabled) (ClearanceMap::serves),
+// answers the walkability checks on unweighted terrain in fewer steps: the
+// same result, faster where the mask is open. It must have been built from
+// this mask.
 [[nodiscard]] Path beautify(const Path& path, const Mask& mask, AreaSet enabled, LineRule rule,
-                            const AreaCosts& costs = unit_area_costs());
+                            const AreaCosts& costs = unit_area_costs(),
+                            const ClearanceMap* clearance = nullptr);
 
 // The highest area cost among the pixels of segment a-b (per rule), or 0 when
 // one of them is not walkable for enabled (or a or b is outside the mask).
@@ -148,19 +156,22 @@ struct SnappedEndpoints {
 // including when start or goal is not walkable (even when they are equal):
 // path_from_field then answers found = false. Throws InvalidArgument, the
 // message starting "start" or "goal", for a point outside the mask.
+// clearance: as for beautify (optional, same answer).
 [[nodiscard]] std::optional<PathResult> beeline_answer(const Mask& mask, Point start, Point goal,
-                                                       const FindPathOptions& options);
+                                                       const FindPathOptions& options,
+                                                       const ClearanceMap* clearance = nullptr);
 
 // Traces and smooths a path from start on a field computed for options.field
 // (no snapping here). found = false when start cannot reach the field's goal
 // (or is not walkable). kNone: the pixel-by-pixel grid path, cost = its grid
 // cost; kSimplify: simplify(trace_for_smoothing), normally the trace with
-// diagonal shortcuts; kBeautify: beautify of that. The field may still be building once start is settled.
-// Throws InvalidArgument when start is outside the mask, or the field does not
-// fit the mask or was computed for other enabled areas, connectivity, corner
-// rule or area costs.
+// diagonal shortcuts; kBeautify: beautify of that. The field may still be building once start is
+// settled. Throws InvalidArgument when start is outside the mask, or the field does not fit the
+// mask or was computed for other enabled areas, connectivity, corner rule or area costs. clearance:
+// as for beautify (optional, same answer).
 [[nodiscard]] PathResult path_from_field(const Mask& mask, const DistanceField& field, Point start,
-                                         const FindPathOptions& options);
+                                         const FindPathOptions& options,
+                                         const ClearanceMap* clearance = nullptr);
 
 // beeline_answer, else compute the field and path_from_field, snapping the
 // endpoints first when options.snap_to_reachable (snap_endpoints). For tests,

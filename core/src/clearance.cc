@@ -1,0 +1,61 @@
+// The clearance map (see clearance.h): a two-pass chessboard distance
+// transform (Rosenfeld and Pfaltz), exact for the Chebyshev distance with
+// unit steps to all eight neighbours; pixels outside the mask count as not
+// walkable.
+#include "pathcore/clearance.h"
+
+#include <algorithm>
+
+namespace pathcore {
+
+ClearanceMap::ClearanceMap(const Mask& mask, AreaSet enabled)
+    : width_(mask.width()),
+      height_(mask.height()),
+      enabled_(enabled & kAllAreas),
+      present_(mask.areas_present()),
+      values_(mask.pixel_count()) {
+  const std::size_t w = width_;
+  const std::size_t h = height_;
+  const std::uint8_t* const areas = mask.areas().data();
+  std::uint8_t* const v = values_.data();
+  const auto saturated = [](int distance) {
+    return static_cast<std::uint8_t>(std::min<int>(distance, kMaxClearance));
+  };
+  // Forward: the nearest obstacle through the neighbours above and to the left.
+  for (std::size_t y = 0; y < h; ++y) {
+    for (std::size_t x = 0; x < w; ++x) {
+      const std::size_t i = y * w + x;
+      if (((enabled_ >> areas[i]) & 1U) == 0) {
+        v[i] = 0;
+        continue;
+      }
+      int nearest = 0;  // an edge pixel has the outside next to it
+      if (y > 0 && x > 0 && x + 1 < w) {
+        nearest = std::min({v[i - 1], v[i - w - 1], v[i - w], v[i - w + 1]});
+      }
+      v[i] = saturated(nearest + 1);
+    }
+  }
+  // Backward: through the neighbours below and to the right.
+  for (std::size_t y = h; y-- > 0;) {
+    for (std::size_t x = w; x-- > 0;) {
+      const std::size_t i = y * w + x;
+      if (v[i] <= 1) {
+        continue;  // not walkable, or already next to an obstacle
+      }
+      int nearest = 0;
+      if (y + 1 < h && x > 0 && x + 1 < w) {
+        nearest = std::min({v[i + 1], v[i + w - 1], v[i + w], v[i + w + 1]});
+      }
+      v[i] = std::min(v[i], saturated(nearest + 1));
+    }
+  }
+}
+
+bool ClearanceMap::serves(const Mask& mask, AreaSet enabled) const {
+  const AreaSet present = mask.areas_present();
+  return mask.width() == width_ && mask.height() == height_ && present == present_ &&
+         ((enabled & kAllAreas) & present) == (enabled_ & present);
+}
+
+}  // namespace pathcore
