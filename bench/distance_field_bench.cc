@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "bench_masks.h"
+#include "pathcore/clearance.h"
 #include "pathcore/codec.h"
 #include "pathcore/distance_field.h"
 #include "pathcore/path.h"
@@ -121,15 +122,19 @@ void BM_DistanceFieldEight(benchmark::State& state, const std::string& name) {
 
 // Warm FindPath work: the field is cached, so only trace + simplify + beautify
 // of a path from near one corner to the goal (the centre; the spiral's end).
+// As in the server, the mask's clearance map (built with the stored mask)
+// answers the line-of-sight checks; `clearance` false measures without it.
 void warm_path_bench(benchmark::State& state, const std::string& name,
-                     pathcore::Connectivity connectivity) {
+                     pathcore::Connectivity connectivity, bool clearance = true) {
   const BenchCase& c = bench_case(name);
   pathcore::FindPathOptions options;
   options.field = field_options(connectivity);
   const auto field = pathcore::compute_distance_field(c.mask, c.goal, options.field);
+  const pathcore::ClearanceMap map(c.mask, pathcore::kAllAreas);
   std::size_t points = 0;
   for (auto _ : state) {
-    auto result = pathcore::path_from_field(c.mask, field, c.start, options);
+    auto result =
+        pathcore::path_from_field(c.mask, field, c.start, options, clearance ? &map : nullptr);
     benchmark::DoNotOptimize(result.points.data());
     points = result.points.size();
   }
@@ -143,6 +148,23 @@ void BM_WarmPathBeautifyFour(benchmark::State& state, const std::string& name) {
 
 void BM_WarmPathBeautifyEight(benchmark::State& state, const std::string& name) {
   warm_path_bench(state, name, pathcore::Connectivity::kEight);
+}
+
+void BM_WarmPathBeautifyFourNoClearance(benchmark::State& state, const std::string& name) {
+  warm_path_bench(state, name, pathcore::Connectivity::kFour, false);
+}
+
+void BM_WarmPathBeautifyEightNoClearance(benchmark::State& state, const std::string& name) {
+  warm_path_bench(state, name, pathcore::Connectivity::kEight, false);
+}
+
+// What the clearance map costs to build (once per stored mask revision).
+void BM_ClearanceMap(benchmark::State& state, const std::string& name) {
+  const BenchCase& c = bench_case(name);
+  for (auto _ : state) {
+    const pathcore::ClearanceMap map(c.mask, pathcore::kAllAreas);
+    benchmark::DoNotOptimize(map.values().data());
+  }
 }
 
 // Cold FindPath work: fill until the start is settled, then trace and smooth.
@@ -176,6 +198,18 @@ FULL_HD_FIELDS(open)
 FULL_HD_FIELDS(random30)
 FULL_HD_FIELDS(spiral)
 
+// The warm path without the clearance map, and the map's own cost.
+#define FULL_HD_CLEARANCE(mask)                                                    \
+  BENCHMARK_CAPTURE(BM_WarmPathBeautifyFourNoClearance, mask, std::string(#mask))  \
+      ->Unit(benchmark::kMicrosecond);                                             \
+  BENCHMARK_CAPTURE(BM_WarmPathBeautifyEightNoClearance, mask, std::string(#mask)) \
+      ->Unit(benchmark::kMicrosecond);                                             \
+  BENCHMARK_CAPTURE(BM_ClearanceMap, mask, std::string(#mask))->Unit(benchmark::kMillisecond);
+
+FULL_HD_CLEARANCE(open)
+FULL_HD_CLEARANCE(random30)
+FULL_HD_CLEARANCE(spiral)
+
 #define MOVINGAI_FIELDS(label, file)                                    \
   BENCHMARK_CAPTURE(BM_SeedReferenceFill, label, std::string(file))     \
       ->Unit(benchmark::kMicrosecond);                                  \
@@ -196,5 +230,19 @@ MOVINGAI_FIELDS(maze512, "maze/maze512-1-0.map")
 MOVINGAI_FIELDS(random512, "random/random512-25-0.map")
 MOVINGAI_FIELDS(room32, "room/32room_000.map")
 MOVINGAI_FIELDS(berlin256, "street/Berlin_0_256.map")
+
+// Warm paths on game maps (start near a corner, goal near the centre).
+#define MOVINGAI_WARM_PATHS(label, file)                                           \
+  BENCHMARK_CAPTURE(BM_WarmPathBeautifyEight, label, std::string(file))            \
+      ->Unit(benchmark::kMicrosecond);                                             \
+  BENCHMARK_CAPTURE(BM_WarmPathBeautifyEightNoClearance, label, std::string(file)) \
+      ->Unit(benchmark::kMicrosecond);
+
+MOVINGAI_WARM_PATHS(brc202d, "dao/brc202d.map")
+MOVINGAI_WARM_PATHS(hrt201n, "dao/hrt201n.map")
+MOVINGAI_WARM_PATHS(AR0011SR, "bg512/AR0011SR.map")
+MOVINGAI_WARM_PATHS(random512, "random/random512-25-0.map")
+MOVINGAI_WARM_PATHS(room32, "room/32room_000.map")
+MOVINGAI_WARM_PATHS(berlin256, "street/Berlin_0_256.map")
 
 BENCHMARK_MAIN();
