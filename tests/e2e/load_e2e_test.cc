@@ -103,9 +103,10 @@ class LoadE2eTest : public ::testing::Test {
 TEST(LoadCliTest, HelpDescribesTheOptions) {
   const auto result = load({"--help"});
   ASSERT_EQ(result.exit_code, 0) << describe(result);
-  for (const char* option : {"--server", "--rpc", "--mask", "--upload", "--concurrency",
-                             "--requests", "--duration", "--rate", "--channels", "--json",
-                             "--pairs", "--compare-health", "find-warm", "find-cold"}) {
+  for (const char* option :
+       {"--server", "--rpc", "--mask", "--upload", "--concurrency", "--requests", "--duration",
+        "--rate", "--channels", "--json", "--pairs", "--compare-health", "--random-starts",
+        "find-warm", "find-cold"}) {
     EXPECT_THAT(result.out, HasSubstr(option));
   }
 }
@@ -116,6 +117,7 @@ TEST(LoadCliTest, BadOptionsExitTwo) {
                                              {"--rpc", "teleport"},
                                              {"--requests", "-5"},
                                              {"--duration", "0"},
+                                             {"--random-starts", "0"},
                                              {"--upload", "level.pgm"},  // needs --mask
                                              {"--goal", "ten,twenty", "--server", "127.0.0.1:1"},
                                              {"--no-such-option"}}) {
@@ -198,6 +200,35 @@ TEST_F(LoadE2eTest, UploadedMaskWithChosenPoints) {
   ASSERT_EQ(result.exit_code, 0) << describe(result);
   EXPECT_EQ(json_number(result.out, "ok"), 60U);
   EXPECT_EQ(json_number(result.out, "not_found"), 0U);
+}
+
+// --random-starts picks walkable starts only: the generator reads the mask's
+// areas (GetMask include_areas). Here a third of the west half is wall, so
+// blind picks would start on walls and come back found = false.
+TEST_F(LoadE2eTest, RandomStartsAreDistinctWalkablePixels) {
+  // 40x12: walls at x 4..9 and x 20, open only in the bottom row.
+  std::string pgm = "P5\n40 12\n255\n";
+  for (int y = 0; y < 12; ++y) {
+    for (int x = 0; x < 40; ++x) {
+      const bool wall = ((x >= 4 && x <= 9) || x == 20) && y < 11;
+      pgm += wall ? '\0' : '\x01';
+    }
+  }
+  const std::string file = server_->temp_dir() + "/walls.pgm";
+  pathtest::write_file(file, pgm);
+  const auto result = run({"--mask", "walls", "--upload", file, "--goal", "35,1", "--random-starts",
+                           "500", "--requests", "300", "--concurrency", "4", "--json"});
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  EXPECT_EQ(json_number(result.out, "ok"), 300U);
+  EXPECT_EQ(json_number(result.out, "not_found"), 0U);
+
+  // The built-in maze knows its own walls.
+  const auto maze = run(
+      {"--rpc", "find-warm", "--random-starts", "100", "--requests", "100", "--concurrency", "4"});
+  ASSERT_EQ(maze.exit_code, 0) << describe(maze);
+  EXPECT_THAT(maze.out, HasSubstr("from 100 distinct random starts"));
+  EXPECT_THAT(maze.out, HasSubstr("ok 100, errors 0"));
+  EXPECT_THAT(maze.out, HasSubstr("found=false 0"));
 }
 
 TEST_F(LoadE2eTest, UnknownMaskIsASetupError) {
