@@ -16,7 +16,7 @@ SANITIZE_ENV := ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1:che
 SERVER := $(BUILD_DIR)/server/pathfinder-server
 CLI := $(BUILD_DIR)/client/pathfind
 
-.PHONY: all deps configure build test test-sanitize run bench clean fuzz lint-proto soak
+.PHONY: all deps configure build test test-sanitize run bench clean fuzz lint-proto soak ratios
 
 all: build
 
@@ -63,6 +63,10 @@ lint-proto: deps
 # fail, resident memory must stay within (cache + masks) * 1.25. See scripts/soak.
 soak: build
 	BUILD_DIR=$(BUILD_DIR) scripts/soak
+
+# Issue 5's throughput ratios to the health check (scripts/ratios): a table.
+ratios: build
+	BUILD_DIR=$(BUILD_DIR) scripts/ratios
 
 bench: build
 	$(BUILD_DIR)/bench/pathcore_bench
