@@ -1,6 +1,7 @@
-// Checks of the exact any-angle reference (support/any_angle_reference.h)
-// itself, before path_quality_test measures beautify against it: hand-made
-// masks with answers worked out by hand, and bounds on random masks.
+// Checks of the exact any-angle reference and the pixel-polyline yardstick
+// (support/any_angle_reference.h) themselves, before path_quality_test
+// measures beautify against them: hand-made masks with answers worked out by
+// hand, and bounds on random masks.
 #include "support/any_angle_reference.h"
 
 #include <gtest/gtest.h>
@@ -125,6 +126,18 @@ TEST(AnyAngleReference, BoundedSearchStillFindsADetourFarFromTheBeeline) {
               expected, 1e-9);
 }
 
+TEST(PixelPolylineReference, LShapedCorridorKeepsClearOfTheInnerCorner) {
+  // As above, but bending at pixel centres and never touching a blocked
+  // pixel: along row 0 to (4,0), then down column 4.
+  const Mask mask = mask_from({".....", "####.", "####.", "####.", "####."});
+  EXPECT_NEAR(pixel_polyline_shortest_length(mask, kAllAreas, {0, 0}, {4, 4}).value_or(-1),
+              4.0 + 4.0, 1e-12);
+  EXPECT_FALSE(pixel_segment_clear(mask, kAllAreas, {3, 0}, {4, 1}));  // touches (3,1)
+  EXPECT_TRUE(pixel_segment_clear(mask, kAllAreas, {0, 0}, {4, 0}));
+  const Mask closed = mask_from({".#", "#."});
+  EXPECT_FALSE(pixel_polyline_shortest_length(closed, kAllAreas, {0, 0}, {1, 1}).has_value());
+}
+
 // True when the point (doubled coordinates) lies in the closed square of a
 // walkable pixel: a plain geometric check of the reference's paths.
 bool in_free_space(const Mask& mask, double x2, double y2) {
@@ -192,6 +205,23 @@ TEST(AnyAngleReference, RandomMasksLieBetweenBeelineAndOctileOptimum) {
       }
     }
     EXPECT_NEAR(length2 / 2, exact->length, 1e-9) << where;
+    // The pixel-centre yardstick lies between the exact length and the
+    // octile optimum, and no beautified path beats it.
+    const std::optional<double> pixel =
+        pixel_polyline_shortest_length(mask, kAllAreas, start, goal);
+    ASSERT_TRUE(pixel.has_value()) << where;
+    EXPECT_GE(*pixel, exact->length - 1e-9) << where;
+    EXPECT_LE(*pixel, grid.cost + 1e-9) << where;
+    pathcore::FindPathOptions beautify;
+    beautify.field.connectivity = pathcore::Connectivity::kEight;
+    EXPECT_GE(pathcore::find_path(mask, start, goal, beautify).length, *pixel - 1e-9) << where;
+    // Its line test and core's supercover rule are two independent codings
+    // of the same rule.
+    const Point other = random_point(rng, mask);
+    EXPECT_EQ(pixel_segment_clear(mask, kAllAreas, start, other),
+              pathcore::segment_walkable(mask, kAllAreas, start, other,
+                                         pathcore::LineRule::kNoCornerCutting))
+        << where << " to " << other.x << "," << other.y;
   }
   EXPECT_GE(compared, 200);
 }

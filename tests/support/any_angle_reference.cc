@@ -252,4 +252,85 @@ std::optional<double> any_angle_shortest_length(const Mask& mask, AreaSet enable
   return path->length;
 }
 
+bool pixel_segment_clear(const Mask& mask, AreaSet enabled, Point a, Point b) {
+  if (!mask.walkable(a, enabled) || !mask.walkable(b, enabled)) return false;
+  if (a.x > b.x) std::swap(a, b);
+  const Grid grid(mask, enabled, false);
+  // Doubled coordinates: centres odd, pixel (i, j) is [2i, 2i+2] x [2j, 2j+2].
+  const std::int64_t ax = 2 * a.x + 1;
+  const std::int64_t ay = 2 * a.y + 1;
+  const std::int64_t bx = 2 * b.x + 1;
+  const std::int64_t by = 2 * b.y + 1;
+  // Rows j whose closed [2j, 2j + 2] meets the closed y range [lo, hi] / den.
+  const auto rows_clear = [&](std::int64_t column, std::int64_t lo, std::int64_t hi,
+                              std::int64_t den) {
+    for (std::int64_t j = ceil_div(lo, 2 * den) - 1; j <= floor_div(hi, 2 * den); ++j) {
+      if (grid.blocked(column, j)) return false;
+    }
+    return true;
+  };
+  if (ax == bx) return rows_clear(a.x, std::min(ay, by), std::max(ay, by), 1);
+  const std::int64_t dx = bx - ax;
+  const std::int64_t dy = by - ay;
+  // y(x) = numerator(x) / dx over each pixel column's closed x range.
+  const auto numerator = [&](std::int64_t x) { return ay * dx + dy * (x - ax); };
+  for (std::int64_t i = a.x; i <= b.x; ++i) {
+    const std::int64_t n0 = numerator(std::max<std::int64_t>(2 * i, ax));
+    const std::int64_t n1 = numerator(std::min<std::int64_t>(2 * i + 2, bx));
+    if (!rows_clear(i, std::min(n0, n1), std::max(n0, n1), dx)) return false;
+  }
+  return true;
+}
+
+std::optional<double> pixel_polyline_shortest_length(const Mask& mask, AreaSet enabled, Point start,
+                                                     Point goal,
+                                                     std::optional<double> upper_bound) {
+  if (!mask.walkable(start, enabled) || !mask.walkable(goal, enabled)) return std::nullopt;
+  const auto distance = [](Point a, Point b) {
+    const auto dx = static_cast<double>(a.x - b.x);
+    const auto dy = static_cast<double>(a.y - b.y);
+    return std::sqrt(dx * dx + dy * dy);
+  };
+  const double bound =
+      upper_bound ? *upper_bound * (1 + 1e-9) + 1e-6 : std::numeric_limits<double>::infinity();
+  // Vertices: start, goal, then every walkable pixel within the ellipse.
+  std::vector<Point> vertices = {start, goal};
+  for (std::uint32_t y = 0; y < mask.height(); ++y) {
+    for (std::uint32_t x = 0; x < mask.width(); ++x) {
+      const Point p{static_cast<std::int32_t>(x), static_cast<std::int32_t>(y)};
+      if (p == start || p == goal || !mask.walkable(p, enabled)) continue;
+      if (distance(start, p) + distance(p, goal) <= bound) vertices.push_back(p);
+    }
+  }
+  constexpr std::size_t kStart = 0;
+  constexpr std::size_t kGoal = 1;
+  if (start == goal) return 0.0;
+  std::vector<double> heuristic(vertices.size());
+  for (std::size_t v = 0; v < vertices.size(); ++v) heuristic[v] = distance(vertices[v], goal);
+  std::vector<double> cost(vertices.size(), std::numeric_limits<double>::infinity());
+  std::vector<bool> settled(vertices.size(), false);
+  using Entry = std::pair<double, std::size_t>;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> open;
+  cost[kStart] = 0;
+  open.emplace(heuristic[kStart], kStart);
+  while (!open.empty()) {
+    const auto [estimate, u] = open.top();
+    open.pop();
+    if (settled[u] || estimate > cost[u] + heuristic[u]) continue;
+    if (u == kGoal) return cost[u];
+    settled[u] = true;
+    const double limit = std::min(bound, cost[kGoal]);
+    for (std::size_t v = 0; v < vertices.size(); ++v) {
+      if (settled[v]) continue;
+      if (cost[u] + std::abs(heuristic[u] - heuristic[v]) + heuristic[v] > limit) continue;
+      const double through = cost[u] + distance(vertices[u], vertices[v]);
+      if (through >= cost[v] || through + heuristic[v] > limit) continue;
+      if (!pixel_segment_clear(mask, enabled, vertices[u], vertices[v])) continue;
+      cost[v] = through;
+      open.emplace(through + heuristic[v], v);
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace pathtest

@@ -64,4 +64,23 @@ struct AnyAnglePath {
 [[nodiscard]] bool any_angle_visible(const pathcore::Mask& mask, pathcore::AreaSet enabled,
                                      pathcore::Point a2, pathcore::Point b2);
 
+// The yardstick for smoothers that, like beautify, bend only at pixel centres
+// and keep every segment clear of blocked pixels: the length of the shortest
+// polyline from the centre of start to that of goal whose points are pixel
+// centres and whose segments touch (closed squares) only walkable pixels. At
+// least any_angle_shortest_length; the gap between them is what those two
+// rules cost. A* over all pixel pairs, so only for small maps or with a tight
+// upper_bound (same contract as above: the length of some such polyline, e.g.
+// the octile optimum; corners of a shorter bound may be missed, making the
+// answer std::nullopt).
+[[nodiscard]] std::optional<double> pixel_polyline_shortest_length(
+    const pathcore::Mask& mask, pathcore::AreaSet enabled, pathcore::Point start,
+    pathcore::Point goal, std::optional<double> upper_bound = std::nullopt);
+
+// The line test of pixel_polyline_shortest_length: true when every pixel
+// whose closed square the segment between the centres of a and b touches is
+// walkable (exact, integer arithmetic). Exposed for the reference's tests.
+[[nodiscard]] bool pixel_segment_clear(const pathcore::Mask& mask, pathcore::AreaSet enabled,
+                                       pathcore::Point a, pathcore::Point b);
+
 }  // namespace pathtest
