@@ -137,12 +137,12 @@ ModeSummary summarize(const std::vector<Measured>& measured, double Measured::*l
 
 void print_mode(const char* mode, const ModeSummary& summary, double Measured::*length,
                 double Measured::*yardstick = &Measured::exact,
-                const char* yardstick_name = "exact") {
+                const char* yardstick_name = "exact", const char* length_name = "ours") {
   std::printf("  %s: mean ratio %.5f, worst %.5f\n", mode, summary.mean, summary.worst);
   for (const Measured* m : summary.worst_cases) {
-    std::printf("    (%d,%d)->(%d,%d): ours %.4f, %s %.4f, ratio %.5f\n", m->scenario.start.x,
-                m->scenario.start.y, m->scenario.goal.x, m->scenario.goal.y, m->*length,
-                yardstick_name, m->*yardstick, m->*length / m->*yardstick);
+    std::printf("    (%d,%d)->(%d,%d): %s %.4f, %s %.4f, ratio %.5f\n", m->scenario.start.x,
+                m->scenario.start.y, m->scenario.goal.x, m->scenario.goal.y, length_name,
+                m->*length, yardstick_name, m->*yardstick, m->*length / m->*yardstick);
   }
 }
 
@@ -231,7 +231,7 @@ MapMeasurement measure(const MapPlan& plan) {
     // What bending at pixel centres and keeping clear of blocked pixels
     // costs, and how close beautify gets to the best path under those rules.
     print_mode("best pixel polyline vs exact", summarize(compared, &Measured::pixel),
-               &Measured::pixel);
+               &Measured::pixel, &Measured::exact, "exact", "pixel-best");
     print_mode("beautify eight vs best pixel polyline",
                summarize(compared, &Measured::eight, &Measured::pixel), &Measured::eight,
                &Measured::pixel, "pixel-best");
