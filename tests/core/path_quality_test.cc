@@ -8,8 +8,9 @@
 // (ours / exact) per mode with the worst scenarios, and the mean of exact /
 // octile optimum (about 0.93-0.95 on game maps: a sanity check of the
 // reference). Game maps that miss the target are a separate, named known gap
-// (GameMapKnownGap), bounded by their measured mean; the other Moving AI sets
-// (maze, random, room, street) are measured the same way (OtherMapMeasured).
+// (GameMapKnownGap), held to the best path beautify's rules allow where that
+// is affordable; the other Moving AI sets (maze, random, room, street) are
+// measured and checked for "never shorter" (OtherMapMeasured).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -40,8 +41,6 @@ constexpr double kDesignMeanRatio = 1.008;
 struct MapPlan {
   const char* scen;    // relative to kDataDir
   std::size_t stride;  // replay every stride-th scenario (times test_stride())
-  // The highest mean ratio (eight-connected beautify / exact) accepted.
-  double mean_ratio_bound = kDesignMeanRatio;
   // Only scenarios whose octile optimum is at most this (0: all): on maps
   // full of corners the reference's cost grows with the square of the
   // corners near the path.
@@ -57,36 +56,41 @@ struct MapPlan {
 
 // Game maps (Dragon Age, Baldur's Gate) that meet DESIGN's target.
 const MapPlan kGameMapsOnTarget[] = {
-    {"dao/arena.map.scen", 1, kDesignMeanRatio, 0, true},
+    {"dao/arena.map.scen", 1, 0, true},
     {"dao/brc202d.map.scen", 8},
     {"bg512/AR0011SR.map.scen", 4},
     {"bg512/AR0205SR.map.scen", 4},
 };
 
-// Known gap: game maps that do NOT meet DESIGN's target. The bound is the
-// measured mean (2026-11-23, core as of this test's commit) rounded up, so
-// the figure is recorded and a regression still fails; it is not the target.
-// Mostly narrow corridors and short paths: the exact path hugs walls and
-// touches blocked corners, while a beautified path bends only at pixel
-// centres and never touches a blocked pixel (LineRule::kNoCornerCutting),
-// which costs about half a pixel of clearance per wall it follows. On
-// den312d even the best polyline under those rules (pixel_optimum) misses the
-// target by about as much as beautify does.
+// Known gap: game maps that do NOT meet DESIGN's target (measured 2026-11-23:
+// den312d 1.027, hrt201n 1.012). Mostly narrow corridors and short paths: the
+// exact path hugs walls and touches blocked corners, while a beautified path
+// bends only at pixel centres (the wire's points are pixels) and never touches
+// a blocked pixel (LineRule::kNoCornerCutting), which costs about half a pixel
+// of clearance per wall it follows. No smoother under those rules can do much
+// better: on den312d the best such polyline (pixel_optimum) is itself 2.6%
+// longer than the exact path, and beautify must stay within
+// kRulesOptimumMeanRatio of it. hrt201n is too big for that reference; it is
+// checked for "never shorter" and its figures are printed.
 const MapPlan kGameMapsKnownGap[] = {
-    {"dao/den312d.map.scen", 1, 1.028, 0, true},
-    {"dao/hrt201n.map.scen", 4, 1.012},
+    {"dao/den312d.map.scen", 1, 0, true},
+    {"dao/hrt201n.map.scen", 4},
 };
 
-// Not game maps (DESIGN's target does not cover them): measured, with the
-// measured mean rounded up as the bound. Only the shorter scenarios of maze
-// and random, whose one-pixel corridors and scattered obstacles give the
-// reference tens of thousands of corners.
+// Not game maps (DESIGN's target does not cover them): measured and printed,
+// checked for "never shorter". Only the shorter scenarios of maze and random,
+// whose one-pixel corridors and scattered obstacles give the reference tens
+// of thousands of corners.
 const MapPlan kOtherMapsMeasured[] = {
-    {"maze/maze512-1-0.map.scen", 1, 1.30, 40},
-    {"random/random512-25-0.map.scen", 1, 1.103, 40},
-    {"room/32room_000.map.scen", 4, 1.016, 100},
-    {"street/Berlin_0_256.map.scen", 4, 1.011, 100},
+    {"maze/maze512-1-0.map.scen", 1, 40},
+    {"random/random512-25-0.map.scen", 1, 40},
+    {"room/32room_000.map.scen", 4, 100},
+    {"street/Berlin_0_256.map.scen", 4, 100},
 };
+
+// Beautify against the best polyline its rules allow (pixel_optimum): the
+// mean ratio may not exceed this (measured 1.0008 on den312d, 1.0013 on arena).
+constexpr double kRulesOptimumMeanRatio = 1.002;
 
 // Test parameters print as their scenario file.
 void PrintTo(const MapPlan& plan, std::ostream* out) { *out << plan.scen; }
@@ -150,6 +154,7 @@ struct MapMeasurement {
   std::size_t scenarios = 0;
   ModeSummary eight;
   ModeSummary four;
+  ModeSummary eight_to_pixel;  // eight against the best pixel polyline (pixel_optimum)
 };
 
 // Replays the plan's scenarios through both beautify modes and the reference,
@@ -232,8 +237,8 @@ MapMeasurement measure(const MapPlan& plan) {
     // costs, and how close beautify gets to the best path under those rules.
     print_mode("best pixel polyline vs exact", summarize(compared, &Measured::pixel),
                &Measured::pixel, &Measured::exact, "exact", "pixel-best");
-    print_mode("beautify eight vs best pixel polyline",
-               summarize(compared, &Measured::eight, &Measured::pixel), &Measured::eight,
+    result.eight_to_pixel = summarize(compared, &Measured::eight, &Measured::pixel);
+    print_mode("beautify eight vs best pixel polyline", result.eight_to_pixel, &Measured::eight,
                &Measured::pixel, "pixel-best");
     print_mode("beautify four vs best pixel polyline",
                summarize(compared, &Measured::four, &Measured::pixel), &Measured::four,
@@ -257,37 +262,43 @@ std::string test_name(const testing::TestParamInfo<MapPlan>& info) {
   return name;
 }
 
-// The mean ratio of eight-connected beautify within the plan's bound. The
-// bounds hold for the sample a normal build takes: a sanitizer build, which
-// thins it (test_stride), only measures and checks "never shorter".
-void expect_mean_within_bound(const MapPlan& plan) {
-  const MapMeasurement measured = measure(plan);
-  ASSERT_GT(measured.scenarios, 0U);
-  if (pathtest::test_stride() != 1) {
-    std::printf("  (sample thinned by test_stride: mean bound %.3f not checked)\n",
-                plan.mean_ratio_bound);
-    return;
-  }
-  EXPECT_LE(measured.eight.mean, plan.mean_ratio_bound);
+// The mean ratios are checked on the sample a normal build takes: a sanitizer
+// build, which thins it (test_stride), only checks "never shorter" (in measure).
+bool full_sample() {
+  if (pathtest::test_stride() == 1) return true;
+  std::printf("  (sample thinned by test_stride: mean ratios not checked)\n");
+  return false;
 }
 
+// Eight-connected beautify within DESIGN's 0.8% of the exact length, and
+// (where measured) within kRulesOptimumMeanRatio of the best pixel polyline.
 class GameMapOnTarget : public testing::TestWithParam<MapPlan> {};
 TEST_P(GameMapOnTarget, BeautifyMeanWithinDesignTarget) {
-  ASSERT_EQ(GetParam().mean_ratio_bound, kDesignMeanRatio);
-  expect_mean_within_bound(GetParam());
+  const MapMeasurement measured = measure(GetParam());
+  ASSERT_GT(measured.scenarios, 0U);
+  if (!full_sample()) return;
+  EXPECT_LE(measured.eight.mean, kDesignMeanRatio);
+  if (GetParam().pixel_optimum) {
+    EXPECT_LE(measured.eight_to_pixel.mean, kRulesOptimumMeanRatio);
+  }
 }
 INSTANTIATE_TEST_SUITE_P(MovingAi, GameMapOnTarget, testing::ValuesIn(kGameMapsOnTarget),
                          test_name);
 
+// Off DESIGN's target (see kGameMapsKnownGap): never shorter than exact, and
+// where measured, within kRulesOptimumMeanRatio of the best pixel polyline.
 class GameMapKnownGap : public testing::TestWithParam<MapPlan> {};
-TEST_P(GameMapKnownGap, BeautifyMeanWithinMeasuredBoundNotTarget) {
-  expect_mean_within_bound(GetParam());
+TEST_P(GameMapKnownGap, BeautifyNearTheBestPathItsRulesAllow) {
+  const MapMeasurement measured = measure(GetParam());
+  ASSERT_GT(measured.scenarios, 0U);
+  if (!full_sample() || !GetParam().pixel_optimum) return;
+  EXPECT_LE(measured.eight_to_pixel.mean, kRulesOptimumMeanRatio);
 }
 INSTANTIATE_TEST_SUITE_P(MovingAi, GameMapKnownGap, testing::ValuesIn(kGameMapsKnownGap),
                          test_name);
 
 class OtherMapMeasured : public testing::TestWithParam<MapPlan> {};
-TEST_P(OtherMapMeasured, BeautifyMeanWithinMeasuredBound) { expect_mean_within_bound(GetParam()); }
+TEST_P(OtherMapMeasured, NeverShorterThanExact) { EXPECT_GT(measure(GetParam()).scenarios, 0U); }
 INSTANTIATE_TEST_SUITE_P(MovingAi, OtherMapMeasured, testing::ValuesIn(kOtherMapsMeasured),
                          test_name);
 
