@@ -128,8 +128,7 @@ grpc::Status PathfinderService::admit(grpc::CallbackServerContext& ctx, Access a
 // handler body only when admitted, and finishes the call.
 template <typename Body>
 grpc::ServerUnaryReactor* PathfinderService::respond(grpc::CallbackServerContext* ctx,
-                                                     const char* rpc, Access access,
-                                                     Body&& body) {
+                                                     const char* rpc, Access access, Body&& body) {
   const auto start = start_call();
   grpc::Status status = admit(*ctx, access);
   if (status.ok()) status = run_handler(std::forward<Body>(body));
@@ -149,9 +148,7 @@ PathfinderService::PathfinderService(MaskStore& store, FieldCache& cache, Servic
       limits_(limits),
       authorizer_(std::move(authorizer)),
       metrics_(metrics),
-      pool_(limits_.compute_threads, limits_.compute_queue, limits_.compute_niceness) {
-  SetMessageAllocatorFor_Reachable(&reachable_allocator_);
-}
+      pool_(limits_.compute_threads, limits_.compute_queue, limits_.compute_niceness) {}
 
 PathfinderService::~PathfinderService() {
   // Fills still running (finishing fields for the cache) stop at their next
@@ -275,29 +272,25 @@ grpc::ServerUnaryReactor* PathfinderService::UploadMask(grpc::CallbackServerCont
 grpc::ServerUnaryReactor* PathfinderService::PatchMask(grpc::CallbackServerContext* ctx,
                                                        const v1::PatchMaskRequest* request,
                                                        v1::MaskInfo* response) {
-  return respond(ctx, "PatchMask", Access::kWrite,
-                 [&] { return patch_mask(*request, *response); });
+  return respond(ctx, "PatchMask", Access::kWrite, [&] { return patch_mask(*request, *response); });
 }
 
 grpc::ServerUnaryReactor* PathfinderService::DeleteMask(grpc::CallbackServerContext* ctx,
                                                         const v1::DeleteMaskRequest* request,
                                                         v1::DeleteMaskResponse* /*response*/) {
-  return respond(ctx, "DeleteMask", Access::kWrite,
-                 [&] { return delete_mask(*request); });
+  return respond(ctx, "DeleteMask", Access::kWrite, [&] { return delete_mask(*request); });
 }
 
 grpc::ServerUnaryReactor* PathfinderService::GetMask(grpc::CallbackServerContext* ctx,
                                                      const v1::GetMaskRequest* request,
                                                      v1::MaskInfo* response) {
-  return respond(ctx, "GetMask", Access::kQuery,
-                 [&] { return get_mask(*request, *response); });
+  return respond(ctx, "GetMask", Access::kQuery, [&] { return get_mask(*request, *response); });
 }
 
 grpc::ServerUnaryReactor* PathfinderService::ListMasks(grpc::CallbackServerContext* ctx,
                                                        const v1::ListMasksRequest* /*request*/,
                                                        v1::ListMasksResponse* response) {
-  return respond(ctx, "ListMasks", Access::kQuery,
-                 [&] { return list_masks(*response); });
+  return respond(ctx, "ListMasks", Access::kQuery, [&] { return list_masks(*response); });
 }
 
 grpc::ServerUnaryReactor* PathfinderService::FindPath(grpc::CallbackServerContext* ctx,
@@ -324,10 +317,28 @@ grpc::ServerUnaryReactor* PathfinderService::FindPath(grpc::CallbackServerContex
 }
 
 grpc::ServerUnaryReactor* PathfinderService::Reachable(grpc::CallbackServerContext* ctx,
-                                                       const v1::ReachableRequest* request,
-                                                       v1::ReachableResponse* response) {
-  return respond(ctx, "Reachable", Access::kQuery,
-                 [&] { return reachable(*request, *response); });
+                                                       const grpc::ByteBuffer* request,
+                                                       grpc::ByteBuffer* response) {
+  return respond(ctx, "Reachable", Access::kQuery, [&] {
+    // The request's bytes in one piece (a copy only when gRPC split them).
+    grpc::Slice bytes;
+    if (!request->TrySingleSlice(&bytes).ok() && !request->DumpToSingleSlice(&bytes).ok()) {
+      return grpc::Status(grpc::StatusCode::INTERNAL, "could not read the request");
+    }
+    // Decoded into this thread's scratch request, whose pair storage is reused.
+    thread_local WireReachableRequest decoded;
+    if (!decode_reachable_request(std::span(bytes.begin(), bytes.size()), decoded)) {
+      return invalid("request: not a valid pathfinding.v1.ReachableRequest");
+    }
+    v1::ReachableResponse answer;
+    grpc::Status status = reachable(decoded, answer);
+    bool own_buffer = false;
+    if (status.ok()) {
+      status = grpc::SerializationTraits<v1::ReachableResponse>::Serialize(answer, response,
+                                                                           &own_buffer);
+    }
+    return status;
+  });
 }
 
 grpc::ServerUnaryReactor* PathfinderService::StandardMove(grpc::CallbackServerContext* ctx,

@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <string>
 
-#include "arena_allocator.h"
 #include "auth.h"
 #include "cached_find_path.h"
 #include "compute_pool.h"
@@ -18,6 +17,7 @@
 #include "pathcore/codec.h"
 #include "pathfinding/v1/pathfinding.grpc.pb.h"
 #include "query_caches.h"
+#include "reachable_wire.h"
 
 namespace pathserver {
 
@@ -67,7 +67,12 @@ struct ServiceLimits {
 // Fills are shared (FieldFlights: one fill per field, the other callers
 // wait without a thread) and stop when no caller wants them any more
 // (deadline passed, cancelled): such calls end DEADLINE_EXCEEDED/CANCELLED.
-class PathfinderService final : public pathfinding::v1::Pathfinder::CallbackService {
+//
+// Reachable is served raw: its request bytes are decoded by
+// decode_reachable_request (reachable_wire.h), a flat decoder several times
+// cheaper than protobuf's parser for its thousands of nested points.
+class PathfinderService final : public pathfinding::v1::Pathfinder::WithRawCallbackMethod_Reachable<
+                                    pathfinding::v1::Pathfinder::CallbackService> {
  public:
   PathfinderService(MaskStore& store, FieldCache& cache, ServiceLimits limits,
                     Authorizer authorizer = {}, Metrics* metrics = nullptr);
@@ -109,8 +114,8 @@ class PathfinderService final : public pathfinding::v1::Pathfinder::CallbackServ
                                      const pathfinding::v1::FindPathRequest* request,
                                      pathfinding::v1::FindPathResponse* response) override;
   grpc::ServerUnaryReactor* Reachable(grpc::CallbackServerContext* ctx,
-                                      const pathfinding::v1::ReachableRequest* request,
-                                      pathfinding::v1::ReachableResponse* response) override;
+                                      const grpc::ByteBuffer* request,
+                                      grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* StandardMove(grpc::CallbackServerContext* ctx,
                                          const pathfinding::v1::StandardMoveRequest* request,
                                          pathfinding::v1::StandardMoveResponse* response) override;
@@ -125,7 +130,7 @@ class PathfinderService final : public pathfinding::v1::Pathfinder::CallbackServ
   // In query_handlers.cc.
   grpc::Status patch_mask(const pathfinding::v1::PatchMaskRequest& request,
                           pathfinding::v1::MaskInfo& response);
-  grpc::Status reachable(const pathfinding::v1::ReachableRequest& request,
+  grpc::Status reachable(const WireReachableRequest& request,
                          pathfinding::v1::ReachableResponse& response);
   grpc::Status standard_move(const pathfinding::v1::StandardMoveRequest& request,
                              pathfinding::v1::StandardMoveResponse& response);
@@ -150,14 +155,11 @@ class PathfinderService final : public pathfinding::v1::Pathfinder::CallbackServ
   FieldCache& cache_;
   ServiceLimits limits_;
   Authorizer authorizer_;
-  Metrics* metrics_;  // may be null
+  Metrics* metrics_;     // may be null
   InFlightCalls calls_;  // admitted and not finished yet
   // Component labels (Reachable) and stitched routes (StandardMove).
   QueryCaches query_caches_{limits_.component_cache_entries, limits_.route_cache_entries,
                             limits_.path_cache_entries};
-  // Reachable requests carry up to 10,000 pairs: parse them on an arena.
-  ArenaMessageAllocator<pathfinding::v1::ReachableRequest, pathfinding::v1::ReachableResponse>
-      reachable_allocator_;
   // Fills in progress, one per field (single flight).
   FieldFlights flights_;
   // Runs cold FindPath calls and finishes their fields; declared last, so it

@@ -60,39 +60,37 @@ grpc::Status PathfinderService::patch_mask(const v1::PatchMaskRequest& request,
   return grpc::Status::OK;
 }
 
-grpc::Status PathfinderService::reachable(const v1::ReachableRequest& request,
+grpc::Status PathfinderService::reachable(const WireReachableRequest& request,
                                           v1::ReachableResponse& response) {
-  if (auto problem = mask_name_problem(request.mask())) return invalid("mask: " + *problem);
-  const auto connectivity = to_core(request.connectivity());
+  if (auto problem = mask_name_problem(request.mask)) return invalid("mask: " + *problem);
+  const auto connectivity = to_core(static_cast<v1::Connectivity>(request.connectivity));
   if (!connectivity) {
-    return invalid("connectivity: unknown value " + std::to_string(request.connectivity()));
+    return invalid("connectivity: unknown value " + std::to_string(request.connectivity));
   }
-  const pathcore::AreaSet enabled = pathcore::effective_areas(request.enabled_areas());
+  const pathcore::AreaSet enabled = pathcore::effective_areas(request.enabled_areas);
   if (enabled == 0) return no_walkable_area();
-  if (const int limit = limits_.max_reachable_pairs; request.pairs_size() > limit) {
+  const std::size_t pair_count = request.pairs.size();
+  if (const int limit = limits_.max_reachable_pairs; pair_count > static_cast<std::size_t>(limit)) {
     return {grpc::StatusCode::RESOURCE_EXHAUSTED,
-            "pairs: " + std::to_string(request.pairs_size()) + " pairs; the limit is " +
+            "pairs: " + std::to_string(pair_count) + " pairs; the limit is " +
                 std::to_string(limit) + " per request (--max-reachable-pairs)"};
   }
-  const MaskEntryPtr entry = store_.get(request.mask());
-  if (!entry) return mask_not_found(request.mask());
-  if (auto status = check_revision(request.expected_revision(), *entry); !status.ok()) {
+  const MaskEntryPtr entry = store_.get(request.mask);
+  if (!entry) return mask_not_found(request.mask);
+  if (auto status = check_revision(request.expected_revision, *entry); !status.ok()) {
     return status;
   }
   const pathcore::Mask& mask = *entry->mask;
-  for (int i = 0; i < request.pairs_size(); ++i) {
-    const auto& pair = request.pairs(i);
-    if (pair.has_a() && pair.has_b() && mask.contains(to_core(pair.a())) &&
-        mask.contains(to_core(pair.b()))) {
+  for (std::size_t i = 0; i < pair_count; ++i) {
+    const WirePointPair& pair = request.pairs[i];
+    if (pair.has_a && pair.has_b && mask.contains(pair.a) && mask.contains(pair.b)) {
       continue;
     }
     const std::string field = "pairs[" + std::to_string(i) + "]";
-    if (!pair.has_a()) return invalid(field + ".a: is required");
-    if (!pair.has_b()) return invalid(field + ".b: is required");
-    if (!mask.contains(to_core(pair.a()))) {
-      return invalid(outside(field + ".a", to_core(pair.a()), *entry));
-    }
-    return invalid(outside(field + ".b", to_core(pair.b()), *entry));
+    if (!pair.has_a) return invalid(field + ".a: is required");
+    if (!pair.has_b) return invalid(field + ".b: is required");
+    if (!mask.contains(pair.a)) return invalid(outside(field + ".a", pair.a, *entry));
+    return invalid(outside(field + ".b", pair.b, *entry));
   }
 
   // Eight neighbours without corner cutting connect exactly what four do.
@@ -108,9 +106,9 @@ grpc::Status PathfinderService::reachable(const v1::ReachableRequest& request,
     query_caches_.components.put(key, components);
   }
   auto* answers = response.mutable_reachable();
-  answers->Reserve(request.pairs_size());
-  for (const auto& pair : request.pairs()) {
-    answers->Add(components->connected(to_core(pair.a()), to_core(pair.b())));
+  answers->Reserve(static_cast<int>(pair_count));
+  for (const WirePointPair& pair : request.pairs) {
+    answers->Add(components->connected(pair.a, pair.b));
   }
   response.set_mask_revision(entry->revision);
   return grpc::Status::OK;

@@ -1,0 +1,48 @@
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "pathcore/mask.h"
+
+namespace pathserver {
+
+// One PointPair of a ReachableRequest: a point a field omitted reads as absent.
+struct WirePointPair {
+  pathcore::Point a;
+  pathcore::Point b;
+  bool has_a = false;
+  bool has_b = false;
+};
+
+// A pathfinding.v1.ReachableRequest, decoded straight from its wire bytes.
+// Reachable requests carry up to 10,000 pairs, i.e. three nested messages per
+// pair; protobuf's generated parser allocates each of them (on an arena: about
+// a fifth of the server's CPU per 100-pair call), while this decoder fills
+// one flat vector. It follows protobuf's wire rules exactly for these
+// messages (checked against protobuf's own parser on random and mangled
+// messages in tests/server/reachable_wire_test.cc):
+//  - fields in any order; for a repeated singular scalar or string, the last
+//    one wins; a repeated PointPair.a or .b is merged into the first (each of
+//    its own fields again last-wins), as protobuf merges embedded messages;
+//  - int32 fields arrive as 64-bit varints and are truncated to 32 bits;
+//  - unknown field numbers, and known numbers with another wire type, are
+//    skipped (groups included);
+//  - truncated or overlong varints, lengths past the end, a stray end-group,
+//    and a mask name that is not UTF-8 make the message malformed.
+struct WireReachableRequest {
+  std::string mask;
+  std::vector<WirePointPair> pairs;
+  std::uint64_t enabled_areas = 0;
+  std::int32_t connectivity = 0;  // the enum's number, unchecked
+  std::uint64_t expected_revision = 0;
+};
+
+// Decodes `bytes` into `out` (cleared first, its storage reused). False when
+// the bytes are not a valid ReachableRequest (see above).
+[[nodiscard]] bool decode_reachable_request(std::span<const std::uint8_t> bytes,
+                                            WireReachableRequest& out);
+
+}  // namespace pathserver
