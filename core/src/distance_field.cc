@@ -548,6 +548,10 @@ struct FieldBuilder::State {
   bool octile = false;                          // the fill runs run_octile_unit
   bool octile_pairs = false;                    // the pair grid is kept (octile_make_pairs)
   bool goal_walkable = false;                   // the goal has a key (0, like blocked pixels)
+  // Set by a full 64-bit octile fill: the largest part, so compact_buckets
+  // need not scan for it.
+  std::uint64_t wide_highest = 0;
+  bool wide_highest_known = false;
 
   template <typename Key>
   DistanceBuffer<Key>& keys_of() {
@@ -640,12 +644,48 @@ struct FieldBuilder::State {
     DistanceBuffer<Key>& keys = keys_of<Key>();
     Key* const data = keys.data();
     const std::size_t size = keys.size();
+    using Order = OctileKey<Key>;
+    constexpr Key kStraightOne = 1;
+    constexpr Key kDiagonalOne = Key{1} << (sizeof(Key) * 4);
+    Key highest = 0;  // the largest part, for compact_buckets
+    // The key and pair of the pixel to the left: most pixels differ from it
+    // by one straight step, or one straight step traded for a diagonal one
+    // (octants), which an add tells from the key without the divisions.
+    // All ones when it has none: no key is one step away from that.
+    Key left_key = kUnreached<Key>;
+    Key left_pair = 0;
     for (std::size_t i = 0; i < size; ++i) {
       const Key key = data[i];
-      // Unreached pixels keep all ones, which is kUnreached.
-      data[i] = key == 0 ? kBlocked<Key> : key == kUnreached<Key> ? key : OctileKey<Key>::pair(key);
+      if (key + 1 <= 1) {
+        // Unreached pixels keep all ones, which is kUnreached.
+        data[i] = key == 0 ? kBlocked<Key> : key;
+        left_key = kUnreached<Key>;
+        continue;
+      }
+      Key pair;
+      if (key == left_key + Order::kQ) {
+        pair = left_pair + kStraightOne;
+      } else if (key + Order::kQ == left_key) {
+        pair = left_pair - kStraightOne;
+      } else if (key == left_key + (Order::kP - Order::kQ)) {
+        pair = left_pair - kStraightOne + kDiagonalOne;
+      } else if (key + (Order::kP - Order::kQ) == left_key) {
+        pair = left_pair + kStraightOne - kDiagonalOne;
+      } else {
+        pair = Order::pair(key);
+      }
+      left_key = key;
+      left_pair = pair;
+      data[i] = pair;
+      if constexpr (sizeof(Key) == 8) {
+        highest = std::max({highest, pair & 0xFFFFFFFFU, pair >> 32});
+      }
     }
     if (goal_walkable) data[goal_index] = 0;
+    if constexpr (sizeof(Key) == 8) {
+      wide_highest = highest;
+      wide_highest_known = true;
+    }
     pairs<Key>().swap(keys);
     DistanceBuffer<Key>().swap(keys);
     octile_pairs = true;
@@ -676,9 +716,14 @@ struct FieldBuilder::State {
     std::uint64_t* const wide_keys = octile_keys64.data();
     for (std::size_t i = 0; i < size; ++i) {
       const std::uint32_t key = keys[i];
-      const std::uint32_t pair = Narrow::pair(key);  // 0 for 0 (blocked)
-      const std::uint64_t wide = (pair & 0xFFFFU) * Wide::kQ + (pair >> 16) * Wide::kP;
-      wide_keys[i] = key == 0xFFFFFFFFU ? kUnreached<std::uint64_t> : wide;
+      // Mostly blocked or unreached (overflow comes early, in corridors):
+      // a branch skips their conversion.
+      if (key + 1U <= 1U) {
+        wide_keys[i] = key == 0 ? 0 : kUnreached<std::uint64_t>;
+        continue;
+      }
+      const std::uint32_t pair = Narrow::pair(key);
+      wide_keys[i] = (pair & 0xFFFFU) * Wide::kQ + (pair >> 16) * Wide::kP;
     }
     if (octile_pairs) {
       const std::uint32_t* const grid = field.words32_.data();
@@ -951,12 +996,14 @@ struct FieldBuilder::State {
     } else {
       DistanceBuffer<std::uint64_t> grid;
       grid.swap(field.words64_);
-      std::uint64_t max_straight = 0;
-      std::uint64_t max_diagonal = 0;
-      for (const std::uint64_t v : grid) {
-        if (v < kBlocked<std::uint64_t>) {
-          max_straight = std::max<std::uint64_t>(max_straight, v & 0xFFFFFFFFULL);
-          max_diagonal = std::max<std::uint64_t>(max_diagonal, v >> 32);
+      std::uint64_t max_straight = wide_highest;
+      std::uint64_t max_diagonal = wide_highest;
+      if (!wide_highest_known) {
+        for (const std::uint64_t v : grid) {
+          if (v < kBlocked<std::uint64_t>) {
+            max_straight = std::max<std::uint64_t>(max_straight, v & 0xFFFFFFFFULL);
+            max_diagonal = std::max<std::uint64_t>(max_diagonal, v >> 32);
+          }
         }
       }
       if (field.four_) {
