@@ -763,38 +763,50 @@ struct FieldBuilder::State {
                                                    std::uint32_t*& out1, std::uint32_t*& out2) {
     const Key straight = here + OctileKey<Key>::kQ;
     const Key diagonal = here + OctileKey<Key>::kP;
-    const Key e = keys[index + 1];
-    const Key w = keys[index - 1];
-    const Key so = keys[index + s];
-    const Key no = keys[index - s];
-    const Key se = keys[index + s + 1];
-    const Key sw = keys[index + s - 1];
-    const Key nw = keys[index - s - 1];
-    const Key ne = keys[index - s + 1];
-    const auto relax = [&](std::uint32_t n, Key old, bool allowed, Key candidate, Key limit,
-                           std::uint32_t*& out) __attribute__((always_inline)) {
-      if (allowed & (candidate < old)) {
-        keys[n] = candidate;
-        *out = n;
+    // Neighbours through one pointer and constant offsets, their indices
+    // formed only when queued: fewer live registers in the hot loop.
+    Key* const at = keys + index;
+    const auto row = static_cast<std::ptrdiff_t>(s);
+    const Key e = at[1];
+    const Key w = at[-1];
+    const Key so = at[row];
+    const Key no = at[-row];
+    const Key se = at[row + 1];
+    const Key sw = at[row - 1];
+    const Key nw = at[-row - 1];
+    const Key ne = at[-row + 1];
+    const auto relax = [&](std::ptrdiff_t offset, Key old, Key candidate, Key limit,
+                           std::uint32_t * &out) __attribute__((always_inline)) {
+      if (candidate < old) {
+        at[offset] = candidate;
+        *out = index + static_cast<std::uint32_t>(offset);
         out += old >= limit ? 1 : 0;
       }
     };
-    relax(index + 1, e, true, straight, limit1, out1);
-    relax(index - 1, w, true, straight, limit1, out1);
-    relax(index + s, so, true, straight, limit1, out1);
-    relax(index - s, no, true, straight, limit1, out1);
+    relax(1, e, straight, limit1, out1);
+    relax(-1, w, straight, limit1, out1);
+    relax(row, so, straight, limit1, out1);
+    relax(-row, no, straight, limit1, out1);
     const bool far = diagonal >= limit1;  // bucket k + 2
     std::uint32_t* d = far ? out2 : out1;
     const Key limit = far ? limit2 : limit1;
-    // Blocked pixels have key 0 (so has the goal, see above).
-    const bool east = kCutting || e != 0;
-    const bool west = kCutting || w != 0;
-    const bool south = kCutting || so != 0;
-    const bool north = kCutting || no != 0;
-    relax(index + s + 1, se, south & east, diagonal, limit, d);
-    relax(index + s - 1, sw, south & west, diagonal, limit, d);
-    relax(index - s - 1, nw, north & west, diagonal, limit, d);
-    relax(index - s + 1, ne, north & east, diagonal, limit, d);
+    // Blocked pixels have key 0 (so has the goal, see above). The sides are
+    // tested only once the diagonal would improve (about one pop in three
+    // improves a diagonal neighbour): fewer instructions on the common path.
+    const auto relax_diagonal = [&](std::ptrdiff_t offset, Key old, Key side1, Key side2)
+        __attribute__((always_inline)) {
+      if (diagonal < old) {
+        if (kCutting || (side1 != 0 && side2 != 0)) {
+          at[offset] = diagonal;
+          *d = index + static_cast<std::uint32_t>(offset);
+          d += old >= limit ? 1 : 0;
+        }
+      }
+    };
+    relax_diagonal(row + 1, se, so, e);
+    relax_diagonal(row - 1, sw, so, w);
+    relax_diagonal(-row - 1, nw, no, w);
+    relax_diagonal(-row + 1, ne, no, e);
     out1 = far ? out1 : d;
     out2 = far ? d : out2;
   }
