@@ -640,7 +640,7 @@ struct FieldBuilder::State {
   // The end of a full fill without a pair grid: every key is final; turn the
   // key array into the pair grid in place.
   template <typename Key>
-  void octile_keys_to_pairs() {
+  [[gnu::noinline]] void octile_keys_to_pairs() {
     DistanceBuffer<Key>& keys = keys_of<Key>();
     Key* const data = keys.data();
     const std::size_t size = keys.size();
@@ -819,7 +819,7 @@ struct FieldBuilder::State {
   // that could overflow the keys, with kStop after popping `stop`, or after
   // kInterruptEvery pops (counted for the interrupt check).
   template <typename Key, bool kStop, bool kCutting>
-  void octile_corridor(std::uint32_t index, std::size_t stop) {
+  [[gnu::noinline]] void octile_corridor(std::uint32_t index, std::size_t stop) {
     using Order = OctileKey<Key>;
     Key* const grid = pairs<Key>().data();
     Key* const keys = keys_of<Key>().data();
