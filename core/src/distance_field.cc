@@ -894,23 +894,37 @@ struct FieldBuilder::State {
       std::uint32_t* out1 = next1.data() + next1.size();
       std::uint32_t* out2 = next2.data() + next2.size();
       const auto limit1 = static_cast<Key>((bucket + 2) * Order::kQ);  // >=: bucket k + 2 on
-      const auto limit2 = static_cast<Key>((bucket + 3) * Order::kQ);
-      for (std::size_t at = 0; at < count; ++at) {
-        const std::uint32_t index = in[at];
-        if (prefetch && at + kOctilePrefetch < count) {
-          const std::uint32_t ahead = in[at + kOctilePrefetch];
-          __builtin_prefetch(keys + ahead - s, 1);
-          __builtin_prefetch(keys + ahead, 1);
-          __builtin_prefetch(keys + ahead + s, 1);
+      // The pop loop, with and without prefetching as separate loops: fewer
+      // live values (the loop runs at about 20 instructions per neighbour
+      // pixel, and spilled registers cost there).
+      const auto pop_all = [&]<bool kPrefetch>(std::bool_constant<kPrefetch>)
+          __attribute__((always_inline)) {
+        const std::uint32_t* const end = in + count;
+        for (const std::uint32_t* next = in; next != end; ++next) {
+          const std::uint32_t index = *next;
+          if constexpr (kPrefetch) {
+            if (end - next > static_cast<std::ptrdiff_t>(kOctilePrefetch)) {
+              const std::uint32_t ahead = next[kOctilePrefetch];
+              __builtin_prefetch(keys + ahead - s, 1);
+              __builtin_prefetch(keys + ahead, 1);
+              __builtin_prefetch(keys + ahead + s, 1);
+            }
+          }
+          const Key here = keys[index];
+          if (here < static_cast<Key>(limit1 - 2 * Order::kQ)) {
+            continue;  // moved to a cheaper bucket and processed there
+          }
+          if constexpr (kStop) {
+            grid[index] = Order::pair(here);
+          }
+          octile_expand<Key, kCutting>(keys, s, index, here, limit1,
+                                       static_cast<Key>(limit1 + Order::kQ), out1, out2);
         }
-        const Key here = keys[index];
-        if (here < lo) {
-          continue;  // moved to a cheaper bucket and processed there
-        }
-        if constexpr (kStop) {
-          grid[index] = Order::pair(here);
-        }
-        octile_expand<Key, kCutting>(keys, s, index, here, limit1, limit2, out1, out2);
+      };
+      if (prefetch) {
+        pop_all(std::true_type{});
+      } else {
+        pop_all(std::false_type{});
       }
       next1.resize(static_cast<std::size_t>(out1 - next1.data()));
       next2.resize(static_cast<std::size_t>(out2 - next2.data()));
