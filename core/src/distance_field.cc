@@ -580,11 +580,21 @@ struct FieldBuilder::State {
     std::fill(keys, keys + stride + 1, 0U);
     std::fill(keys + (height + 1) * stride, keys + padded_size, 0U);
     const std::uint8_t* areas = mask->areas().data();
+    // Every area present enabled (the usual request): walkable is nonzero,
+    // which vectorises where the table lookup does not.
+    const AreaSet present = mask->areas_present() & kAllAreas;
+    const bool all_enabled = (enabled & present) == present;
     for (std::size_t y = 0; y < height; ++y) {
       const std::uint8_t* row = areas + y * width;
       std::uint32_t* const line = keys + (y + 1) * stride + 1;
-      for (std::size_t x = 0; x < width; ++x) {
-        line[x] = initial[row[x]];
+      if (all_enabled) {
+        for (std::size_t x = 0; x < width; ++x) {
+          line[x] = row[x] != 0 ? 0xFFFFFFFFU : 0U;
+        }
+      } else {
+        for (std::size_t x = 0; x < width; ++x) {
+          line[x] = initial[row[x]];
+        }
       }
       line[width] = 0U;  // right border, and the next row's left one
       line[width + 1] = 0U;
