@@ -647,6 +647,23 @@ struct FieldBuilder::State {
     }
   }
 
+  // The pair of `key` when its left neighbour did not tell: with 64-bit keys
+  // (long corridors, where divisions cost more) from the pixel above, already
+  // converted (a vertical corridor; its key back from its pair costs two
+  // multiplications), else by division.
+  template <typename Key>
+  static Key octile_pair_near(Key up, Key key) {
+    using Order = OctileKey<Key>;
+    if constexpr (sizeof(Key) == 8) {
+      if (up < kBlocked<Key>) {
+        const Key up_key = (up & 0xFFFFFFFFU) * Order::kQ + (up >> 32) * Order::kP;
+        if (key == up_key + Order::kQ) return up + 1;
+        if (key + Order::kQ == up_key) return up - 1;
+      }
+    }
+    return Order::pair(key);
+  }
+
   // The end of a full fill without a pair grid: every key is final; turn the
   // key array into the pair grid in place.
   template <typename Key>
@@ -682,7 +699,7 @@ struct FieldBuilder::State {
       } else if (key + (Order::kP - Order::kQ) == left_key) {
         pair = left_pair + kStraightOne - kDiagonalOne;
       } else {
-        pair = Order::pair(key);
+        pair = octile_pair_near<Key>(data[i - stride], key);
       }
       left_key = key;
       left_pair = pair;
