@@ -628,11 +628,18 @@ struct FieldBuilder::State {
     DistanceBuffer<Key>& grid = pairs<Key>();
     grid.resize(keys.size());
     const auto settled = static_cast<Key>(bucket * OctileKey<Key>::kQ);
-    for (std::size_t i = 0; i < keys.size(); ++i) {
-      const Key key = keys[i];
-      grid[i] = key == 0        ? kBlocked<Key>
-                : key < settled ? OctileKey<Key>::pair(key)
-                                : kUnreached<Key>;
+    if (bucket == 0) {
+      // Nothing settled yet (the usual first call, from run_until_settled).
+      for (std::size_t i = 0; i < keys.size(); ++i) {
+        grid[i] = keys[i] == 0 ? kBlocked<Key> : kUnreached<Key>;
+      }
+    } else {
+      for (std::size_t i = 0; i < keys.size(); ++i) {
+        const Key key = keys[i];
+        grid[i] = key == 0        ? kBlocked<Key>
+                  : key < settled ? OctileKey<Key>::pair(key)
+                                  : kUnreached<Key>;
+      }
     }
     if (goal_walkable) grid[goal_index] = bucket > 0 ? Key{0} : kUnreached<Key>;
     octile_pairs = true;
