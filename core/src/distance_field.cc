@@ -109,6 +109,50 @@ enum class RunResult { kSettled, kExhausted, kOverflow, kInterrupted };
 // Pixels expanded between two calls of the interrupt check.
 constexpr std::size_t kInterruptEvery = std::size_t{1} << 14;
 
+// Order keys of the unit-cost octile fill (FieldBuilder::State's
+// run_octile_unit): key = straight * kQ + diagonal * kP, where kP / kQ is a
+// convergent of sqrt 2 with kP^2 - 2 kQ^2 = -1. For parts below kQ the key
+// orders distinct pairs exactly as straight + diagonal * sqrt 2 does and
+// never ties: for 0 < |db| < kQ the best approximation property gives
+// kQ |da + db sqrt 2| >= kQ |p' - q' sqrt 2| = 0.85, where p' / q' =
+// kInverseP / (kQ - kInverseP) is the previous convergent, while the error
+// |db (kP - kQ sqrt 2)| < kQ / (kP + kQ sqrt 2) = 0.35 (both figures to two
+// digits for either pair below; the 32-bit one also checked exhaustively).
+// The pair comes back exactly from the key: kP^2 = -1 mod kQ, so diagonal =
+// key * kInverseP mod kQ with kInverseP = 2 kQ - kP, the previous
+// convergent's numerator.
+template <typename Key>
+struct OctileKey;
+
+// Parts below 33461 (costs up to about 33,000): keys below 2^31.
+template <>
+struct OctileKey<std::uint32_t> {
+  static constexpr std::uint32_t kP = 47321;
+  static constexpr std::uint32_t kQ = 33461;
+  static constexpr std::uint32_t kInverseP = 19601;  // P * 19601 = 1 mod Q
+  // The 16 + 16 bit pair of a key.
+  static std::uint32_t pair(std::uint32_t key) {
+    const std::uint32_t diagonal_part = key % kQ * kInverseP % kQ;
+    const std::uint32_t straight_part = (key - diagonal_part * kP) / kQ;
+    return straight_part | (diagonal_part << 16);
+  }
+};
+
+// Parts below 1311738121 (every mask of fewer walkable pixels: a part counts
+// the steps of a simple path): keys below (kQ - 1) (kP + kQ) < 2^62.
+template <>
+struct OctileKey<std::uint64_t> {
+  static constexpr std::uint64_t kP = 1855077841;
+  static constexpr std::uint64_t kQ = 1311738121;
+  static constexpr std::uint64_t kInverseP = 768398401;  // P * 768398401 = 1 mod Q
+  // The 32 + 32 bit pair of a key (divisions by constants: multiplications).
+  static std::uint64_t pair(std::uint64_t key) {
+    const std::uint64_t diagonal_part = key % kQ * kInverseP % kQ;  // < 2^31 * 2^30
+    const std::uint64_t straight_part = (key - diagonal_part * kP) / kQ;
+    return straight_part | (diagonal_part << 32);
+  }
+};
+
 }  // namespace
 
 struct FieldBuilder::State {
@@ -378,11 +422,7 @@ struct FieldBuilder::State {
     }
     octile = false;
     DistanceBuffer<std::uint32_t>().swap(octile_keys);
-    if constexpr (sizeof(Word) == 4) {
-      if (unit_costs && field.options_.connectivity == Connectivity::kEight) {
-        start_octile_unit();
-      }
-    }
+    DistanceBuffer<std::uint64_t>().swap(octile_keys64);
   }
 
   template <typename Word, bool kStop, bool kEight, bool kCutting, bool kUnit>
@@ -475,26 +515,21 @@ struct FieldBuilder::State {
 
   // ------------------------------------------- unit-cost octile buckets
   //
-  // The unit-cost eight-connected fill while parts stay below kOctileQ: the
-  // same bucket queue of width 1, with the comparisons made cheap. Next to
-  // the pair grid it keeps one 32-bit order key per padded pixel,
-  //   key = straight * kOctileQ + diagonal * kOctileP,
-  // where kOctileP / kOctileQ = 47321 / 33461 is a convergent of sqrt 2
-  // (47321^2 - 2 * 33461^2 = -1). For parts below kOctileQ the key orders
-  // distinct pairs exactly as straight + diagonal * sqrt 2 does and never
-  // ties: for 0 < |db| < Q the best approximation property gives
-  // Q |da + db sqrt 2| >= Q |19601 - 13860 sqrt 2| = 0.85, while the error
-  // |db (P - Q sqrt 2)| < Q / (P + Q sqrt 2) = 0.36 (also checked
-  // exhaustively). So one integer compare decides a relaxation, a step adds a
+  // The unit-cost eight-connected fill: the same bucket queue of width 1,
+  // with the comparisons made cheap. It keeps one order key per padded pixel
+  // (OctileKey: 32 bits while parts stay below 33461, then 64), which orders
+  // costs exactly, so one integer compare decides a relaxation, a step adds a
   // constant, the bucket of a pixel (floor of its cost) is a comparison with
-  // bucket * Q, and the pair is recovered exactly from the key (diagonal =
-  // key * P^-1 mod Q, P^-1 = 19601) when the pixel is settled: that is when
-  // the pair grid is written (until then the pixel reads as unreachable, as
-  // FieldBuilder allows; see below for full fills). The largest key, (Q - 1) (P + Q), fits 32 bits.
-  // Blocked pixels have key 0 (no candidate is cheaper; the goal also has 0,
-  // which the corner test below reads as blocked: harmless, as a diagonal
-  // step around the goal reaches a pixel the goal reaches in one straight
-  // step), unreached ones all ones.
+  // bucket * kQ, and the pair is recovered exactly from the key. A full fill
+  // (no pixel waited for, no field() asked) keeps no pair grid: at the end
+  // the key array becomes the pair grid in place (one array written instead
+  // of two: less memory to fault in and to pass over). Once a pair grid is
+  // needed (octile_make_pairs), it is written when a pixel is settled (until
+  // then the pixel reads as unreachable, as FieldBuilder allows) and, after a
+  // full fill, in one pass at the end. Blocked pixels have key 0 (no
+  // candidate is cheaper; the goal also has 0, which the corner test below
+  // reads as blocked: harmless, as a diagonal step around the goal reaches a
+  // pixel the goal reaches in one straight step), unreached ones all ones.
   //
   // A pixel popped from bucket k sends its straight neighbours to k + 1 and
   // its diagonal ones all to k + 1 or all to k + 2, so the ring is three
@@ -502,169 +537,428 @@ struct FieldBuilder::State {
   // bucket: at most 8 and 4 entries per popped pixel). The eight neighbour
   // keys are read before any is written (they are distinct pixels). A pixel
   // is queued when it is reached or moves to an earlier bucket; entries of a
-  // pixel that moved are skipped. In a full fill (no pixel waited for) the
-  // pairs are written in one pass at the end instead of at each pop, which
-  // measured faster. Before a bucket whose candidates could reach parts of
-  // Q - 1 (costs of about 33,000: long corridors), the state moves to the
-  // 32 + 32 bit fill, which carries on from that bucket (octile_to_wide).
-  static constexpr std::uint32_t kOctileP = 47321;
-  static constexpr std::uint32_t kOctileQ = 33461;
-  static constexpr std::uint32_t kOctileInverseP = 19601;  // P * 19601 = 1 mod Q
+  // pixel that moved are skipped. While the queue holds one pixel (a one-pixel corridor)
+  // the fill follows it without the ring (octile_corridor). Before a bucket
+  // whose candidates could reach parts of kQ - 1 (costs of about 33,000:
+  // long corridors), the state moves from 32-bit to 64-bit keys and carries
+  // on from that bucket (octile_widen).
   static constexpr std::size_t kOctilePrefetch = 8;
-  DistanceBuffer<std::uint32_t> octile_keys;  // per padded pixel, see above
-  bool octile = false;  // the fill runs run_octile_unit
+  DistanceBuffer<std::uint32_t> octile_keys;    // per padded pixel, see above
+  DistanceBuffer<std::uint64_t> octile_keys64;  // the same, once 32 bits overflow
+  bool octile = false;                          // the fill runs run_octile_unit
+  bool octile_pairs = false;                    // the pair grid is kept (octile_make_pairs)
+  bool goal_walkable = false;                   // the goal has a key (0, like blocked pixels)
+  // Set by a full 64-bit octile fill: the largest part, so compact_buckets
+  // need not scan for it.
+  std::uint64_t wide_highest = 0;
+  bool wide_highest_known = false;
 
-  void start_octile_unit() {
-    const std::size_t padded_size = stride * (mask->height() + 2);
-    const std::uint32_t* const grid = field.words32_.data();
-    octile_keys.resize(padded_size);
-    std::uint32_t* const keys = octile_keys.data();
-    for (std::size_t i = 0; i < padded_size; ++i) {
-      keys[i] = grid[i] == kBlocked<std::uint32_t> ? 0U : 0xFFFFFFFFU;
+  template <typename Key>
+  DistanceBuffer<Key>& keys_of() {
+    if constexpr (sizeof(Key) == 4) {
+      return octile_keys;
+    } else {
+      return octile_keys64;
     }
-    // start_buckets queued the goal (with pair 0) in ring[0]: move it to the
-    // straight list of bucket 0 and unset its pair until it is popped.
+  }
+
+  // Starts the fill with 32-bit keys written straight from the mask (no
+  // pair grid yet, see octile_make_pairs).
+  void start_octile_unit() {
+    const std::size_t width = mask->width();
+    const std::size_t height = mask->height();
+    const std::size_t padded_size = stride * (height + 2);
+    const AreaSet enabled = field.options_.enabled;
+    std::array<std::uint32_t, kMaxAreaId + 1> initial{};
+    for (int id = 0; id <= kMaxAreaId; ++id) {
+      initial[static_cast<std::size_t>(id)] = ((enabled >> id) & 1U) != 0 ? 0xFFFFFFFFU : 0U;
+    }
+    DistanceBuffer<std::uint32_t>().swap(field.words32_);
+    DistanceBuffer<std::uint64_t>().swap(field.words64_);
+    octile_keys.resize(padded_size);  // uninitialised: every element is written below
+    std::uint32_t* const keys = octile_keys.data();
+    std::fill(keys, keys + stride + 1, 0U);
+    std::fill(keys + (height + 1) * stride, keys + padded_size, 0U);
+    const std::uint8_t* areas = mask->areas().data();
+    // Every area present enabled (the usual request): walkable is nonzero,
+    // which vectorises where the table lookup does not.
+    const AreaSet present = mask->areas_present() & kAllAreas;
+    const bool all_enabled = (enabled & present) == present;
+    for (std::size_t y = 0; y < height; ++y) {
+      const std::uint8_t* row = areas + y * width;
+      std::uint32_t* const line = keys + (y + 1) * stride + 1;
+      if (all_enabled) {
+        for (std::size_t x = 0; x < width; ++x) {
+          line[x] = row[x] != 0 ? 0xFFFFFFFFU : 0U;
+        }
+      } else {
+        for (std::size_t x = 0; x < width; ++x) {
+          line[x] = initial[row[x]];
+        }
+      }
+      line[width] = 0U;  // right border, and the next row's left one
+      line[width + 1] = 0U;
+    }
+    field.element_bytes_ = 4;
+    field.four_ = false;
+    field.stride_ = stride;
+    field.origin_ = stride + 1;
     ring.assign(3, {});
+    bucket = 0;
+    position = 0;
     pending = 0;
-    if (grid[goal_index] == 0) {
-      field.words32_[goal_index] = kUnreached<std::uint32_t>;
+    goal_walkable = keys[goal_index] != 0;
+    if (goal_walkable) {
       keys[goal_index] = 0;
       ring[0].append(goal_index);
       pending = 1;
     }
     octile = true;
+    octile_pairs = false;
   }
 
-  // The exact pair of an order key (see above).
-  static std::uint32_t octile_pair(std::uint32_t key) {
-    const std::uint32_t diagonal_part = key % kOctileQ * kOctileInverseP % kOctileQ;
-    const std::uint32_t straight_part = (key - diagonal_part * kOctileP) / kOctileQ;
-    return straight_part | (diagonal_part << 16);
+  // The pair grid of the octile fill, made when first needed (field(),
+  // run_until_settled): the pairs of the settled pixels (every key below
+  // bucket * kQ is final), the others unreachable, blocked pixels blocked.
+  // From then on pops write pairs while a pixel is waited for, as above. A
+  // full fill never needs it: its keys become the pairs in place at the end.
+  template <typename Key>
+  void octile_make_pairs() {
+    const DistanceBuffer<Key>& keys = keys_of<Key>();
+    DistanceBuffer<Key>& grid = pairs<Key>();
+    grid.resize(keys.size());
+    const auto settled = static_cast<Key>(bucket * OctileKey<Key>::kQ);
+    if (bucket == 0) {
+      // Nothing settled yet (the usual first call, from run_until_settled).
+      for (std::size_t i = 0; i < keys.size(); ++i) {
+        grid[i] = keys[i] == 0 ? kBlocked<Key> : kUnreached<Key>;
+      }
+    } else {
+      for (std::size_t i = 0; i < keys.size(); ++i) {
+        const Key key = keys[i];
+        grid[i] = key == 0        ? kBlocked<Key>
+                  : key < settled ? OctileKey<Key>::pair(key)
+                                  : kUnreached<Key>;
+      }
+    }
+    if (goal_walkable) grid[goal_index] = bucket > 0 ? Key{0} : kUnreached<Key>;
+    octile_pairs = true;
   }
 
-  // Writes the pair of every pixel with a key (settled: the fill is over).
-  void octile_write_pairs() {
-    std::uint32_t* const grid = field.words32_.data();
-    const std::uint32_t* const keys = octile_keys.data();
-    const std::size_t size = octile_keys.size();
-    for (std::size_t i = 0; i < size; ++i) {
-      const std::uint32_t key = keys[i];
-      if (key != 0xFFFFFFFFU && grid[i] != kBlocked<std::uint32_t>) grid[i] = octile_pair(key);
+  void octile_make_pairs() {
+    if (!octile || octile_pairs) return;
+    if (method == Method::kBuckets32) {
+      octile_make_pairs<std::uint32_t>();
+    } else {
+      octile_make_pairs<std::uint64_t>();
     }
   }
 
-  // The unit-cost octile fill stopped at the start of a bucket whose
-  // candidates could outgrow its keys: move its state to the 32 + 32 bit
-  // fill, which carries on from the same bucket with the same lists (every
-  // pixel with a key gets its exact pair; the lists' semantics are the same).
-  void octile_to_wide() {
+  // The pair of `key` when its left neighbour did not tell: with 64-bit keys
+  // (long corridors, where divisions cost more) from the pixel above, already
+  // converted (a vertical corridor; its key back from its pair costs two
+  // multiplications), else by division.
+  template <typename Key>
+  static Key octile_pair_near(Key up, Key key) {
+    using Order = OctileKey<Key>;
+    if constexpr (sizeof(Key) == 8) {
+      if (up < kBlocked<Key>) {
+        const Key up_key = (up & 0xFFFFFFFFU) * Order::kQ + (up >> 32) * Order::kP;
+        if (key == up_key + Order::kQ) return up + 1;
+        if (key + Order::kQ == up_key) return up - 1;
+      }
+    }
+    return Order::pair(key);
+  }
+
+  // The end of a full fill without a pair grid: every key is final; turn the
+  // key array into the pair grid in place.
+  template <typename Key>
+  [[gnu::noinline]] void octile_keys_to_pairs() {
+    DistanceBuffer<Key>& keys = keys_of<Key>();
+    Key* const data = keys.data();
+    const std::size_t size = keys.size();
+    using Order = OctileKey<Key>;
+    constexpr Key kStraightOne = 1;
+    constexpr Key kDiagonalOne = Key{1} << (sizeof(Key) * 4);
+    Key highest = 0;  // the largest part, for compact_buckets
+    // The key and pair of the pixel to the left: most pixels differ from it
+    // by one straight step, or one straight step traded for a diagonal one
+    // (octants), which an add tells from the key without the divisions.
+    // All ones when it has none: no key is one step away from that.
+    Key left_key = kUnreached<Key>;
+    Key left_pair = 0;
+    for (std::size_t i = 0; i < size; ++i) {
+      const Key key = data[i];
+      if (key + 1 <= 1) {
+        // Unreached pixels keep all ones, which is kUnreached.
+        data[i] = key == 0 ? kBlocked<Key> : key;
+        left_key = kUnreached<Key>;
+        continue;
+      }
+      Key pair;
+      if (key == left_key + Order::kQ) {
+        pair = left_pair + kStraightOne;
+      } else if (key + Order::kQ == left_key) {
+        pair = left_pair - kStraightOne;
+      } else if (key == left_key + (Order::kP - Order::kQ)) {
+        pair = left_pair - kStraightOne + kDiagonalOne;
+      } else if (key + (Order::kP - Order::kQ) == left_key) {
+        pair = left_pair + kStraightOne - kDiagonalOne;
+      } else {
+        pair = octile_pair_near<Key>(data[i - stride], key);
+      }
+      left_key = key;
+      left_pair = pair;
+      data[i] = pair;
+      if constexpr (sizeof(Key) == 8) {
+        highest = std::max({highest, pair & 0xFFFFFFFFU, pair >> 32});
+      }
+    }
+    if (goal_walkable) data[goal_index] = 0;
+    if constexpr (sizeof(Key) == 8) {
+      wide_highest = highest;
+      wide_highest_known = true;
+    }
+    pairs<Key>().swap(keys);
+    DistanceBuffer<Key>().swap(keys);
+    octile_pairs = true;
+  }
+
+  // Writes the pair of every pixel with a key (settled: the fill is over).
+  template <typename Key>
+  void octile_write_pairs() {
+    Key* const grid = pairs<Key>().data();
+    const Key* const keys = keys_of<Key>().data();
+    const std::size_t size = keys_of<Key>().size();
+    for (std::size_t i = 0; i < size; ++i) {
+      const Key key = keys[i];
+      if (key != kUnreached<Key> && grid[i] != kBlocked<Key>) grid[i] = OctileKey<Key>::pair(key);
+    }
+  }
+
+  // The 32-bit unit-cost octile fill stopped at the start of a bucket whose
+  // candidates could outgrow its keys: move its state to 64-bit keys (and a
+  // 32 + 32 bit pair grid if there is one), which carry on from the same
+  // bucket with the same lists.
+  void octile_widen() {
+    using Narrow = OctileKey<std::uint32_t>;
+    using Wide = OctileKey<std::uint64_t>;
     const std::size_t size = octile_keys.size();
-    const std::uint32_t* const grid = field.words32_.data();
     const std::uint32_t* const keys = octile_keys.data();
-    DistanceBuffer<std::uint64_t>& wide = field.words64_;
-    wide.resize(size);
+    octile_keys64.resize(size);
+    std::uint64_t* const wide_keys = octile_keys64.data();
     for (std::size_t i = 0; i < size; ++i) {
       const std::uint32_t key = keys[i];
-      if (grid[i] == kBlocked<std::uint32_t>) {
-        wide[i] = kBlocked<std::uint64_t>;
-      } else if (key == 0xFFFFFFFFU) {
-        wide[i] = kUnreached<std::uint64_t>;
-      } else {
-        const std::uint32_t pair = octile_pair(key);
-        wide[i] = (pair & 0xFFFFU) | (static_cast<std::uint64_t>(pair >> 16) << 32);
+      // Mostly blocked or unreached (overflow comes early, in corridors):
+      // a branch skips their conversion.
+      if (key + 1U <= 1U) {
+        wide_keys[i] = key == 0 ? 0 : kUnreached<std::uint64_t>;
+        continue;
+      }
+      const std::uint32_t pair = Narrow::pair(key);
+      wide_keys[i] = (pair & 0xFFFFU) * Wide::kQ + (pair >> 16) * Wide::kP;
+    }
+    if (octile_pairs) {
+      const std::uint32_t* const grid = field.words32_.data();
+      DistanceBuffer<std::uint64_t>& wide = field.words64_;
+      wide.resize(size);
+      for (std::size_t i = 0; i < size; ++i) {
+        const std::uint32_t pair = grid[i];
+        wide[i] = pair >= kBlocked<std::uint32_t>
+                      ? (pair == kBlocked<std::uint32_t> ? kBlocked<std::uint64_t>
+                                                         : kUnreached<std::uint64_t>)
+                      : (pair & 0xFFFFU) | (static_cast<std::uint64_t>(pair >> 16) << 32);
       }
     }
     DistanceBuffer<std::uint32_t>().swap(field.words32_);
     DistanceBuffer<std::uint32_t>().swap(octile_keys);
-    octile = false;
     field.element_bytes_ = 8;
     position = 0;
   }
 
-  template <bool kStop, bool kCutting>
+  // The 64-bit keys could overflow (a mask of over a billion walkable
+  // pixels): hand over to the generic 32 + 32 bit fill, which carries on from
+  // the same bucket with the same lists.
+  void octile_to_generic() {
+    octile_make_pairs<std::uint64_t>();
+    octile_write_pairs<std::uint64_t>();  // exact, and an upper bound if unsettled
+    DistanceBuffer<std::uint64_t>().swap(octile_keys64);
+    octile = false;
+    position = 0;
+  }
+
+  // Expands the pixel `index` (key `here`) of bucket k: relaxes its eight
+  // neighbours, appending those queued for bucket k + 1 at out1 and for
+  // k + 2 at out2 (lo = k kQ, limit1 = (k + 2) kQ, limit2 = (k + 3) kQ).
+  template <typename Key, bool kCutting>
+  [[gnu::always_inline]] static void octile_expand(Key* keys, std::uint32_t s, std::uint32_t index,
+                                                   Key here, Key limit1, Key limit2,
+                                                   std::uint32_t*& out1, std::uint32_t*& out2) {
+    const Key straight = here + OctileKey<Key>::kQ;
+    const Key diagonal = here + OctileKey<Key>::kP;
+    // Neighbours through one pointer and constant offsets, their indices
+    // formed only when queued: fewer live registers in the hot loop.
+    Key* const at = keys + index;
+    const auto row = static_cast<std::ptrdiff_t>(s);
+    const Key e = at[1];
+    const Key w = at[-1];
+    const Key so = at[row];
+    const Key no = at[-row];
+    const Key se = at[row + 1];
+    const Key sw = at[row - 1];
+    const Key nw = at[-row - 1];
+    const Key ne = at[-row + 1];
+    const auto relax = [&](std::ptrdiff_t offset, Key old, Key candidate, Key limit,
+                           std::uint32_t * &out) __attribute__((always_inline)) {
+      if (candidate < old) {
+        at[offset] = candidate;
+        *out = index + static_cast<std::uint32_t>(offset);
+        out += old >= limit ? 1 : 0;
+      }
+    };
+    relax(1, e, straight, limit1, out1);
+    relax(-1, w, straight, limit1, out1);
+    relax(row, so, straight, limit1, out1);
+    relax(-row, no, straight, limit1, out1);
+    const bool far = diagonal >= limit1;  // bucket k + 2
+    std::uint32_t* d = far ? out2 : out1;
+    const Key limit = far ? limit2 : limit1;
+    // Blocked pixels have key 0 (so has the goal, see above). The sides are
+    // tested only once the diagonal would improve (about one pop in three
+    // improves a diagonal neighbour): fewer instructions on the common path.
+    const auto relax_diagonal = [&](std::ptrdiff_t offset, Key old, Key side1, Key side2)
+        __attribute__((always_inline)) {
+      if (diagonal < old) {
+        if (kCutting || (side1 != 0 && side2 != 0)) {
+          at[offset] = diagonal;
+          *d = index + static_cast<std::uint32_t>(offset);
+          d += old >= limit ? 1 : 0;
+        }
+      }
+    };
+    relax_diagonal(row + 1, se, so, e);
+    relax_diagonal(row - 1, sw, so, w);
+    relax_diagonal(-row - 1, nw, no, w);
+    relax_diagonal(-row + 1, ne, no, e);
+    out1 = far ? out1 : d;
+    out2 = far ? d : out2;
+  }
+
+  // The queue holds one pixel, `index` of the current bucket, not moved: pop
+  // it, and while a pop queues exactly one pixel, go on from that one (a
+  // one-pixel corridor, where a bucket's bookkeeping would cost more than
+  // the pixel). Ends, with the ring as run_octile_unit would leave it after
+  // the last pop, when a pop queues none or several pixels, before a bucket
+  // that could overflow the keys, with kStop after popping `stop`, or after
+  // kInterruptEvery pops (counted for the interrupt check).
+  template <typename Key, bool kStop, bool kCutting>
+  [[gnu::noinline]] void octile_corridor(std::uint32_t index, std::size_t stop) {
+    using Order = OctileKey<Key>;
+    Key* const grid = pairs<Key>().data();
+    Key* const keys = keys_of<Key>().data();
+    const auto s = static_cast<std::uint32_t>(stride);
+    ring[bucket % 3].clear();
+    std::size_t b = bucket;
+    std::size_t steps = 0;
+    std::array<std::uint32_t, 8> found1{};
+    std::array<std::uint32_t, 4> found2{};
+    for (;;) {
+      const Key here = keys[index];
+      if constexpr (kStop) {
+        grid[index] = Order::pair(here);
+      }
+      std::uint32_t* out1 = found1.data();
+      std::uint32_t* out2 = found2.data();
+      octile_expand<Key, kCutting>(keys, s, index, here, static_cast<Key>((b + 2) * Order::kQ),
+                                   static_cast<Key>((b + 3) * Order::kQ), out1, out2);
+      ++steps;
+      const std::size_t count1 = static_cast<std::size_t>(out1 - found1.data());
+      const std::size_t count2 = static_cast<std::size_t>(out2 - found2.data());
+      const std::size_t next = count1 != 0 ? b + 1 : b + 2;
+      const bool stopped = kStop && index == stop;
+      if (count1 + count2 != 1 || stopped || next + 3 >= Order::kQ - 1 ||
+          steps >= kInterruptEvery) {
+        IndexList& list1 = ring[(b + 1) % 3];
+        IndexList& list2 = ring[(b + 2) % 3];
+        for (std::size_t i = 0; i < count1; ++i) list1.append(found1[i]);
+        for (std::size_t i = 0; i < count2; ++i) list2.append(found2[i]);
+        bucket = b + 1;
+        pending = count1 + count2;
+        since_check += steps;
+        return;
+      }
+      index = count1 != 0 ? found1[0] : found2[0];
+      b = next;
+    }
+  }
+
+  template <typename Key, bool kStop, bool kCutting>
   RunResult run_octile_unit(std::size_t stop) {
-    using Word = std::uint32_t;
-    Word* const grid = field.words32_.data();
-    std::uint32_t* const keys = octile_keys.data();
-    const std::uint32_t s = static_cast<std::uint32_t>(stride);
+    using Order = OctileKey<Key>;
+    Key* const grid = pairs<Key>().data();
+    Key* const keys = keys_of<Key>().data();
+    const auto s = static_cast<std::uint32_t>(stride);
     // Keys beyond the caches: fetch the three key rows of the pixel
     // kOctilePrefetch entries ahead (measured: about 10% on full HD, a loss
     // on maps whose keys fit in L2).
-    const bool prefetch = octile_keys.size() > (std::size_t{1} << 18);
+    const bool prefetch = keys_of<Key>().size() * sizeof(Key) > (std::size_t{1} << 20);
     while (pending > 0) {
       if constexpr (kStop) {
         // Pairs are written when settled; buckets below this one are done.
-        if (grid[stop] < kBlocked<Word>) return RunResult::kSettled;
+        if (grid[stop] < kBlocked<Key>) return RunResult::kSettled;
       }
       if (interrupted(ring[bucket % 3].size())) return RunResult::kInterrupted;
       // Candidates from this bucket cost below bucket + 3, so both their
-      // parts do: below Q - 1 they stay exact (and their keys fit 32 bits).
-      if (bucket + 3 >= kOctileQ - 1) return RunResult::kOverflow;
+      // parts do: below kQ - 1 they stay exact (and their keys fit).
+      if (bucket + 3 >= Order::kQ - 1) return RunResult::kOverflow;
       const std::size_t slot = bucket % 3;
       IndexList& items = ring[slot];
+      const std::size_t count = items.size();
+      const auto lo = static_cast<Key>(bucket * Order::kQ);
+      if (pending == 1 && count == 1 && keys[items[0]] >= lo) {
+        octile_corridor<Key, kStop, kCutting>(items[0], stop);
+        continue;
+      }
       IndexList& next1 = ring[slot == 2 ? 0 : slot + 1];
       IndexList& next2 = ring[slot == 0 ? 2 : slot - 1];
-      const std::size_t count = items.size();
       next1.reserve_more(8 * count);
       next2.reserve_more(4 * count);
       const std::uint32_t* const in = items.data();
       std::uint32_t* out1 = next1.data() + next1.size();
       std::uint32_t* out2 = next2.data() + next2.size();
-      const auto lo = static_cast<std::uint32_t>(bucket * kOctileQ);
-      const auto limit1 = static_cast<std::uint32_t>((bucket + 2) * kOctileQ);  // >=: bucket k + 2 on
-      const auto limit2 = static_cast<std::uint32_t>((bucket + 3) * kOctileQ);
-      for (std::size_t at = 0; at < count; ++at) {
-        const std::uint32_t index = in[at];
-        if (prefetch && at + kOctilePrefetch < count) {
-          const std::uint32_t ahead = in[at + kOctilePrefetch];
-          __builtin_prefetch(keys + ahead - s, 1);
-          __builtin_prefetch(keys + ahead, 1);
-          __builtin_prefetch(keys + ahead + s, 1);
-        }
-        const std::uint32_t here = keys[index];
-        if (here < lo) {
-          continue;  // moved to a cheaper bucket and processed there
-        }
-        if constexpr (kStop) {
-          grid[index] = octile_pair(here);
-        }
-        const std::uint32_t straight = here + kOctileQ;
-        const std::uint32_t diagonal = here + kOctileP;
-        const std::uint32_t e = keys[index + 1];
-        const std::uint32_t w = keys[index - 1];
-        const std::uint32_t so = keys[index + s];
-        const std::uint32_t no = keys[index - s];
-        const std::uint32_t se = keys[index + s + 1];
-        const std::uint32_t sw = keys[index + s - 1];
-        const std::uint32_t nw = keys[index - s - 1];
-        const std::uint32_t ne = keys[index - s + 1];
-        const auto relax = [&](std::uint32_t n, std::uint32_t old, bool allowed,
-                               std::uint32_t candidate, std::uint32_t limit,
-                               std::uint32_t*& out) __attribute__((always_inline)) {
-          if (allowed & (candidate < old)) {
-            keys[n] = candidate;
-            *out = n;
-            out += old >= limit ? 1 : 0;
+      const auto limit1 = static_cast<Key>((bucket + 2) * Order::kQ);  // >=: bucket k + 2 on
+      // The pop loop, with and without prefetching as separate loops: fewer
+      // live values (the loop runs at about 20 instructions per neighbour
+      // pixel, and spilled registers cost there).
+      const auto pop_all = [&]<bool kPrefetch>(std::bool_constant<kPrefetch>)
+          __attribute__((always_inline)) {
+        const std::uint32_t* const end = in + count;
+        for (const std::uint32_t* next = in; next != end; ++next) {
+          const std::uint32_t index = *next;
+          if constexpr (kPrefetch) {
+            if (end - next > static_cast<std::ptrdiff_t>(kOctilePrefetch)) {
+              const std::uint32_t ahead = next[kOctilePrefetch];
+              __builtin_prefetch(keys + ahead - s, 1);
+              __builtin_prefetch(keys + ahead, 1);
+              __builtin_prefetch(keys + ahead + s, 1);
+            }
           }
-        };
-        relax(index + 1, e, true, straight, limit1, out1);
-        relax(index - 1, w, true, straight, limit1, out1);
-        relax(index + s, so, true, straight, limit1, out1);
-        relax(index - s, no, true, straight, limit1, out1);
-        const bool far = diagonal >= limit1;  // bucket k + 2
-        std::uint32_t* d = far ? out2 : out1;
-        const std::uint32_t limit = far ? limit2 : limit1;
-        // Blocked pixels have key 0 (so has the goal, see above).
-        const bool east = kCutting || e != 0;
-        const bool west = kCutting || w != 0;
-        const bool south = kCutting || so != 0;
-        const bool north = kCutting || no != 0;
-        relax(index + s + 1, se, south & east, diagonal, limit, d);
-        relax(index + s - 1, sw, south & west, diagonal, limit, d);
-        relax(index - s - 1, nw, north & west, diagonal, limit, d);
-        relax(index - s + 1, ne, north & east, diagonal, limit, d);
-        out1 = far ? out1 : d;
-        out2 = far ? d : out2;
+          const Key here = keys[index];
+          if (here < static_cast<Key>(limit1 - 2 * Order::kQ)) {
+            continue;  // moved to a cheaper bucket and processed there
+          }
+          if constexpr (kStop) {
+            grid[index] = Order::pair(here);
+          }
+          octile_expand<Key, kCutting>(keys, s, index, here, limit1,
+                                       static_cast<Key>(limit1 + Order::kQ), out1, out2);
+        }
+      };
+      if (prefetch) {
+        pop_all(std::true_type{});
+      } else {
+        pop_all(std::false_type{});
       }
       next1.resize(static_cast<std::size_t>(out1 - next1.data()));
       next2.resize(static_cast<std::size_t>(out2 - next2.data()));
@@ -673,9 +967,11 @@ struct FieldBuilder::State {
       ++bucket;
     }
     if constexpr (kStop) {
-      if (grid[stop] < kBlocked<Word>) return RunResult::kSettled;
+      if (grid[stop] < kBlocked<Key>) return RunResult::kSettled;
+    } else if (octile_pairs) {
+      octile_write_pairs<Key>();
     } else {
-      octile_write_pairs();
+      octile_keys_to_pairs<Key>();
     }
     return RunResult::kExhausted;
   }
@@ -684,10 +980,9 @@ struct FieldBuilder::State {
   RunResult run_buckets_dispatch(std::size_t stop) {
     const bool eight = field.options_.connectivity == Connectivity::kEight;
     const bool cutting = field.options_.allow_corner_cutting;
-    if constexpr (sizeof(Word) == 4) {
-      if (octile) {
-        return cutting ? run_octile_unit<kStop, true>(stop) : run_octile_unit<kStop, false>(stop);
-      }
+    if (octile) {
+      return cutting ? run_octile_unit<Word, kStop, true>(stop)
+                     : run_octile_unit<Word, kStop, false>(stop);
     }
     if (unit_costs) {
       if (!eight) return run_buckets<Word, kStop, false, false, true>(stop);
@@ -713,13 +1008,20 @@ struct FieldBuilder::State {
       }
       method = Method::kBuckets64;
       if (octile) {
-        octile_to_wide();  // carry on from here
+        octile_widen();  // carry on from here
       } else {
         start_buckets<std::uint64_t>();  // start over
       }
     }
-    const RunResult result = to_end ? run_buckets_dispatch<std::uint64_t, false>(0)
-                                    : run_buckets_dispatch<std::uint64_t, true>(stop);
+    const auto run = [&] {
+      return to_end ? run_buckets_dispatch<std::uint64_t, false>(0)
+                    : run_buckets_dispatch<std::uint64_t, true>(stop);
+    };
+    RunResult result = run();
+    if (result == RunResult::kOverflow && octile) {
+      octile_to_generic();  // carry on from here
+      result = run();
+    }
     if (result == RunResult::kInterrupted) throw Interrupted();
     if (result == RunResult::kOverflow) {
       throw InvalidArgument("costs overflow 32 bits");  // excluded by the constructor's check
@@ -754,12 +1056,14 @@ struct FieldBuilder::State {
     } else {
       DistanceBuffer<std::uint64_t> grid;
       grid.swap(field.words64_);
-      std::uint64_t max_straight = 0;
-      std::uint64_t max_diagonal = 0;
-      for (const std::uint64_t v : grid) {
-        if (v < kBlocked<std::uint64_t>) {
-          max_straight = std::max<std::uint64_t>(max_straight, v & 0xFFFFFFFFULL);
-          max_diagonal = std::max<std::uint64_t>(max_diagonal, v >> 32);
+      std::uint64_t max_straight = wide_highest;
+      std::uint64_t max_diagonal = wide_highest;
+      if (!wide_highest_known) {
+        for (const std::uint64_t v : grid) {
+          if (v < kBlocked<std::uint64_t>) {
+            max_straight = std::max<std::uint64_t>(max_straight, v & 0xFFFFFFFFULL);
+            max_diagonal = std::max<std::uint64_t>(max_diagonal, v >> 32);
+          }
         }
       }
       if (field.four_) {
@@ -836,7 +1140,11 @@ FieldBuilder::FieldBuilder(const Mask& mask, Point goal, const FieldOptions& opt
     s.start_breadth_first<std::uint16_t>();
   } else {
     s.method = Method::kBuckets32;
-    s.start_buckets<std::uint32_t>();
+    if (unit && stored.connectivity == Connectivity::kEight) {
+      s.start_octile_unit();
+    } else {
+      s.start_buckets<std::uint32_t>();
+    }
   }
 }
 
@@ -855,6 +1163,7 @@ bool FieldBuilder::run_until_settled(Point p) {
   }
   const std::size_t stop =
       (static_cast<std::size_t>(p.y) + 1) * s.stride + static_cast<std::size_t>(p.x) + 1;
+  s.octile_make_pairs();  // pops write pairs from here on
   bool walkable = false;
   switch (s.method) {
     case Method::kBreadthFirst16:
@@ -885,6 +1194,7 @@ void FieldBuilder::finish() {
     std::vector<std::uint8_t>().swap(s.step_cost);
     std::vector<IndexList>().swap(s.ring);
     DistanceBuffer<std::uint32_t>().swap(s.octile_keys);
+    DistanceBuffer<std::uint64_t>().swap(s.octile_keys64);
   } else {
     s.run_breadth_first_until(0);
     s.frontier = IndexList();
@@ -900,7 +1210,10 @@ void FieldBuilder::set_interrupt(std::function<bool()> check) {
   state_->since_check = 0;
 }
 
-const DistanceField& FieldBuilder::field() const { return state_->field; }
+const DistanceField& FieldBuilder::field() const {
+  state_->octile_make_pairs();  // the octile fill makes its pair grid when first asked
+  return state_->field;
+}
 
 DistanceField FieldBuilder::take() {
   finish();

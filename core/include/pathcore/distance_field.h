@@ -238,7 +238,9 @@ class FieldBuilder {
   // (the default) is never called. `check` runs on the filling thread.
   void set_interrupt(std::function<bool()> check);
   [[nodiscard]] bool finished() const;
-  // The field so far (see the class comment).
+  // The field so far (see the class comment). Like the rest of the builder,
+  // not for concurrent use: an eight-connected fill may build the field's
+  // storage on the first call.
   [[nodiscard]] const DistanceField& field() const;
   // The finished field; call finish() first. Leaves the builder empty.
   [[nodiscard]] DistanceField take();
