@@ -7,6 +7,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -62,53 +63,95 @@ class StepChooser {
   Step best_;
 };
 
-// trace's kFour loop for unit costs, reading the stored integers directly:
-// the same steps as the general loop below (which it must match exactly),
-// without decoding a GridCost per neighbour. start is reachable.
+// How trace_four reads a kFour field. ExactCosts decodes a GridCost per
+// pixel and adds the entered pixel's area cost (any field); StoredUnitCosts
+// reads the stored integers of a unit-cost field directly (the common case:
+// no decoding, a step costs 1). Both: reachable(p) for p inside; cost(p) for
+// p reachable; entered(n, c) = c plus the cost of stepping onto n.
+class ExactCosts {
+ public:
+  using Cost = GridCost;
+  ExactCosts(const Mask& mask, const DistanceField& field)
+      : mask_(mask), field_(field), area_costs_(field.options().area_costs) {}
+  [[nodiscard]] bool reachable(Point p) const { return field_.reachable(p); }
+  [[nodiscard]] Cost cost(Point p) const { return field_.exact(p); }
+  [[nodiscard]] Cost entered(Point n, Cost c) const {
+    c.straight += area_costs_[mask_.area(n)];
+    return c;
+  }
+
+ private:
+  const Mask& mask_;
+  const DistanceField& field_;
+  const AreaCosts& area_costs_;
+};
+
 template <typename Word>
-Path trace_four_unit(const Mask& mask, const DistanceField& field, const Word* costs, Point start,
-                     bool diagonal_shortcuts) {
-  constexpr Word kNotReachable = static_cast<Word>(~Word{0} - 1);  // and above
+class StoredUnitCosts {
+ public:
+  using Cost = std::uint32_t;
+  StoredUnitCosts(const DistanceField& field, const Word* costs)
+      : costs_(costs), stride_(field.stride()), origin_(field.origin()) {}
+  [[nodiscard]] bool reachable(Point p) const { return stored(p) < kNotReachable; }
+  [[nodiscard]] Cost cost(Point p) const { return stored(p); }
+  [[nodiscard]] static Cost entered(Point /*n*/, Cost c) { return c + 1; }
+
+ private:
+  static constexpr Word kNotReachable = static_cast<Word>(~Word{0} - 1);  // and above
+  [[nodiscard]] Word stored(Point p) const {
+    return costs_[origin_ + static_cast<std::size_t>(p.y) * stride_ +
+                  static_cast<std::size_t>(p.x)];
+  }
+  const Word* costs_;
+  std::size_t stride_;
+  std::size_t origin_;
+};
+
+// trace on a kFour field (see trace); start is reachable. Each cardinal
+// neighbour is read once per step: whether it is walkable, and its cost plus
+// the cost of entering it when it is reachable.
+template <typename Costs>
+Path trace_four(const Mask& mask, const DistanceField& field, const Costs& costs, Point start,
+                bool diagonal_shortcuts) {
+  using Cost = typename Costs::Cost;
   const AreaSet enabled = field.options().enabled;
-  const std::size_t stride = field.stride();
-  const std::size_t origin = field.origin();
-  const auto cost_at = [&](Point p) {
-    return costs[origin + static_cast<std::size_t>(p.y) * stride + static_cast<std::size_t>(p.x)];
-  };
   const Point goal = field.goal();
   Point at = start;
-  Word here = cost_at(at);
+  Cost here = costs.cost(at);
   Path path;
-  path.reserve(static_cast<std::size_t>(here) + 1);  // the most steps it can take
+  if constexpr (std::is_same_v<Cost, std::uint32_t>) {
+    path.reserve(static_cast<std::size_t>(here) + 1);  // unit steps: the most it can take
+  }
   path.push_back(start);
   Step previous;
-  while (here != 0) {
+  while (here != Cost{}) {
     StepChooser chooser(previous, at, goal);
     std::array<bool, 4> walkable{};
     std::array<bool, 4> down{};
-    std::array<Word, 4> cost{};
+    std::array<Cost, 4> cost{};
     for (std::size_t s = 0; s < 4; ++s) {
       const Point n = at + kCardinalSteps[s];
       walkable[s] = mask.walkable(n, enabled);
-      if (walkable[s]) {
-        cost[s] = cost_at(n);
-        down[s] = cost[s] < kNotReachable && cost[s] + 1U == here;
+      if (walkable[s] && costs.reachable(n)) {
+        cost[s] = costs.cost(n);
+        down[s] = costs.entered(n, cost[s]) == here;
       }
     }
     if (diagonal_shortcuts) {
+      // Two cardinal steps around a corner become one diagonal step when
+      // both pixels beside it are walkable and one of them lies on the way.
       for (std::size_t d = 0; d < 4; ++d) {
         const std::size_t side_a = kDiagonalSides[d][0];
         const std::size_t side_b = kDiagonalSides[d][1];
         if (!walkable[side_a] || !walkable[side_b] || (!down[side_a] && !down[side_b])) {
           continue;
         }
-        // Inside: both pixels beside it are.
-        const Word diagonal = cost_at(at + kDiagonalSteps[d]);
-        if (diagonal >= kNotReachable) {
+        const Point n = at + kDiagonalSteps[d];  // inside: both pixels beside it are
+        if (!costs.reachable(n)) {
           continue;
         }
-        if ((down[side_a] && diagonal + 1U == cost[side_a]) ||
-            (down[side_b] && diagonal + 1U == cost[side_b])) {
+        const Cost via = costs.entered(n, costs.cost(n));
+        if ((down[side_a] && via == cost[side_a]) || (down[side_b] && via == cost[side_b])) {
           chooser.offer(kDiagonalSteps[d]);
         }
       }
@@ -125,7 +168,7 @@ Path trace_four_unit(const Mask& mask, const DistanceField& field, const Word* c
     }
     previous = chooser.best();
     at = at + previous;
-    here = cost_at(at);
+    here = costs.cost(at);
     path.push_back(at);
   }
   return path;
@@ -141,18 +184,21 @@ Path trace(const Mask& mask, const DistanceField& field, Point start, bool diago
     return {};
   }
   const FieldOptions& options = field.options();
-  if (options.connectivity == Connectivity::kFour && options.area_costs == unit_area_costs()) {
-    if (const auto* costs = field.four_costs<std::uint16_t>(); costs != nullptr) {
-      return trace_four_unit(mask, field, costs, start, diagonal_shortcuts);
+  if (options.connectivity == Connectivity::kFour) {
+    if (options.area_costs == unit_area_costs()) {
+      if (const auto* stored = field.four_costs<std::uint16_t>(); stored != nullptr) {
+        return trace_four(mask, field, StoredUnitCosts(field, stored), start, diagonal_shortcuts);
+      }
+      if (const auto* stored = field.four_costs<std::uint32_t>(); stored != nullptr) {
+        return trace_four(mask, field, StoredUnitCosts(field, stored), start, diagonal_shortcuts);
+      }
     }
-    if (const auto* costs = field.four_costs<std::uint32_t>(); costs != nullptr) {
-      return trace_four_unit(mask, field, costs, start, diagonal_shortcuts);
-    }
+    return trace_four(mask, field, ExactCosts(mask, field), start, diagonal_shortcuts);
   }
+  // Eight-connected.
   const AreaCosts& costs = options.area_costs;
   const AreaSet enabled = options.enabled;
-  const bool eight = options.connectivity == Connectivity::kEight;
-  const bool cutting = eight && options.allow_corner_cutting;
+  const bool cutting = options.allow_corner_cutting;
   // True when the step to n (diagonal or not) leads exactly downhill from `here`.
   const auto downhill = [&](GridCost here, Point n, bool diagonal) {
     if (!field.reachable(n)) {
@@ -171,65 +217,20 @@ Path trace(const Mask& mask, const DistanceField& field, Point start, bool diago
   Step previous;
   while (here != GridCost{}) {
     StepChooser chooser(previous, at, goal);
-    if (eight) {
-      // Whether each cardinal neighbour is walkable is read once, for its own
-      // step and for the two diagonal steps beside it.
-      std::array<bool, 4> walkable{};
-      for (std::size_t s = 0; s < 4; ++s) {
-        const Point n = at + kCardinalSteps[s];
-        walkable[s] = mask.walkable(n, enabled);
-        if (walkable[s] && downhill(here, n, false)) {
-          chooser.offer(kCardinalSteps[s]);
-        }
+    // Whether each cardinal neighbour is walkable is read once, for its own
+    // step and for the two diagonal steps beside it.
+    std::array<bool, 4> walkable{};
+    for (std::size_t s = 0; s < 4; ++s) {
+      const Point n = at + kCardinalSteps[s];
+      walkable[s] = mask.walkable(n, enabled);
+      if (walkable[s] && downhill(here, n, false)) {
+        chooser.offer(kCardinalSteps[s]);
       }
-      for (std::size_t d = 0; d < 4; ++d) {
-        if ((cutting || (walkable[kDiagonalSides[d][0]] && walkable[kDiagonalSides[d][1]])) &&
-            downhill(here, at + kDiagonalSteps[d], true)) {
-          chooser.offer(kDiagonalSteps[d]);
-        }
-      }
-    } else {
-      // Each cardinal neighbour is read once: whether it is walkable, and its
-      // cost plus the cost of entering it when it is reachable.
-      std::array<bool, 4> walkable{};
-      std::array<bool, 4> down{};
-      std::array<GridCost, 4> cost{};
-      for (std::size_t s = 0; s < 4; ++s) {
-        const Point n = at + kCardinalSteps[s];
-        walkable[s] = mask.walkable(n, enabled);
-        if (walkable[s] && field.reachable(n)) {
-          cost[s] = field.exact(n);
-          GridCost via = cost[s];
-          via.straight += costs[mask.area(n)];
-          down[s] = via == here;
-        }
-      }
-      if (diagonal_shortcuts) {
-        // Two cardinal steps around a corner become one diagonal step when
-        // both pixels beside it are walkable and one of them lies on the way.
-        for (std::size_t d = 0; d < 4; ++d) {
-          const std::size_t side_a = kDiagonalSides[d][0];
-          const std::size_t side_b = kDiagonalSides[d][1];
-          if (!walkable[side_a] || !walkable[side_b] || (!down[side_a] && !down[side_b])) {
-            continue;
-          }
-          const Point n = at + kDiagonalSteps[d];
-          if (!field.reachable(n)) {
-            continue;
-          }
-          GridCost via = field.exact(n);
-          via.straight += costs[mask.area(n)];
-          if ((down[side_a] && via == cost[side_a]) || (down[side_b] && via == cost[side_b])) {
-            chooser.offer(kDiagonalSteps[d]);
-          }
-        }
-      }
-      if (!chooser.chosen()) {
-        for (std::size_t s = 0; s < 4; ++s) {
-          if (down[s]) {
-            chooser.offer(kCardinalSteps[s]);
-          }
-        }
+    }
+    for (std::size_t d = 0; d < 4; ++d) {
+      if ((cutting || (walkable[kDiagonalSides[d][0]] && walkable[kDiagonalSides[d][1]])) &&
+          downhill(here, at + kDiagonalSteps[d], true)) {
+        chooser.offer(kDiagonalSteps[d]);
       }
     }
     if (!chooser.chosen()) {

@@ -348,10 +348,11 @@ TEST(Trace, FollowsTheFieldDownhillOnRandomMasks) {
   EXPECT_GT(diagonal_steps, 100);
 }
 
-// trace reads unit-cost kFour fields through a fast loop of its own. A
-// field with a cost on an area the mask lacks has the same costs but takes
-// the general loop: both must walk the same steps, on finished fields, on
-// fields still being built, and on 4-byte (widened) storage.
+// trace reads unit-cost kFour fields' stored integers directly, others
+// through decoded GridCosts. A field with a cost on an area the mask lacks has
+// the same costs but is read the general way: both must walk the same steps,
+// on finished fields, on fields still being built, and on 4-byte (widened)
+// storage.
 TEST(Trace, UnitCostFastLoopMatchesTheGeneralLoop) {
   std::mt19937_64 rng(0x5eed0011);
   std::uniform_int_distribution<std::uint32_t> size(1, 60);
@@ -365,7 +366,7 @@ TEST(Trace, UnitCostFastLoopMatchesTheGeneralLoop) {
     const Point start = random_endpoint(rng, mask, kAllAreas);
     const DistanceField fast = compute_distance_field(mask, goal, FieldOptions{});
     const DistanceField slow = compute_distance_field(mask, goal, general);
-    // The same costs in 4 bytes per pixel (the fast loop's other width).
+    // The same costs in 4 bytes per pixel (the direct reader's other width).
     std::vector<DistanceField::Distance> distances(mask.pixel_count());
     for (std::int32_t y = 0; y < static_cast<std::int32_t>(mask.height()); ++y) {
       for (std::int32_t x = 0; x < static_cast<std::int32_t>(mask.width()); ++x) {
