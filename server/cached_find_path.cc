@@ -46,6 +46,10 @@ FieldLease CacheOnlySource::field(const FieldKey& key, const MaskEntry& /*entry*
   return {field.get(), field, true};
 }
 
+std::function<bool()> FillingSource::begin_scan() {
+  return [this] { return flights_.stopping() || (request_ != nullptr && !request_->gone().ok()); };
+}
+
 FieldLease PartialSource::field(const FieldKey& key, const MaskEntry& /*entry*/,
                                 pathcore::Point start) {
   if (!(key == key_) || !(start == settled_)) throw NeedsFill{};
@@ -201,7 +205,13 @@ CachedPathResult cached_find_path(const MaskEntry& entry, FieldSource& source,
     result.path.goal = goal;
     return result;
   }
-  const auto ends = pathcore::snap_endpoints(mask, options.field, start, goal, goal_reachable);
+  const std::function<bool()> interrupt = source.begin_scan();
+  std::optional<pathcore::SnappedEndpoints> ends;
+  try {
+    ends = pathcore::snap_endpoints(mask, options.field, start, goal, goal_reachable, interrupt);
+  } catch (const pathcore::Interrupted&) {
+    throw RequestGone{};
+  }
   if (!ends) {
     CachedPathResult result;
     result.path.goal = goal;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -39,6 +40,11 @@ class FieldSource {
   // (see the implementations).
   [[nodiscard]] virtual FieldLease field(const FieldKey& key, const MaskEntry& entry,
                                          pathcore::Point start) = 0;
+  // Snapping scans the mask (pathcore::snap_endpoints: O(pixels), like a
+  // fill). Called before it: returns the interrupt check the scan runs with
+  // (empty: none), or throws to have the scan run elsewhere (see the
+  // implementations). The default allows it, unchecked.
+  [[nodiscard]] virtual std::function<bool()> begin_scan() { return {}; }
 };
 
 // Thrown by CacheOnlySource when a field is not cached: the request needs a fill.
@@ -60,6 +66,8 @@ class CacheOnlySource final : public FieldSource {
   [[nodiscard]] FieldLease field(const FieldKey& key, const MaskEntry& entry,
                                  pathcore::Point start) override;
   [[nodiscard]] const std::optional<FieldKey>& missed() const { return missed_; }
+  // Throws NeedsFill: scans belong on the compute pool, as fills do.
+  [[nodiscard]] std::function<bool()> begin_scan() override { throw NeedsFill{}; }
 
  private:
   FieldCache& cache_;
@@ -93,6 +101,9 @@ class FillingSource final : public FieldSource {
 
   [[nodiscard]] FieldLease field(const FieldKey& key, const MaskEntry& entry,
                                  pathcore::Point start) override;
+  // The scan stops (pathcore::Interrupted, which cached_find_path turns into
+  // RequestGone) once the request is gone or the server stops.
+  [[nodiscard]] std::function<bool()> begin_scan() override;
   // Finishes the fields this request answered from half-built, caches them and
   // resumes their waiters. Never throws; a fill stopped by shutdown is dropped.
   void finish_deferred() noexcept;
@@ -121,6 +132,9 @@ class PartialSource final : public FieldSource {
       : key_(key), partial_(partial), settled_(settled) {}
   [[nodiscard]] FieldLease field(const FieldKey& key, const MaskEntry& entry,
                                  pathcore::Point start) override;
+  // Throws NeedsFill: not on the paused fill's thread; the request is
+  // resumed with the final field and scans then.
+  [[nodiscard]] std::function<bool()> begin_scan() override { throw NeedsFill{}; }
 
  private:
   const FieldKey& key_;

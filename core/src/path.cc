@@ -63,6 +63,26 @@ class StepChooser {
   Step best_;
 };
 
+// Calls a caller's interrupt check about every 16,384 units of work (pixels
+// scanned or filled), as FieldBuilder does, and throws Interrupted when it
+// says stop.
+class InterruptCheck {
+ public:
+  explicit InterruptCheck(const std::function<bool()>& interrupt) : interrupt_(interrupt) {}
+  void after(std::size_t work) {
+    if (!interrupt_) return;
+    done_ += work;
+    if (done_ < kEvery) return;
+    done_ = 0;
+    if (interrupt_()) throw Interrupted();
+  }
+
+ private:
+  static constexpr std::size_t kEvery = std::size_t{1} << 14;
+  const std::function<bool()>& interrupt_;
+  std::size_t done_ = 0;
+};
+
 // How trace_four reads a kFour field. ExactCosts decodes a GridCost per
 // pixel and adds the entered pixel's area cost (any field); StoredUnitCosts
 // reads the stored integers of a unit-cost field directly (the common case:
@@ -415,7 +435,8 @@ PathResult path_from_field(const Mask& mask, const DistanceField& field, Point s
   return result;
 }
 
-std::optional<Point> nearest_walkable(const Mask& mask, AreaSet enabled, Point p) {
+std::optional<Point> nearest_walkable(const Mask& mask, AreaSet enabled, Point p,
+                                      const std::function<bool()>& interrupt) {
   enabled &= kAllAreas;
   if (mask.walkable(p, enabled)) {
     return p;
@@ -425,11 +446,13 @@ std::optional<Point> nearest_walkable(const Mask& mask, AreaSet enabled, Point p
   const auto width = static_cast<std::int32_t>(mask.width());
   const auto height = static_cast<std::int32_t>(mask.height());
   const std::uint8_t* areas = mask.areas().data();
+  InterruptCheck check(interrupt);
   for (std::int32_t y = 0; y < height; ++y) {
     const std::int64_t dy = std::int64_t{y} - p.y;
     if (best && dy * dy > best_distance && y > p.y) {
       break;  // every later row is farther
     }
+    check.after(mask.width());
     for (std::int32_t x = 0; x < width; ++x) {
       if (((enabled >> areas[static_cast<std::size_t>(y) * mask.width() + x]) & 1U) == 0) {
         continue;
@@ -446,7 +469,7 @@ std::optional<Point> nearest_walkable(const Mask& mask, AreaSet enabled, Point p
 }
 
 std::optional<Point> nearest_reachable(const Mask& mask, const FieldOptions& options, Point from,
-                                       Point target) {
+                                       Point target, const std::function<bool()>& interrupt) {
   const FieldOptions field = normalized(options);
   const AreaSet enabled = field.enabled;
   if (!mask.walkable(from, enabled)) {
@@ -460,7 +483,9 @@ std::optional<Point> nearest_reachable(const Mask& mask, const FieldOptions& opt
   const bool cutting = eight && field.allow_corner_cutting;
   reached[mask.index(from)] = 1;
   queue.push_back(static_cast<std::uint32_t>(mask.index(from)));
+  InterruptCheck check(interrupt);
   for (std::size_t head = 0; head < queue.size(); ++head) {
+    check.after(1);
     const Point p{static_cast<std::int32_t>(queue[head] % mask.width()),
                   static_cast<std::int32_t>(queue[head] / mask.width())};
     for (const Step step : kCardinalSteps) {
@@ -484,6 +509,7 @@ std::optional<Point> nearest_reachable(const Mask& mask, const FieldOptions& opt
   std::optional<Point> best;
   std::int64_t best_distance = 0;
   for (std::size_t i = 0; i < count; ++i) {
+    check.after(1);
     if (reached[i] == 0) continue;
     const auto x = static_cast<std::int32_t>(i % mask.width());
     const auto y = static_cast<std::int32_t>(i / mask.width());
@@ -500,18 +526,19 @@ std::optional<Point> nearest_reachable(const Mask& mask, const FieldOptions& opt
 
 std::optional<SnappedEndpoints> snap_endpoints(const Mask& mask, const FieldOptions& options,
                                                Point start, Point goal,
-                                               std::optional<bool> goal_reachable) {
+                                               std::optional<bool> goal_reachable,
+                                               const std::function<bool()>& interrupt) {
   require_inside(mask, start, "start");
   require_inside(mask, goal, "goal");
   const AreaSet enabled = options.enabled & kAllAreas;
-  const std::optional<Point> from = nearest_walkable(mask, enabled, start);
+  const std::optional<Point> from = nearest_walkable(mask, enabled, start, interrupt);
   if (!from) {
     return std::nullopt;
   }
   if (*from == start && goal_reachable.value_or(false) && mask.walkable(goal, enabled)) {
     return SnappedEndpoints{start, goal};
   }
-  const std::optional<Point> to = nearest_reachable(mask, options, *from, goal);
+  const std::optional<Point> to = nearest_reachable(mask, options, *from, goal, interrupt);
   return SnappedEndpoints{*from, *to};
 }
 

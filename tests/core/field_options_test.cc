@@ -5,14 +5,15 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <random>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "bench_masks.h"
 #include "pathcore/distance_field.h"
 #include "pathcore/path.h"
-#include "bench_masks.h"
 #include "support/invariants.h"
 #include "support/random_mask.h"
 #include "support/reference.h"
@@ -237,10 +238,10 @@ TEST(FieldOptions, WeightedSmoothingIsNeverLongerThanTheGridPath) {
   // 15 steps); the detour east over area 1 and 2 costs 23 too, in 23 steps.
   // The shortcut trace's tie-breaks took the detour, so smoothed answers were
   // longer (18.9) than the SMOOTHING_NONE one (15).
-  const std::vector<std::string> rows = {
-      "213222", "232133", "231333", "123132", "212222", "311222", "333331",
-      "233322", "321213", "222311", "212133", "221110", "012131", "213213",
-      "121121", "111111", "111111", "111111", "111111", "111111"};
+  const std::vector<std::string> rows = {"213222", "232133", "231333", "123132", "212222",
+                                         "311222", "333331", "233322", "321213", "222311",
+                                         "212133", "221110", "012131", "213213", "121121",
+                                         "111111", "111111", "111111", "111111", "111111"};
   std::vector<std::uint8_t> areas;
   for (const std::string& row : rows) {
     for (const char c : row) areas.push_back(static_cast<std::uint8_t>(c - '0'));
@@ -365,6 +366,43 @@ TEST(Snap, EndsAtTheNearestReachablePixel) {
   EXPECT_GT(moved_start, 100);
 }
 
+// The scans behind snapping call the caller's interrupt check as fills do
+// (about every 16,384 pixels): a check that says stop ends them with
+// Interrupted; one that never does changes nothing.
+TEST(Snap, ScansStopWhenTheInterruptCheckSaysSo) {
+  // 600x400: a walled-off left part (x < 300) and the right part; start on
+  // the wall, goal on the right: nearest_walkable, then a fill of the left part.
+  std::vector<std::uint8_t> areas(600 * 400, 1);
+  for (std::uint32_t y = 0; y < 400; ++y) areas[y * 600 + 300] = 0;
+  const Mask mask(600, 400, std::move(areas));
+  const FieldOptions options;
+  const Point start{300, 200};
+  const Point goal{550, 10};
+  const auto plain = snap_endpoints(mask, options, start, goal, std::nullopt);
+  ASSERT_TRUE(plain.has_value());
+
+  int calls = 0;
+  const std::function<bool()> never = [&] {
+    ++calls;
+    return false;
+  };
+  const auto checked = snap_endpoints(mask, options, start, goal, std::nullopt, never);
+  ASSERT_TRUE(checked.has_value());
+  EXPECT_EQ(checked->start, plain->start);
+  EXPECT_EQ(checked->goal, plain->goal);
+  EXPECT_GE(calls, 5);  // 240,000 pixels filled and scanned at least once each
+
+  int until_stop = 0;
+  const std::function<bool()> stop_at_third = [&] { return ++until_stop == 3; };
+  EXPECT_THROW((void)snap_endpoints(mask, options, start, goal, std::nullopt, stop_at_third),
+               Interrupted);
+  EXPECT_EQ(until_stop, 3);
+  const std::function<bool()> stop = [] { return true; };
+  EXPECT_THROW((void)nearest_walkable(Mask(300, 300, std::vector<std::uint8_t>(90000, 0)),
+                                      kAllAreas, {5, 5}, stop),
+               Interrupted);
+}
+
 TEST(Snap, WithoutTheFlagSuchRequestsAreNotFound) {
   const Mask mask(5, 1, {1, 1, 0, 1, 1});
   FindPathOptions options;
@@ -388,7 +426,6 @@ TEST(Snap, WithoutTheFlagSuchRequestsAreNotFound) {
   // Nothing walkable at all: not found.
   EXPECT_FALSE(find_path(Mask(2, 1, {0, 0}), {0, 0}, {1, 0}, options).found);
 }
-
 
 TEST(FieldOptions, SpiralDistancesOverflowSixteenBits) {
   const Mask mask = pathbench::spiral_mask(401, 401);  // about 80,000 corridor pixels

@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "pathfinder/client.h"
+#include "support/http_get.h"
+#include "support/prometheus_text.h"
 #include "support/server_process.h"
 
 namespace {
@@ -87,6 +89,76 @@ TEST(DeadlineE2eTest, OneMillisecondColdFullHdCallEndsDeadlineExceededAndTheServ
   const auto warm = patient.find_path(cold_request(kWidth - 1));
   ASSERT_TRUE(warm.ok()) << warm.status.error_message();
   EXPECT_TRUE(warm.value.cache_hit());
+  EXPECT_EQ(server->terminate_and_wait(std::chrono::seconds(15)), 0) << server->log();
+}
+
+// Snapping scans the whole mask (a flood fill from the start and a pass over
+// every pixel): on a cached field it still runs on the compute pool, where an
+// expired request stops it; it never ends in a late OK. (The client reports
+// DEADLINE_EXCEEDED at its deadline whatever the server does, so the server's
+// own count of OK calls is what shows it.)
+TEST(DeadlineE2eTest, OneMillisecondSnappingCallOnACachedFieldNeverEndsInALateOk) {
+  pathtest::TempDir scratch;
+  ServerOptions options;
+  options.binary = PATHFINDER_SERVER_BIN;
+  options.extra_args = {"--compute-threads",   "1",
+                        "--metrics-address",   "127.0.0.1:0",
+                        "--metrics-port-file", scratch.file("metrics.port")};
+  const auto server = std::make_unique<ServerProcess>(std::move(options));
+  const int metrics_port = std::stoi(pathtest::read_text_file(scratch.file("metrics.port")));
+  const auto find_path_ok = [&] {
+    const auto response = pathtest::http_request(metrics_port, "GET", "/metrics");
+    const auto samples = pathtest::parse_prometheus_text(response.body).samples;
+    const auto it = samples.find("pathfinder_requests_total{rpc=\"FindPath\",code=\"OK\"}");
+    return it == samples.end() ? 0.0 : it->second;
+  };
+
+  Client patient = make_client(*server, std::chrono::seconds(60));
+  // Full HD, walled at x 960: the left half cannot reach the right one.
+  std::string areas(static_cast<std::size_t>(kWidth) * kHeight, '\x01');
+  for (int y = 0; y < kHeight; ++y) areas[static_cast<std::size_t>(y) * kWidth + 960] = '\0';
+  pb::UploadMaskRequest upload;
+  upload.set_name("halves");
+  upload.set_image(areas);
+  upload.set_format(pb::MASK_FORMAT_RAW);
+  upload.set_width(kWidth);
+  upload.set_height(kHeight);
+  ASSERT_TRUE(patient.upload_mask(upload).ok());
+
+  pb::FindPathRequest request;
+  request.set_mask("halves");
+  *request.mutable_start() = pathfinder::make_point(10, 10);
+  *request.mutable_goal() = pathfinder::make_point(1900, 500);
+  request.set_smoothing(pb::SMOOTHING_NONE);
+  const auto unsnapped = patient.find_path(request);  // fills and caches the field
+  ASSERT_TRUE(unsnapped.ok()) << unsnapped.status.error_message();
+  EXPECT_FALSE(unsnapped.value.found());
+  EXPECT_EQ(find_path_ok(), 1.0);
+
+  // Snapped once, patiently: the field to the snapped goal is cached too.
+  request.set_snap_to_reachable(true);
+  const auto snapped = patient.find_path(request);
+  ASSERT_TRUE(snapped.ok()) << snapped.status.error_message();
+  EXPECT_TRUE(snapped.value.found());
+  EXPECT_EQ(snapped.value.goal().x(), 959);  // the nearest pixel left of the wall
+  EXPECT_EQ(snapped.value.goal().y(), 500);
+  EXPECT_EQ(find_path_ok(), 2.0);
+
+  // New starts (no cached answer), both fields cached: all that is left is
+  // the scan. Answered on gRPC's thread, it would end in a late OK.
+  Client hasty = make_client(*server, std::chrono::milliseconds(1));
+  for (int i = 0; i < 5; ++i) {
+    *request.mutable_start() = pathfinder::make_point(20 + i, 30 + i);
+    const auto result = hasty.find_path(request);
+    EXPECT_EQ(result.status.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED)
+        << i << ": " << pathfinder::status_code_name(result.status.error_code()) << " "
+        << result.status.error_message();
+  }
+  // A scan of this mask takes tens of milliseconds: any late one has ended.
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  EXPECT_EQ(find_path_ok(), 2.0) << "a snapping call ran past its deadline to an OK";
+  const auto health = patient.health_check();
+  ASSERT_TRUE(health.ok()) << health.status.error_message();
   EXPECT_EQ(server->terminate_and_wait(std::chrono::seconds(15)), 0) << server->log();
 }
 

@@ -295,3 +295,60 @@ TEST_F(FillingSourceTest, AnExpiredWaiterIsAnsweredAndTheFillStopsWhenNobodyIsLe
 
 }  // namespace
 }  // namespace pathserver
+
+namespace pathserver {
+namespace {
+
+// Snapping scans the mask: never on gRPC's threads (the warm source sends the
+// call to the compute pool even when the field is cached), and stopped like a
+// fill once the request is gone.
+class SnappingScanTest : public ::testing::Test {
+ protected:
+  // 1024x256, walled at x 512: the left part cannot reach the right one.
+  const MaskEntry entry_ = entry_for([] {
+    std::vector<std::uint8_t> areas(1024 * 256, 1);
+    for (std::uint32_t y = 0; y < 256; ++y) areas[y * 1024 + 512] = 0;
+    return pathcore::Mask(1024, 256, std::move(areas));
+  }());
+  const pathcore::Point start_{10, 10};
+  const pathcore::Point goal_{1000, 200};
+  FieldCache cache_{64 << 20};
+  FieldFlights flights_;
+
+  pathcore::FindPathOptions options(bool snap) const {
+    pathcore::FindPathOptions options;
+    options.smoothing = pathcore::Smoothing::kNone;
+    options.snap_to_reachable = snap;
+    return options;
+  }
+
+  void SetUp() override {
+    // The field to the goal is cached; without snapping the answer is "not found".
+    const CachedPathResult plain = cached_find_path(entry_, cache_, start_, goal_, options(false));
+    ASSERT_FALSE(plain.path.found);
+  }
+};
+
+TEST_F(SnappingScanTest, TheWarmSourceSendsTheScanToTheComputePool) {
+  CacheOnlySource warm(cache_);
+  EXPECT_THROW((void)cached_find_path(entry_, warm, start_, goal_, options(true)), NeedsFill);
+  EXPECT_FALSE(warm.missed().has_value());  // the field itself was cached
+
+  FillingSource filling(cache_, flights_, std::make_shared<FakeRequest>());
+  const CachedPathResult snapped = cached_find_path(entry_, filling, start_, goal_, options(true));
+  EXPECT_TRUE(snapped.path.found);
+  EXPECT_EQ(snapped.path.goal,
+            (pathcore::Point{511, 200}));  // nearest to the goal, left of the wall
+  EXPECT_EQ(snapped.path.points.front(), start_);
+}
+
+TEST_F(SnappingScanTest, AGoneRequestStopsTheScan) {
+  auto request = std::make_shared<FakeRequest>();
+  request->on_gone = [](int) { return expired(); };
+  FillingSource filling(cache_, flights_, request);
+  EXPECT_THROW((void)cached_find_path(entry_, filling, start_, goal_, options(true)), RequestGone);
+  EXPECT_GE(request->polls, 1);
+}
+
+}  // namespace
+}  // namespace pathserver

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -100,14 +101,19 @@ enum class LineRule {
 
 // The walkable pixel nearest to p (Euclidean; ties to the first in row-major
 // order), p itself when it is walkable; std::nullopt when none is. O(pixels).
-[[nodiscard]] std::optional<Point> nearest_walkable(const Mask& mask, AreaSet enabled, Point p);
+// interrupt, when set, is called about every 16,384 pixels scanned; when it
+// returns true the scan stops by throwing Interrupted (as FieldBuilder does).
+[[nodiscard]] std::optional<Point> nearest_walkable(const Mask& mask, AreaSet enabled, Point p,
+                                                    const std::function<bool()>& interrupt = {});
 
 // The pixel nearest to target (Euclidean; ties to the first in row-major
 // order) that `from` can reach under options (connectivity and corner rule;
 // costs do not matter), from itself included; std::nullopt when from is not
-// walkable. A flood fill from `from`: O(pixels).
+// walkable. A flood fill from `from`: O(pixels). interrupt: as for
+// nearest_walkable, about every 16,384 pixels filled or scanned.
 [[nodiscard]] std::optional<Point> nearest_reachable(const Mask& mask, const FieldOptions& options,
-                                                     Point from, Point target);
+                                                     Point from, Point target,
+                                                     const std::function<bool()>& interrupt = {});
 
 // Euclidean length of the polyline.
 [[nodiscard]] double polyline_length(const Path& path);
@@ -141,11 +147,11 @@ struct SnappedEndpoints {
 // reaches it, else moved to the pixel nearest to it that the start reaches.
 // goal_reachable tells whether the start reaches goal (when the caller knows,
 // e.g. from a field to goal; std::nullopt: find out here). std::nullopt when
-// no pixel is walkable. O(pixels) when anything moves.
-[[nodiscard]] std::optional<SnappedEndpoints> snap_endpoints(const Mask& mask,
-                                                             const FieldOptions& options,
-                                                             Point start, Point goal,
-                                                             std::optional<bool> goal_reachable);
+// no pixel is walkable. O(pixels) when anything moves; interrupt as for
+// nearest_walkable (the scans may throw Interrupted).
+[[nodiscard]] std::optional<SnappedEndpoints> snap_endpoints(
+    const Mask& mask, const FieldOptions& options, Point start, Point goal,
+    std::optional<bool> goal_reachable, const std::function<bool()>& interrupt = {});
 
 // The line rule a request implies: no corner cutting unless it is allowed.
 [[nodiscard]] LineRule line_rule_for(const FieldOptions& options);
