@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "pathfinder/client.h"
+#include "support/raw_upload.h"
 #include "support/server_process.h"
 
 namespace {
@@ -31,13 +32,7 @@ constexpr const char* kClientToken = "client-secret-9876543210";
 
 // A 4x3 RAW mask, all area 1.
 pb::UploadMaskRequest upload_request(const std::string& name) {
-  pb::UploadMaskRequest request;
-  request.set_name(name);
-  request.set_image(std::string(12, '\x01'));
-  request.set_format(pb::MASK_FORMAT_RAW);
-  request.set_width(4);
-  request.set_height(3);
-  return request;
+  return pathtest::open_raw_upload(name, 4, 3);
 }
 
 // One call of each RPC, as a function of a client returning the status.

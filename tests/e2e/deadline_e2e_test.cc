@@ -15,6 +15,7 @@
 #include "pathfinder/client.h"
 #include "support/http_get.h"
 #include "support/prometheus_text.h"
+#include "support/raw_upload.h"
 #include "support/server_process.h"
 
 namespace {
@@ -55,13 +56,7 @@ TEST(DeadlineE2eTest, OneMillisecondColdFullHdCallEndsDeadlineExceededAndTheServ
   const auto server = start_server();
   Client patient = make_client(*server, std::chrono::seconds(60));
   {
-    pb::UploadMaskRequest upload;
-    upload.set_name("open");
-    upload.set_image(std::string(static_cast<std::size_t>(kWidth) * kHeight, '\x01'));
-    upload.set_format(pb::MASK_FORMAT_RAW);
-    upload.set_width(kWidth);
-    upload.set_height(kHeight);
-    const auto result = patient.upload_mask(upload);
+    const auto result = patient.upload_mask(pathtest::open_raw_upload("open", kWidth, kHeight));
     ASSERT_TRUE(result.ok()) << result.status.error_message();
   }
 
@@ -117,13 +112,7 @@ TEST(DeadlineE2eTest, OneMillisecondSnappingCallOnACachedFieldNeverEndsInALateOk
   // Full HD, walled at x 960: the left half cannot reach the right one.
   std::string areas(static_cast<std::size_t>(kWidth) * kHeight, '\x01');
   for (int y = 0; y < kHeight; ++y) areas[static_cast<std::size_t>(y) * kWidth + 960] = '\0';
-  pb::UploadMaskRequest upload;
-  upload.set_name("halves");
-  upload.set_image(areas);
-  upload.set_format(pb::MASK_FORMAT_RAW);
-  upload.set_width(kWidth);
-  upload.set_height(kHeight);
-  ASSERT_TRUE(patient.upload_mask(upload).ok());
+  ASSERT_TRUE(patient.upload_mask(pathtest::raw_upload("halves", kWidth, kHeight, areas)).ok());
 
   pb::FindPathRequest request;
   request.set_mask("halves");

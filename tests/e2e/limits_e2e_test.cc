@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "pathfinder/client.h"
+#include "support/raw_upload.h"
 #include "support/server_process.h"
 
 namespace {
@@ -30,13 +31,7 @@ using ::testing::HasSubstr;
 // A RAW upload of a width x height mask, every pixel area 1.
 pb::UploadMaskRequest raw_upload(const std::string& name, std::uint32_t width,
                                  std::uint32_t height) {
-  pb::UploadMaskRequest request;
-  request.set_name(name);
-  request.set_image(std::string(std::size_t{width} * height, '\x01'));
-  request.set_format(pb::MASK_FORMAT_RAW);
-  request.set_width(width);
-  request.set_height(height);
-  return request;
+  return pathtest::open_raw_upload(name, width, height);
 }
 
 void put_be32(std::string& out, std::uint32_t v) {

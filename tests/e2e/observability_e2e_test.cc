@@ -28,6 +28,7 @@
 #include "pathfinder/client.h"
 #include "support/http_get.h"
 #include "support/prometheus_text.h"
+#include "support/raw_upload.h"
 #include "support/server_process.h"
 
 namespace {
@@ -41,13 +42,7 @@ using ::testing::HasSubstr;
 
 pb::UploadMaskRequest open_room(const std::string& name, std::uint32_t width,
                                 std::uint32_t height) {
-  pb::UploadMaskRequest request;
-  request.set_name(name);
-  request.set_image(std::string(static_cast<std::size_t>(width) * height, '\1'));
-  request.set_format(pb::MASK_FORMAT_RAW);
-  request.set_width(width);
-  request.set_height(height);
-  return request;
+  return pathtest::open_raw_upload(name, width, height);
 }
 
 pb::FindPathRequest find(const std::string& mask, int sx, int sy, int gx, int gy) {

@@ -26,6 +26,7 @@
 #include "pathcore/codec.h"
 #include "pathcore/mask.h"
 #include "pathfinder/client.h"
+#include "support/raw_upload.h"
 #include "support/server_process.h"
 
 namespace {
@@ -301,13 +302,7 @@ pb::UploadMaskRequest pgm_upload(const std::string& name, const Grid& grid) {
 }
 
 pb::UploadMaskRequest raw_upload(const std::string& name, const Grid& grid) {
-  pb::UploadMaskRequest request;
-  request.set_name(name);
-  request.set_image(grid.bytes());
-  request.set_format(pb::MASK_FORMAT_RAW);
-  request.set_width(grid.width);
-  request.set_height(grid.height);
-  return request;
+  return pathtest::raw_upload(name, grid.width, grid.height, grid.bytes());
 }
 
 pb::FindPathRequest find_request(const std::string& mask, P start, P goal,

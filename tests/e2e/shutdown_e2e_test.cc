@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "pathfinder/client.h"
+#include "support/raw_upload.h"
 #include "support/server_process.h"
 
 namespace {
@@ -48,13 +49,8 @@ Client make_client(const ServerProcess& server) {
 }
 
 void upload_open_mask(Client& client, int side = kSide) {
-  pb::UploadMaskRequest request;
-  request.set_name("open");
-  request.set_image(std::string(static_cast<std::size_t>(side) * side, '\x01'));
-  request.set_format(pb::MASK_FORMAT_RAW);
-  request.set_width(side);
-  request.set_height(side);
-  const auto result = client.upload_mask(request);
+  const auto result = client.upload_mask(pathtest::open_raw_upload(
+      "open", static_cast<std::uint32_t>(side), static_cast<std::uint32_t>(side)));
   ASSERT_TRUE(result.ok()) << result.status.error_message();
 }
 
