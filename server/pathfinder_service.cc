@@ -316,6 +316,9 @@ grpc::ServerUnaryReactor* PathfinderService::FindPath(grpc::CallbackServerContex
   return finish_call(ctx, "FindPath", status, start, reactor);
 }
 
+// Pairs of decoding scratch a gRPC thread keeps between Reachable calls.
+constexpr std::size_t kKeptScratchPairs = 16384;
+
 grpc::ServerUnaryReactor* PathfinderService::Reachable(grpc::CallbackServerContext* ctx,
                                                        const grpc::ByteBuffer* request,
                                                        grpc::ByteBuffer* response) {
@@ -325,18 +328,21 @@ grpc::ServerUnaryReactor* PathfinderService::Reachable(grpc::CallbackServerConte
     if (!request->TrySingleSlice(&bytes).ok() && !request->DumpToSingleSlice(&bytes).ok()) {
       return grpc::Status(grpc::StatusCode::INTERNAL, "could not read the request");
     }
-    // Decoded into this thread's scratch request, whose pair storage is reused.
+    // Decoded into this thread's scratch request, whose pair storage is reused
+    // up to the usual size: an oversized request (refused or not) must not pin
+    // its memory to the thread.
     thread_local WireReachableRequest decoded;
-    if (!decode_reachable_request(std::span(bytes.begin(), bytes.size()), decoded)) {
-      return invalid("request: not a valid pathfinding.v1.ReachableRequest");
-    }
+    const bool valid = decode_reachable_request(std::span(bytes.begin(), bytes.size()), decoded);
+    grpc::Status status =
+        valid ? grpc::Status::OK : invalid("request: not a valid pathfinding.v1.ReachableRequest");
     v1::ReachableResponse answer;
-    grpc::Status status = reachable(decoded, answer);
-    bool own_buffer = false;
+    if (status.ok()) status = reachable(decoded, answer);
     if (status.ok()) {
+      bool own_buffer = false;
       status = grpc::SerializationTraits<v1::ReachableResponse>::Serialize(answer, response,
                                                                            &own_buffer);
     }
+    if (decoded.pairs.capacity() > kKeptScratchPairs) decoded = WireReachableRequest{};
     return status;
   });
 }
