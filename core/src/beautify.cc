@@ -34,6 +34,7 @@
 #include <utility>
 #include <vector>
 
+#include "cost_range.h"
 #include "pathcore/clearance.h"
 #include "pathcore/path.h"
 
@@ -187,18 +188,8 @@ class Smoother {
         rule_(rule),
         costs_(costs),
         clearance_(clearance != nullptr && clearance->serves(mask, enabled) ? clearance : nullptr) {
-    int lowest = 256;
-    int highest = 0;
-    const AreaSet used = enabled & mask.areas_present();
-    for (int id = 1; id <= kMaxAreaId; ++id) {
-      if (((used >> id) & 1U) != 0) {
-        const int cost =
-            costs[static_cast<std::size_t>(id)] == 0 ? 1 : costs[static_cast<std::size_t>(id)];
-        lowest = std::min(lowest, cost);
-        highest = std::max(highest, cost);
-      }
-    }
-    weighted_ = lowest < highest;
+    const CostRange range = area_cost_range(mask, enabled, costs);
+    weighted_ = range.cheapest < range.dearest;
   }
 
   // Lets the smoother rely on every segment of the paths it is given being

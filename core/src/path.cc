@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "cost_range.h"
 #include "pathcore/clearance.h"
 #include "point_checks.h"
 
@@ -307,34 +308,6 @@ LineRule line_rule_for(const FieldOptions& options) {
   return LineRule::kNoCornerCutting;
 }
 
-namespace {
-
-// The cheapest area cost among the enabled areas present in the mask.
-int cheapest_cost(const Mask& mask, const FieldOptions& options) {
-  int cheapest = 255;
-  const AreaSet used = options.enabled & mask.areas_present();
-  for (int id = 1; id <= kMaxAreaId; ++id) {
-    if (((used >> id) & 1U) != 0) {
-      cheapest = std::min<int>(cheapest, options.area_costs[static_cast<std::size_t>(id)]);
-    }
-  }
-  return cheapest;
-}
-
-// The dearest area cost among the enabled areas present in the mask.
-int highest_cost(const Mask& mask, const FieldOptions& options) {
-  int highest = 0;
-  const AreaSet used = options.enabled & mask.areas_present();
-  for (int id = 1; id <= kMaxAreaId; ++id) {
-    if (((used >> id) & 1U) != 0) {
-      highest = std::max<int>(highest, options.area_costs[static_cast<std::size_t>(id)]);
-    }
-  }
-  return highest;
-}
-
-}  // namespace
-
 std::optional<PathResult> beeline_answer(const Mask& mask, Point start, Point goal,
                                          const FindPathOptions& options,
                                          const ClearanceMap* clearance) {
@@ -358,9 +331,9 @@ std::optional<PathResult> beeline_answer(const Mask& mask, Point start, Point go
   // With area costs, only a beeline over the cheapest terrain is surely no
   // dearer than the grid path (which crosses at least as much length).
   const LineRule rule = line_rule_for(field_options);
-  const int cheapest = cheapest_cost(mask, field_options);
-  if (clearance != nullptr && clearance->serves(mask, enabled) &&
-      highest_cost(mask, field_options) == cheapest) {
+  const CostRange costs = area_cost_range(mask, enabled, field_options.area_costs);
+  const int cheapest = costs.cheapest;
+  if (clearance != nullptr && clearance->serves(mask, enabled) && costs.dearest == cheapest) {
     // Unweighted: every walkable beeline costs the cheapest.
     if (!segment_walkable(*clearance, start, goal, rule)) {
       return std::nullopt;
