@@ -148,7 +148,10 @@ PathfinderService::PathfinderService(MaskStore& store, FieldCache& cache, Servic
       limits_(limits),
       authorizer_(std::move(authorizer)),
       metrics_(metrics),
-      pool_(limits_.compute_threads, limits_.compute_queue, limits_.compute_niceness) {}
+      pool_(limits_.compute_threads, limits_.compute_queue, limits_.compute_niceness) {
+  SetMessageAllocatorFor_FindPath(&find_path_allocator_);
+  SetMessageAllocatorFor_StandardMove(&standard_move_allocator_);
+}
 
 PathfinderService::~PathfinderService() {
   // Fills still running (finishing fields for the cache) stop at their next
@@ -517,7 +520,8 @@ grpc::Status PathfinderService::find_path(const v1::FindPathRequest& request,
   to_proto(result.path, &response);
   response.set_mask_revision(entry->revision);
   response.set_cache_hit(result.cache_hit);
-  if (result.path.points.size() <= kMaxCachedPathPoints) {
+  if (result.path.points.size() <= kMaxCachedPathPoints &&
+      query_caches_.path_admission.missed_before(PathKeyHash{}(key))) {
     query_caches_.paths.put(key,
                             std::make_shared<const pathcore::PathResult>(std::move(result.path)));
   }

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "arena_allocator.h"
 #include "auth.h"
 #include "cached_find_path.h"
 #include "compute_pool.h"
@@ -162,6 +163,13 @@ class PathfinderService final : public pathfinding::v1::Pathfinder::WithRawCallb
                             limits_.path_cache_entries};
   // Fills in progress, one per field (single flight).
   FieldFlights flights_;
+  // FindPath's and StandardMove's messages, each call's on one arena (their
+  // answers carry tens of points, one heap allocation each otherwise).
+  ArenaMessageAllocator<pathfinding::v1::FindPathRequest, pathfinding::v1::FindPathResponse>
+      find_path_allocator_;
+  ArenaMessageAllocator<pathfinding::v1::StandardMoveRequest,
+                        pathfinding::v1::StandardMoveResponse>
+      standard_move_allocator_;
   // Runs cold FindPath calls and finishes their fields; declared last, so it
   // is stopped (its queue run, its threads joined) before the rest goes.
   ComputePool pool_;

@@ -42,4 +42,20 @@ std::size_t PathKeyHash::operator()(const PathKey& key) const {
   return seed;
 }
 
+SecondMissFilter::SecondMissFilter(std::size_t slots) {
+  std::size_t size = 1;
+  while (size < slots) size *= 2;
+  fingerprints_ = std::make_unique<std::atomic<std::uint64_t>[]>(size);
+  mask_ = size - 1;
+}
+
+bool SecondMissFilter::missed_before(std::size_t key_hash) {
+  // The slot comes from the hash's high bits (Fibonacci hashing), the
+  // fingerprint is the whole hash (never 0, which marks an empty slot).
+  const std::uint64_t fingerprint = static_cast<std::uint64_t>(key_hash) | 1;
+  const std::size_t slot =
+      static_cast<std::size_t>((fingerprint * 0x9E3779B97F4A7C15ULL) >> 32) & mask_;
+  return fingerprints_[slot].exchange(fingerprint, std::memory_order_relaxed) == fingerprint;
+}
+
 }  // namespace pathserver

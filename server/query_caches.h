@@ -1,7 +1,9 @@
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -68,6 +70,27 @@ struct PathKeyHash {
 // to entries * 4 KiB.
 inline constexpr std::size_t kMaxCachedPathPoints = 512;
 
+// Admission to the FindPath answer cache: an answer is kept the second time
+// its key misses, not the first (TinyLFU's "doorkeeper"). A stream of
+// requests that never repeat (a new start every call) then does not pay for
+// inserting answers nobody asks for again and evicting the ones that might
+// be; a repeated request is answered from the cache from its third call on.
+// A fixed table of key fingerprints, lock-free: a collision or a race only
+// changes which answers are kept, never what is served.
+class SecondMissFilter {
+ public:
+  // About `slots` fingerprints (rounded up to a power of two, at least 1).
+  explicit SecondMissFilter(std::size_t slots);
+
+  // Records a miss of the key with this hash; true when the same key had
+  // missed before (as far as the table remembers).
+  [[nodiscard]] bool missed_before(std::size_t key_hash);
+
+ private:
+  std::unique_ptr<std::atomic<std::uint64_t>[]> fingerprints_;
+  std::size_t mask_ = 0;
+};
+
 using ComponentCache = LruCache<ComponentKey, pathcore::Components, ComponentKeyHash>;
 using RouteCache = LruCache<RouteKey, pathcore::StandardMoveResult, RouteKeyHash>;
 using PathCache = LruCache<PathKey, pathcore::PathResult, PathKeyHash>;
@@ -77,7 +100,10 @@ using PathCache = LruCache<PathKey, pathcore::PathResult, PathKeyHash>;
 // erase_mask() frees them eagerly when a mask is patched, replaced or deleted.
 struct QueryCaches {
   QueryCaches(std::size_t component_entries, std::size_t route_entries, std::size_t path_entries)
-      : components(component_entries), routes(route_entries), paths(path_entries) {}
+      : components(component_entries),
+        routes(route_entries),
+        paths(path_entries),
+        path_admission(2 * path_entries) {}
 
   void erase_mask(std::string_view mask) {
     components.erase_if([mask](const ComponentKey& key) { return key.mask == mask; });
@@ -88,6 +114,7 @@ struct QueryCaches {
   ComponentCache components;
   RouteCache routes;
   PathCache paths;
+  SecondMissFilter path_admission;  // which answers `paths` keeps
 };
 
 }  // namespace pathserver

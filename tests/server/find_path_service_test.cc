@@ -120,7 +120,13 @@ TEST_F(FindPathServiceTest, RepeatedCallsAreAnsweredFromThePathCacheButNeverAcro
   EXPECT_TRUE(passes_through(first, 32, 10));
   wait_for_computed(1);
 
+  // An answer is kept when its request misses a second time: the second call
+  // is traced again on the cached field, the third is served as it is.
+  pb::FindPathResponse second;
+  ASSERT_TRUE(find(r, second).ok());
+  EXPECT_TRUE(second.cache_hit());
   const FieldCacheStats before = cache_.stats();
+  EXPECT_EQ(before.hits, 1U);
   pb::FindPathResponse again;
   ASSERT_TRUE(find(r, again).ok());
   EXPECT_TRUE(again.cache_hit());
