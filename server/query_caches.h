@@ -75,8 +75,11 @@ inline constexpr std::size_t kMaxCachedPathPoints = 512;
 // requests that never repeat (a new start every call) then does not pay for
 // inserting answers nobody asks for again and evicting the ones that might
 // be; a repeated request is answered from the cache from its third call on.
-// A fixed table of key fingerprints, lock-free: a collision or a race only
-// changes which answers are kept, never what is served.
+// A fixed table of key fingerprints, as many as the cache has entries, so it
+// remembers about as many recent misses as the cache holds answers (a key
+// that repeats only after more misses than that would have been evicted
+// before its next call anyway). Lock-free: a collision or a race only changes
+// which answers are kept, never what is served.
 class SecondMissFilter {
  public:
   // About `slots` fingerprints (rounded up to a power of two, at least 1).
@@ -103,7 +106,7 @@ struct QueryCaches {
       : components(component_entries),
         routes(route_entries),
         paths(path_entries),
-        path_admission(2 * path_entries) {}
+        path_admission(path_entries) {}
 
   void erase_mask(std::string_view mask) {
     components.erase_if([mask](const ComponentKey& key) { return key.mask == mask; });
