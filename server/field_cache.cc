@@ -52,6 +52,10 @@ void FieldCache::put(const FieldKey& key, FieldPtr field) {
   const std::size_t size = field->memory_bytes();
   List dropped;  // released outside the lock (fields can be large)
   const std::lock_guard lock(mutex_);
+  if (const auto floor = first_live_revision_.find(key.mask);
+      floor != first_live_revision_.end() && key.revision < floor->second) {
+    return;  // its mask was replaced or deleted meanwhile
+  }
   if (const auto it = index_.find(key); it != index_.end()) {
     // Same key, same revision: an equal field. Drop the old one and re-add.
     bytes_ -= it->second->bytes;
@@ -73,12 +77,14 @@ void FieldCache::put(const FieldKey& key, FieldPtr field) {
   bytes_ += size;
 }
 
-void FieldCache::erase_mask(std::string_view mask) {
+void FieldCache::erase_mask(std::string_view mask, std::uint64_t first_live_revision) {
   List dropped;  // released outside the lock
   const std::lock_guard lock(mutex_);
+  std::uint64_t& floor = first_live_revision_[std::string(mask)];
+  floor = std::max(floor, first_live_revision);
   for (auto it = lru_.begin(); it != lru_.end();) {
     const auto next = std::next(it);
-    if (it->key.mask == mask) {
+    if (it->key.mask == mask && it->key.revision < floor) {
       bytes_ -= it->bytes;
       index_.erase(it->key);
       dropped.splice(dropped.end(), lru_, it);

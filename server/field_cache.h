@@ -75,10 +75,13 @@ class FieldCache {
   // Inserts or replaces the field for key as the most recently used entry,
   // evicting the least recently used ones until the held bytes fit the budget.
   void put(const FieldKey& key, FieldPtr field);
-  // Drops every entry of the named mask (any revision). Call when a mask is
-  // replaced or deleted: their keys can no longer match, so this only frees
-  // memory (not counted as evictions).
-  void erase_mask(std::string_view mask);
+  // Drops every entry of the named mask below first_live_revision, and from
+  // now on keeps no field of such a revision: a fill that was running when
+  // its mask was replaced or deleted ends up in nobody's cache. Call when a
+  // mask is replaced (with the new revision) or deleted (with its revision
+  // + 1): those keys can no longer match, so this only frees memory (not
+  // counted as evictions).
+  void erase_mask(std::string_view mask, std::uint64_t first_live_revision);
 
   // Counters for the fill that produced a field (or failed to).
   void record_computed(double seconds);
@@ -103,6 +106,9 @@ class FieldCache {
   List lru_;
   std::unordered_map<FieldKey, List::iterator, FieldKeyHash> index_;
   std::size_t bytes_ = 0;
+  // Per mask name erased, the lowest revision put() still keeps (one entry
+  // per name ever replaced or deleted, as the store keeps its revisions).
+  std::unordered_map<std::string, std::uint64_t> first_live_revision_;
   FieldCacheStats counters_;  // hits .. shared_waits; entries/bytes/budget filled by stats()
 };
 

@@ -506,12 +506,12 @@ MaskEntryPtr MaskStore::patch(std::string_view name, const MaskPatch& patch) {
   return entry;
 }
 
-bool MaskStore::remove(std::string_view name) {
+MaskEntryPtr MaskStore::remove(std::string_view name) {
   if (auto problem = mask_name_problem(name)) throw InvalidMaskName("name: " + *problem);
   const std::lock_guard write_lock(write_mutex_);
   {
     const std::shared_lock map_lock(map_mutex_);
-    if (masks_.find(name) == masks_.end()) return false;
+    if (masks_.find(name) == masks_.end()) return nullptr;
   }
   const std::filesystem::path path = dir_ / mask_file_name(name);
   if (::unlink(path.c_str()) != 0 && errno != ENOENT) {
@@ -520,9 +520,10 @@ bool MaskStore::remove(std::string_view name) {
   sync_dir();
   const std::unique_lock map_lock(map_mutex_);
   const auto it = masks_.find(name);
-  stored_bytes_ -= it->second->mask->pixel_count();
+  MaskEntryPtr removed = it->second;
+  stored_bytes_ -= removed->mask->pixel_count();
   masks_.erase(it);
-  return true;
+  return removed;
 }
 
 MaskEntryPtr MaskStore::get(std::string_view name) const {

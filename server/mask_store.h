@@ -191,9 +191,9 @@ class MaskStore {
   // revision M"); StoreError when the write fails.
   MaskEntryPtr patch(std::string_view name, const MaskPatch& patch);
 
-  // Removes the mask durably. False when there is no such mask. Throws
-  // InvalidMaskName or StoreError.
-  bool remove(std::string_view name);
+  // Removes the mask durably and returns the entry removed (nullptr when
+  // there is no such mask). Throws InvalidMaskName or StoreError.
+  MaskEntryPtr remove(std::string_view name);
 
   // The current entry, or nullptr.
   [[nodiscard]] MaskEntryPtr get(std::string_view name) const;

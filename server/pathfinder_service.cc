@@ -414,7 +414,7 @@ grpc::Status PathfinderService::upload_mask(const v1::UploadMaskRequest& request
   }
 
   const MaskEntryPtr entry = store_.put(request.name(), std::move(*mask));
-  cache_.erase_mask(entry->name);
+  cache_.erase_mask(entry->name, entry->revision);
   query_caches_.erase_mask(entry->name);
   to_proto(*entry, &response);
   spdlog::debug("UploadMask: stored '{}' revision {} ({}x{})", entry->name, entry->revision,
@@ -424,8 +424,9 @@ grpc::Status PathfinderService::upload_mask(const v1::UploadMaskRequest& request
 
 grpc::Status PathfinderService::delete_mask(const v1::DeleteMaskRequest& request) {
   if (auto problem = mask_name_problem(request.name())) return invalid("name: " + *problem);
-  if (!store_.remove(request.name())) return mask_not_found(request.name());
-  cache_.erase_mask(request.name());
+  const MaskEntryPtr removed = store_.remove(request.name());
+  if (!removed) return mask_not_found(request.name());
+  cache_.erase_mask(request.name(), removed->revision + 1);
   query_caches_.erase_mask(request.name());
   spdlog::debug("DeleteMask: deleted '{}'", request.name());
   return grpc::Status::OK;

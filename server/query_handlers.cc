@@ -52,7 +52,7 @@ grpc::Status PathfinderService::patch_mask(const v1::PatchMaskRequest& request,
   }
   // Entries of older revisions can no longer match (keys carry the
   // revision); drop them now to free the memory.
-  cache_.erase_mask(entry->name);
+  cache_.erase_mask(entry->name, entry->revision);
   query_caches_.erase_mask(entry->name);
   to_proto(*entry, &response);
   spdlog::debug("PatchMask: '{}' {}x{} at ({},{}) -> revision {}", entry->name, patch.width,

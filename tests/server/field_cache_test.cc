@@ -143,22 +143,42 @@ TEST(FieldCache, EveryKeyPartDistinguishesEntries) {
   EXPECT_EQ(FieldKeyHash{}(base), FieldKeyHash{}(key_for("m", 3, {5, 7})));
 }
 
-TEST(FieldCache, EraseMaskDropsEveryRevisionOfThatMaskOnly) {
+TEST(FieldCache, EraseMaskDropsTheOlderRevisionsOfThatMaskOnly) {
   FieldCache cache(room_for(16));
   cache.put(key_for("a", 1, {0, 0}), field_for({0, 0}));
   cache.put(key_for("a", 2, {0, 0}), field_for({0, 0}));
   cache.put(key_for("a", 2, {1, 0}), field_for({1, 0}));
+  cache.put(key_for("a", 3, {0, 0}), field_for({0, 0}));  // filled for the new revision already
   cache.put(key_for("a/b", 1, {0, 0}), field_for({0, 0}));
   cache.put(key_for("b", 1, {0, 0}), field_for({0, 0}));
-  cache.erase_mask("a");
-  EXPECT_EQ(cache.size(), 2U);
+  cache.erase_mask("a", 3);
+  EXPECT_EQ(cache.size(), 3U);
   EXPECT_EQ(cache.get(key_for("a", 1, {0, 0})), nullptr);
   EXPECT_EQ(cache.get(key_for("a", 2, {1, 0})), nullptr);
+  EXPECT_NE(cache.get(key_for("a", 3, {0, 0})), nullptr);
   EXPECT_NE(cache.get(key_for("a/b", 1, {0, 0})), nullptr);
   EXPECT_NE(cache.get(key_for("b", 1, {0, 0})), nullptr);
   // The cache still works after erasing.
+  cache.put(key_for("a", 3, {1, 0}), field_for({1, 0}));
+  EXPECT_NE(cache.get(key_for("a", 3, {1, 0})), nullptr);
+}
+
+// A fill that was running when its mask was replaced (or deleted) finishes
+// after the erase: its field is not kept.
+TEST(FieldCache, FieldsOfAnErasedRevisionAreNotKeptWhenTheyArriveLate) {
+  FieldCache cache(room_for(16));
+  cache.erase_mask("a", 5);  // replaced by revision 5
+  cache.put(key_for("a", 4, {0, 0}), field_for({0, 0}));
+  EXPECT_EQ(cache.size(), 0U);
+  EXPECT_EQ(cache.get(key_for("a", 4, {0, 0})), nullptr);
+  cache.put(key_for("a", 5, {0, 0}), field_for({0, 0}));
+  cache.put(key_for("b", 4, {0, 0}), field_for({0, 0}));  // other masks are not affected
+  EXPECT_EQ(cache.size(), 2U);
+  // A later erase never lowers the floor (an out-of-order call).
+  cache.erase_mask("a", 2);
   cache.put(key_for("a", 3, {0, 0}), field_for({0, 0}));
-  EXPECT_NE(cache.get(key_for("a", 3, {0, 0})), nullptr);
+  EXPECT_EQ(cache.get(key_for("a", 3, {0, 0})), nullptr);
+  EXPECT_NE(cache.get(key_for("a", 5, {0, 0})), nullptr);
 }
 
 TEST(FieldCache, ZeroBudgetDisablesCaching) {
@@ -174,9 +194,11 @@ TEST(FieldCache, ConcurrentUseKeepsTheLimit) {
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&cache, t] {
       for (int i = 0; i < 2000; ++i) {
-        const FieldKey key = key_for(t % 2 == 0 ? "a" : "b", 1, {i % 13, t});
+        // Mask "a" is replaced every 500 calls.
+        const std::uint64_t revision = t % 2 == 0 ? 1 + i / 500 : 1;
+        const FieldKey key = key_for(t % 2 == 0 ? "a" : "b", revision, {i % 13, t});
         if (!cache.get(key)) cache.put(key, field_for(key.goal));
-        if (i % 500 == 0) cache.erase_mask("a");
+        if (i % 500 == 0) cache.erase_mask("a", revision);
       }
     });
   }
