@@ -56,6 +56,9 @@ double distance(Point a, Point b) {
   return std::sqrt(dx * dx + dy * dy);
 }
 
+// x, then y: the order that names an unordered pair of points one way.
+bool lexicographically_less(Point a, Point b) { return a.x < b.x || (a.x == b.x && a.y < b.y); }
+
 // Number of pixel steps along the longer axis from a to b.
 std::int64_t steps_between(Point a, Point b) {
   return std::max(std::llabs(std::int64_t{b.x} - a.x), std::llabs(std::int64_t{b.y} - a.y));
@@ -205,19 +208,40 @@ class Smoother {
 
   // Drop and cut rounds in the path's own direction.
   [[nodiscard]] Path pass(Path path) const {
-    FailedCorners hidden(path.size());  // (A, A, C): A did not see C, checked by drop_visible
-    path = drop_visible(path, hidden);
+    path = drop_visible(path);
     FailedCorners failed(path.size());
     for (int round = 0; round < kMaxRounds; ++round) {
       if (!cut_corners(path, failed)) {
         break;
       }
-      path = drop_visible(path, hidden);
+      path = drop_visible(path);
     }
     return path;
   }
 
  private:
+  // On unweighted terrain, whether a sees c is a function of the two points
+  // alone (and symmetric), so the pairs found hidden are remembered for the
+  // whole call: the drop passes of later rounds and of the reversed pass ask
+  // about them again, and so does the corner search (the cut A-C). Stored as
+  // (P, P, Q) with P the lexicographically smaller point.
+  [[nodiscard]] bool known_hidden(Point a, Point c) const {
+    if (weighted_) {
+      return false;
+    }
+    return lexicographically_less(a, c) ? hidden_.contains(a, a, c) : hidden_.contains(c, c, a);
+  }
+  void note_hidden(Point a, Point c) const {
+    if (weighted_) {
+      return;
+    }
+    if (lexicographically_less(a, c)) {
+      hidden_.insert(a, a, c);
+    } else {
+      hidden_.insert(c, c, a);
+    }
+  }
+
   // a sees b: the segment is walkable and touches no pixel dearer than cap.
   [[nodiscard]] bool visible(Point a, Point b, int cap) const {
     if (!weighted_) {
@@ -268,10 +292,8 @@ class Smoother {
   }
 
   // Greedy line of sight: a point is dropped when the previous kept point
-  // sees the next one. On unweighted terrain, seeing is a function of the two
-  // points alone, so the pairs found hidden are remembered for the later
-  // rounds of the pass (which mostly ask about the same pairs again).
-  [[nodiscard]] Path drop_visible(const Path& path, FailedCorners& hidden) const {
+  // sees the next one (pairs known hidden are not checked again).
+  [[nodiscard]] Path drop_visible(const Path& path) const {
     if (path.size() <= 2) {
       return path;
     }
@@ -287,10 +309,10 @@ class Smoother {
       bool sees = false;
       if (weighted_) {
         sees = visible(from, to, stretch_cap);
-      } else if (!hidden.contains(from, from, to)) {
+      } else if (!known_hidden(from, to)) {
         sees = visible(from, to, stretch_cap);
         if (!sees) {
-          hidden.insert(from, from, to);
+          note_hidden(from, to);
         }
       }
       if (sees) {
@@ -364,7 +386,7 @@ class Smoother {
       if (!p_is_a && !implied_visible(b, p, a) && !visible(a, p, cap)) {
         return;
       }
-      const std::int64_t j = farthest_cut(p, b, c, to_c, cap, sees_c);
+      const std::int64_t j = farthest_cut(p, b, c, to_c, cap, sees_c, p_is_a);
       if (j == 0) {
         return;
       }
@@ -408,8 +430,9 @@ class Smoother {
   // Q moves away from the corner, so the boundary is found by doubling and
   // then bisection; a pillar inside the corner can make the answer one of
   // several boundaries, which is still a valid (checked) cut.
+  // p_is_a: p is the corner's A, whose sight of c the drop passes may know.
   [[nodiscard]] std::int64_t farthest_cut(Point p, Point b, Point c, std::int64_t to_c, int cap,
-                                          SeesC& sees_c) const {
+                                          SeesC& sees_c, bool p_is_a) const {
     const auto q_sees_c = [&](std::int64_t j, Point q) {
       if (const int known = sees_c.find(j); known >= 0) {
         return known != 0;
@@ -421,6 +444,16 @@ class Smoother {
     const auto cut_ok = [&](std::int64_t j) {
       const Point q = point_along(b, c, j, to_c);
       if (j == to_c) {
+        if (p_is_a) {
+          if (known_hidden(p, q)) {
+            return false;
+          }
+          const bool sees = visible(p, q, cap);
+          if (!sees) {
+            note_hidden(p, q);
+          }
+          return sees;
+        }
         return visible(p, q, cap);
       }
       const int known = sees_c.find(j);
@@ -455,6 +488,7 @@ class Smoother {
   const ClearanceMap* clearance_;  // null, or serving mask_ and enabled_
   bool weighted_ = false;
   bool trusted_ = false;
+  mutable FailedCorners hidden_{512};  // pairs (P, P, Q): P does not see Q (unweighted only)
 };
 
 }  // namespace
