@@ -13,7 +13,11 @@ ClearanceMap::ClearanceMap(const Mask& mask, AreaSet enabled)
       height_(mask.height()),
       enabled_(enabled & kAllAreas),
       present_(mask.areas_present()),
-      values_(mask.pixel_count()) {
+      values_(mask.pixel_count()),
+      row_stride_((static_cast<std::size_t>(width_) + 7) / 8),
+      column_stride_((static_cast<std::size_t>(height_) + 7) / 8),
+      row_bits_(row_stride_ * height_ + 8),
+      column_bits_(column_stride_ * width_ + 8) {
   const std::size_t w = width_;
   const std::size_t h = height_;
   const std::uint8_t* const areas = mask.areas().data();
@@ -48,6 +52,18 @@ ClearanceMap::ClearanceMap(const Mask& mask, AreaSet enabled)
         nearest = std::min({v[i + 1], v[i + w - 1], v[i + w], v[i + w + 1]});
       }
       v[i] = std::min(v[i], saturated(nearest + 1));
+    }
+  }
+  // The walkability bits, by rows and by columns.
+  for (std::size_t y = 0; y < h; ++y) {
+    std::uint8_t* const row = row_bits_.data() + y * row_stride_;
+    const std::size_t column_byte = y / 8;
+    const auto column_bit = static_cast<std::uint8_t>(1U << (y % 8));
+    for (std::size_t x = 0; x < w; ++x) {
+      if (v[y * w + x] != 0) {
+        row[x / 8] = static_cast<std::uint8_t>(row[x / 8] | (1U << (x % 8)));
+        column_bits_[x * column_stride_ + column_byte] |= column_bit;
+      }
     }
   }
 }
