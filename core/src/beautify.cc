@@ -37,6 +37,7 @@
 #include "cost_range.h"
 #include "pathcore/clearance.h"
 #include "pathcore/path.h"
+#include "segment_walk.h"
 
 namespace pathcore {
 namespace {
@@ -56,6 +57,8 @@ double distance(Point a, Point b) {
   return std::sqrt(dx * dx + dy * dy);
 }
 
+using segment_walk::lexicographically_less;
+
 // Number of pixel steps along the longer axis from a to b.
 std::int64_t steps_between(Point a, Point b) {
   return std::max(std::llabs(std::int64_t{b.x} - a.x), std::llabs(std::int64_t{b.y} - a.y));
@@ -67,12 +70,23 @@ std::int64_t divide_rounded(std::int64_t numerator, std::int64_t denominator) {
   return numerator < 0 ? -magnitude : magnitude;
 }
 
-// The pixel `step` of `steps` along the segment from -> to (to itself at the end).
+// step * delta / steps rounded as divide_rounded does; along the longer axis
+// (|delta| == steps) that is exactly +-step, without a division.
+std::int64_t scaled(std::int64_t step, std::int64_t delta, std::int64_t steps) {
+  if (delta == steps) {
+    return step;
+  }
+  if (delta == -steps) {
+    return -step;
+  }
+  return divide_rounded(step * delta, steps);
+}
+
+// The pixel `step` of `steps` along the segment from -> to (to itself at the
+// end); steps is steps_between(from, to).
 Point point_along(Point from, Point to, std::int64_t step, std::int64_t steps) {
-  return {static_cast<std::int32_t>(from.x +
-                                    divide_rounded(step * (std::int64_t{to.x} - from.x), steps)),
-          static_cast<std::int32_t>(from.y +
-                                    divide_rounded(step * (std::int64_t{to.y} - from.y), steps))};
+  return {static_cast<std::int32_t>(from.x + scaled(step, std::int64_t{to.x} - from.x, steps)),
+          static_cast<std::int32_t>(from.y + scaled(step, std::int64_t{to.y} - from.y, steps))};
 }
 
 // The corners A-B-C a pass has already failed to cut. Whether a corner can be
@@ -80,21 +94,41 @@ Point point_along(Point from, Point to, std::int64_t step, std::int64_t steps) {
 // skips corners it has seen fail: after the first round, only the corners
 // next to a change are tried again (on a cluttered full-HD mask that is
 // three quarters of the segment checks). Open addressing, grown at half load.
+// The slots outlive a call (see SmootherScratch): reset() empties the set by
+// moving to a new generation, so a call neither allocates nor clears them.
 class FailedCorners {
  public:
-  // Room for `expected` entries at half load; grows when more come.
-  explicit FailedCorners(std::size_t expected) {
+  // Empties the set, with room for `expected` entries at half load (it grows
+  // when more come).
+  void reset(std::size_t expected) {
     std::size_t size = 64;
     while (size < 2 * expected) {
       size *= 2;
     }
-    slots_.resize(size);
+    if (slots_.size() < size) {
+      slots_.assign(size, Slot{});
+      generation_ = 0;
+    }
+    if (++generation_ == 0) {  // wrapped: old stamps would look current
+      std::fill(slots_.begin(), slots_.end(), Slot{});
+      generation_ = 1;
+    }
+    count_ = 0;
+  }
+
+  // Bytes held.
+  [[nodiscard]] std::size_t memory_bytes() const { return slots_.capacity() * sizeof(Slot); }
+  // Gives the slots back (a later reset allocates again).
+  void release() {
+    std::vector<Slot>().swap(slots_);
+    count_ = 0;
   }
 
   [[nodiscard]] bool contains(Point a, Point b, Point c) const {
-    for (std::size_t i = hash(a, b, c) & (slots_.size() - 1);; i = (i + 1) & (slots_.size() - 1)) {
+    const std::size_t last = slots_.size() - 1;
+    for (std::size_t i = hash(a, b, c) & last;; i = (i + 1) & last) {
       const Slot& slot = slots_[i];
-      if (!slot.used) {
+      if (slot.generation != generation_) {
         return false;
       }
       if (slot.a == a && slot.b == b && slot.c == c) {
@@ -107,21 +141,24 @@ class FailedCorners {
     if (2 * (count_ + 1) > slots_.size()) {
       std::vector<Slot> old(slots_.size() * 2);
       old.swap(slots_);
+      const std::uint32_t old_generation = generation_;
+      generation_ = 1;
       count_ = 0;
       for (const Slot& slot : old) {
-        if (slot.used) {
+        if (slot.generation == old_generation) {
           insert(slot.a, slot.b, slot.c);
         }
       }
     }
-    std::size_t i = hash(a, b, c) & (slots_.size() - 1);
-    while (slots_[i].used) {
+    const std::size_t last = slots_.size() - 1;
+    std::size_t i = hash(a, b, c) & last;
+    while (slots_[i].generation == generation_) {
       if (slots_[i].a == a && slots_[i].b == b && slots_[i].c == c) {
         return;
       }
-      i = (i + 1) & (slots_.size() - 1);
+      i = (i + 1) & last;
     }
-    slots_[i] = Slot{a, b, c, true};
+    slots_[i] = Slot{a, b, c, generation_};
     ++count_;
   }
 
@@ -130,49 +167,83 @@ class FailedCorners {
     Point a;
     Point b;
     Point c;
-    bool used = false;
+    std::uint32_t generation = 0;  // in the set when this is generation_
   };
 
+  static std::uint64_t packed(Point p) {
+    return (std::uint64_t{static_cast<std::uint32_t>(p.x)} << 32) |
+           static_cast<std::uint32_t>(p.y);
+  }
+  // Three independent multiplies, folded so the low bits (the slot index)
+  // depend on every coordinate.
   static std::size_t hash(Point a, Point b, Point c) {
-    std::uint64_t h = 0;
-    for (const Point p : {a, b, c}) {
-      h = (h ^ ((std::uint64_t{static_cast<std::uint32_t>(p.x)} << 32) |
-                static_cast<std::uint32_t>(p.y))) *
-          0x9E3779B97F4A7C15ULL;
-      h ^= h >> 29;
-    }
-    return static_cast<std::size_t>(h);
+    const std::uint64_t h = (packed(a) * 0x9E3779B97F4A7C15ULL) ^
+                            (packed(b) * 0xC2B2AE3D27D4EB4FULL) ^
+                            (packed(c) * 0x165667B19E3779F9ULL);
+    return static_cast<std::size_t>(h ^ (h >> 29) ^ (h >> 47));
   }
 
   std::vector<Slot> slots_;
   std::size_t count_ = 0;
+  std::uint32_t generation_ = 0;
 };
 
-// For one corner A-B-C: whether Q_j (j steps from B toward C) sees C, for
-// the few j a corner's searches ask about (a small list; once full, the
-// rest are checked every time).
-class SeesC {
- public:
-  // 1 or 0 when known, -1 when not.
-  [[nodiscard]] int find(std::int64_t j) const {
-    for (std::size_t i = 0; i < count_; ++i) {
-      if (steps_[i] == j) {
-        return sees_[i] ? 1 : 0;
+// The sets a call uses, kept per thread so that smoothing does not allocate
+// on the hot path (as Detour keeps its queries' scratch). A call that needed
+// more than kKeptBytes gives the memory back when it ends, so one huge path
+// does not pin it.
+struct SmootherScratch {
+  static constexpr std::size_t kKeptBytes = std::size_t{256} << 10;
+  FailedCorners hidden;  // pairs (P, P, Q): P does not see Q
+  FailedCorners failed;  // corners a pass failed to cut
+
+  void trim() {
+    for (FailedCorners* set : {&hidden, &failed}) {
+      if (set->memory_bytes() > kKeptBytes) {
+        set->release();
       }
     }
-    return -1;
   }
-  void add(std::int64_t j, bool sees) {
-    if (count_ < steps_.size()) {
-      steps_[count_] = j;
-      sees_[count_] = sees;
-      ++count_;
+};
+
+SmootherScratch& thread_scratch() {
+  thread_local SmootherScratch scratch;
+  return scratch;
+}
+
+// For one corner A-B-C: the pixels Q_j (j steps from B toward C) its
+// searches asked about, and whether each sees C once known (a small list;
+// once full, the rest are computed and checked every time). Every P of the
+// corner asks about the same first few j.
+class CornerQs {
+ public:
+  struct Entry {
+    std::int64_t j;
+    Point q;
+    int sees_c;  // 1 or 0 when known, -1 when not
+  };
+
+  // The entry for j, or null.
+  [[nodiscard]] Entry* find(std::int64_t j) {
+    for (std::size_t i = 0; i < count_; ++i) {
+      if (entries_[i].j == j) {
+        return &entries_[i];
+      }
     }
+    return nullptr;
+  }
+  // Adds an entry (when there is room) and returns it, or null.
+  Entry* add(std::int64_t j, Point q) {
+    if (count_ == entries_.size()) {
+      return nullptr;
+    }
+    entries_[count_] = Entry{j, q, -1};
+    return &entries_[count_++];
   }
 
  private:
-  std::array<std::int64_t, 24> steps_{};
-  std::array<bool, 24> sees_{};
+  // Only the first count_ entries are ever read.
+  std::array<Entry, 32> entries_;
   std::size_t count_ = 0;
 };
 
@@ -181,15 +252,20 @@ constexpr int kNoCap = 256;
 
 class Smoother {
  public:
+  // points: the input path's size (sizes the sets in scratch, which the
+  // smoother empties and then owns until it is destroyed).
   Smoother(const Mask& mask, AreaSet enabled, LineRule rule, const AreaCosts& costs,
-           const ClearanceMap* clearance)
+           const ClearanceMap* clearance, SmootherScratch& scratch, std::size_t points)
       : mask_(mask),
         enabled_(enabled),
         rule_(rule),
         costs_(costs),
-        clearance_(clearance != nullptr && clearance->serves(mask, enabled) ? clearance : nullptr) {
+        clearance_(clearance != nullptr && clearance->serves(mask, enabled) ? clearance : nullptr),
+        scratch_(scratch),
+        hidden_(scratch.hidden) {
     const CostRange range = area_cost_range(mask, enabled, costs);
     weighted_ = range.cheapest < range.dearest;
+    hidden_.reset(points);
   }
 
   // Lets the smoother rely on every segment of the paths it is given being
@@ -197,27 +273,56 @@ class Smoother {
   // every segment a move adds is checked, so it stays true for both passes.
   void trust_path_segments() { trusted_ = true; }
 
-  // segment_walkable, from the clearance map when there is one.
+  // segment_walkable, from the clearance map when there is one. Once the
+  // path is trusted, every point the smoother asks about is inside the mask
+  // (a path point, or a pixel between two of them), so the check is made
+  // inline without looking at the bounds.
   [[nodiscard]] bool walkable(Point a, Point b) const {
+    if (trusted_) {
+      return clearance_ != nullptr ? segment_walk::walkable_inside(*clearance_, a, b, rule_)
+                                   : segment_walk::walkable_inside(mask_, enabled_, a, b, rule_);
+    }
     return clearance_ != nullptr ? segment_walkable(*clearance_, a, b, rule_)
                                  : segment_walkable(mask_, enabled_, a, b, rule_);
   }
 
   // Drop and cut rounds in the path's own direction.
   [[nodiscard]] Path pass(Path path) const {
-    FailedCorners hidden(path.size());  // (A, A, C): A did not see C, checked by drop_visible
-    path = drop_visible(path, hidden);
-    FailedCorners failed(path.size());
+    drop_visible(path);
+    FailedCorners& failed = scratch_.failed;
+    failed.reset(path.size());
     for (int round = 0; round < kMaxRounds; ++round) {
       if (!cut_corners(path, failed)) {
         break;
       }
-      path = drop_visible(path, hidden);
+      drop_visible(path);
     }
     return path;
   }
 
  private:
+  // On unweighted terrain, whether a sees c is a function of the two points
+  // alone (and symmetric), so the pairs found hidden are remembered for the
+  // whole call: the drop passes of later rounds and of the reversed pass ask
+  // about them again, and so does the corner search (the cut A-C). Stored as
+  // (P, P, Q) with P the lexicographically smaller point.
+  [[nodiscard]] bool known_hidden(Point a, Point c) const {
+    if (weighted_) {
+      return false;
+    }
+    return lexicographically_less(a, c) ? hidden_.contains(a, a, c) : hidden_.contains(c, c, a);
+  }
+  void note_hidden(Point a, Point c) const {
+    if (weighted_) {
+      return;
+    }
+    if (lexicographically_less(a, c)) {
+      hidden_.insert(a, a, c);
+    } else {
+      hidden_.insert(c, c, a);
+    }
+  }
+
   // a sees b: the segment is walkable and touches no pixel dearer than cap.
   [[nodiscard]] bool visible(Point a, Point b, int cap) const {
     if (!weighted_) {
@@ -268,16 +373,15 @@ class Smoother {
   }
 
   // Greedy line of sight: a point is dropped when the previous kept point
-  // sees the next one. On unweighted terrain, seeing is a function of the two
-  // points alone, so the pairs found hidden are remembered for the later
-  // rounds of the pass (which mostly ask about the same pairs again).
-  [[nodiscard]] Path drop_visible(const Path& path, FailedCorners& hidden) const {
+  // sees the next one (pairs known hidden are not checked again).
+  // In place: the kept points are written over the front of the path, never
+  // ahead of the point being read.
+  void drop_visible(Path& path) const {
     if (path.size() <= 2) {
-      return path;
+      return;
     }
-    Path kept(path.size());
-    std::size_t count = 0;
-    kept[count++] = path.front();
+    Path& kept = path;
+    std::size_t count = 1;  // path[0] stays
     int cap = cost_cap(path[0], path[1]);  // over the stretch from the last kept point to path[i]
     for (std::size_t i = 1; i + 1 < path.size(); ++i) {
       const int next_cap = cost_cap(path[i], path[i + 1]);
@@ -287,10 +391,10 @@ class Smoother {
       bool sees = false;
       if (weighted_) {
         sees = visible(from, to, stretch_cap);
-      } else if (!hidden.contains(from, from, to)) {
+      } else if (!known_hidden(from, to)) {
         sees = visible(from, to, stretch_cap);
         if (!sees) {
-          hidden.insert(from, from, to);
+          note_hidden(from, to);
         }
       }
       if (sees) {
@@ -302,7 +406,6 @@ class Smoother {
     }
     kept[count++] = path.back();
     kept.resize(count);
-    return kept;
   }
 
   // Tries a cut at every corner not known to fail, left to right. True when
@@ -347,8 +450,8 @@ class Smoother {
     Point best_q = c;
     bool found = false;
     // P is tried i = 1, 2, 4, ... steps from the corner and as many from A, and at A.
-    // Whether Q_j sees C does not depend on P: remembered across the P tried.
-    SeesC sees_c;
+    // Q_j and whether it sees C do not depend on P: remembered across the P tried.
+    CornerQs qs;
     const auto try_p = [&](std::int64_t i) {
       const Point p = point_along(b, a, i, to_a);
       const bool p_is_a = i == to_a;
@@ -364,7 +467,7 @@ class Smoother {
       if (!p_is_a && !implied_visible(b, p, a) && !visible(a, p, cap)) {
         return;
       }
-      const std::int64_t j = farthest_cut(p, b, c, to_c, cap, sees_c);
+      const std::int64_t j = farthest_cut(p, b, c, to_c, cap, qs, p_is_a);
       if (j == 0) {
         return;
       }
@@ -388,18 +491,26 @@ class Smoother {
     if (!found) {
       return false;
     }
-    Path replacement;
+    // B becomes P and/or Q, in place (moving the rest of the path only when
+    // the count changes).
+    std::array<Point, 2> replacement{};
+    std::size_t count = 0;
     if (best_p != a) {
-      replacement.push_back(best_p);
+      replacement[count++] = best_p;
     }
     if (best_q != c) {
-      replacement.push_back(best_q);
+      replacement[count++] = best_q;
     }
     const auto at = path.begin() + static_cast<std::ptrdiff_t>(k);
-    path.erase(at);
-    path.insert(path.begin() + static_cast<std::ptrdiff_t>(k), replacement.begin(),
-                replacement.end());
-    k = k + replacement.size() - 1;
+    if (count == 0) {
+      path.erase(at);
+    } else {
+      *at = replacement[0];
+      if (count == 2) {
+        path.insert(at + 1, replacement[1]);
+      }
+    }
+    k = k + count - 1;
     return true;
   }
 
@@ -408,26 +519,42 @@ class Smoother {
   // Q moves away from the corner, so the boundary is found by doubling and
   // then bisection; a pillar inside the corner can make the answer one of
   // several boundaries, which is still a valid (checked) cut.
+  // p_is_a: p is the corner's A, whose sight of c the drop passes may know.
   [[nodiscard]] std::int64_t farthest_cut(Point p, Point b, Point c, std::int64_t to_c, int cap,
-                                          SeesC& sees_c) const {
-    const auto q_sees_c = [&](std::int64_t j, Point q) {
-      if (const int known = sees_c.find(j); known >= 0) {
-        return known != 0;
-      }
-      const bool sees = implied_visible(b, q, c) || visible(q, c, cap);
-      sees_c.add(j, sees);
-      return sees;
-    };
+                                          CornerQs& qs, bool p_is_a) const {
     const auto cut_ok = [&](std::int64_t j) {
-      const Point q = point_along(b, c, j, to_c);
-      if (j == to_c) {
-        return visible(p, q, cap);
+      if (j == to_c) {  // Q is C itself
+        if (p_is_a) {
+          if (known_hidden(p, c)) {
+            return false;
+          }
+          const bool sees = visible(p, c, cap);
+          if (!sees) {
+            note_hidden(p, c);
+          }
+          return sees;
+        }
+        return visible(p, c, cap);
       }
-      const int known = sees_c.find(j);
-      if (known == 0) {
+      CornerQs::Entry* entry = qs.find(j);
+      if (entry != nullptr && entry->sees_c == 0) {
         return false;
       }
-      return visible(p, q, cap) && (known == 1 || q_sees_c(j, q));
+      if (entry == nullptr) {
+        const Point q = point_along(b, c, j, to_c);
+        entry = qs.add(j, q);
+        if (entry == nullptr) {  // no room: as below, unremembered
+          return visible(p, q, cap) && (implied_visible(b, q, c) || visible(q, c, cap));
+        }
+      }
+      const Point q = entry->q;
+      if (!visible(p, q, cap)) {
+        return false;
+      }
+      if (entry->sees_c < 0) {
+        entry->sees_c = implied_visible(b, q, c) || visible(q, c, cap) ? 1 : 0;
+      }
+      return entry->sees_c == 1;
     };
     if (cut_ok(to_c)) {
       return to_c;
@@ -455,6 +582,8 @@ class Smoother {
   const ClearanceMap* clearance_;  // null, or serving mask_ and enabled_
   bool weighted_ = false;
   bool trusted_ = false;
+  SmootherScratch& scratch_;
+  FailedCorners& hidden_;  // pairs (P, P, Q): P does not see Q (unweighted only)
 };
 
 }  // namespace
@@ -464,7 +593,8 @@ Path beautify(const Path& path, const Mask& mask, AreaSet enabled, LineRule rule
   if (path.size() <= 2) {
     return path;
   }
-  Smoother smoother(mask, enabled & kAllAreas, rule, costs, clearance);
+  SmootherScratch& scratch = thread_scratch();
+  Smoother smoother(mask, enabled & kAllAreas, rule, costs, clearance, scratch, path.size());
   // A traced path's segments are all walkable; an arbitrary input's may not be.
   bool walkable = true;
   for (std::size_t i = 1; i < path.size() && walkable; ++i) {
@@ -477,6 +607,7 @@ Path beautify(const Path& path, const Mask& mask, AreaSet enabled, LineRule rule
   std::reverse(smoothed.begin(), smoothed.end());
   smoothed = smoother.pass(std::move(smoothed));
   std::reverse(smoothed.begin(), smoothed.end());
+  scratch.trim();
   // Every move above gained length; this guards against rounding only.
   return polyline_length(smoothed) <= polyline_length(path) ? smoothed : path;
 }

@@ -13,7 +13,11 @@ ClearanceMap::ClearanceMap(const Mask& mask, AreaSet enabled)
       height_(mask.height()),
       enabled_(enabled & kAllAreas),
       present_(mask.areas_present()),
-      values_(mask.pixel_count()) {
+      values_(mask.pixel_count()),
+      row_stride_((static_cast<std::size_t>(width_) + 7) / 8),
+      column_stride_((static_cast<std::size_t>(height_) + 7) / 8),
+      row_bits_(row_stride_ * height_ + 8),
+      column_bits_(column_stride_ * width_ + 8) {
   const std::size_t w = width_;
   const std::size_t h = height_;
   const std::uint8_t* const areas = mask.areas().data();
@@ -48,6 +52,31 @@ ClearanceMap::ClearanceMap(const Mask& mask, AreaSet enabled)
         nearest = std::min({v[i + 1], v[i + w - 1], v[i + w], v[i + w + 1]});
       }
       v[i] = std::min(v[i], saturated(nearest + 1));
+    }
+  }
+  // The walkability bits, by rows, then by columns eight rows at a time (one
+  // byte per column and block). Without branches: on a cluttered mask
+  // whether a pixel is walkable is as good as random.
+  for (std::size_t y = 0; y < h; ++y) {
+    std::uint8_t* const row = row_bits_.data() + y * row_stride_;
+    const std::uint8_t* const values = v + y * w;
+    for (std::size_t x0 = 0; x0 < w; x0 += 8) {
+      const std::size_t pixels = std::min<std::size_t>(8, w - x0);
+      unsigned byte = 0;
+      for (std::size_t i = 0; i < pixels; ++i) {
+        byte |= (values[x0 + i] != 0 ? 1U : 0U) << i;
+      }
+      row[x0 / 8] = static_cast<std::uint8_t>(byte);
+    }
+  }
+  for (std::size_t y0 = 0; y0 < h; y0 += 8) {
+    const std::size_t rows = std::min<std::size_t>(8, h - y0);
+    for (std::size_t x = 0; x < w; ++x) {
+      unsigned byte = 0;
+      for (std::size_t r = 0; r < rows; ++r) {
+        byte |= (v[(y0 + r) * w + x] != 0 ? 1U : 0U) << r;
+      }
+      column_bits_[x * column_stride_ + y0 / 8] = static_cast<std::uint8_t>(byte);
     }
   }
 }

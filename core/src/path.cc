@@ -236,7 +236,34 @@ Path trace(const Mask& mask, const DistanceField& field, Point start, bool diago
   Point at = start;
   GridCost here = field.exact(start);
   Step previous;
+  // Whether a diagonal step d from p may be taken (the corner rule).
+  const auto diagonal_open = [&](Point p, std::size_t d) {
+    return cutting || (mask.walkable(p + kCardinalSteps[kDiagonalSides[d][0]], enabled) &&
+                       mask.walkable(p + kCardinalSteps[kDiagonalSides[d][1]], enabled));
+  };
   while (here != GridCost{}) {
+    // The previous direction wins whenever it leads downhill (StepChooser
+    // scores it above everything), so it is tried alone first: on straight
+    // runs the other seven neighbours are not read.
+    if (previous != Step{}) {
+      const Point n = at + previous;
+      const bool diagonal = previous.dx != 0 && previous.dy != 0;
+      bool open = false;
+      if (diagonal) {
+        const auto d = static_cast<std::size_t>(
+            std::find(kDiagonalSteps.begin(), kDiagonalSteps.end(), previous) -
+            kDiagonalSteps.begin());
+        open = diagonal_open(at, d);
+      } else {
+        open = mask.walkable(n, enabled);
+      }
+      if (open && downhill(here, n, diagonal)) {
+        at = n;
+        here = field.exact(at);
+        path.push_back(at);
+        continue;
+      }
+    }
     StepChooser chooser(previous, at, goal);
     // Whether each cardinal neighbour is walkable is read once, for its own
     // step and for the two diagonal steps beside it.

@@ -15,7 +15,8 @@ namespace pathcore {
 // walkable. A pixel of clearance c has every pixel within Chebyshev distance
 // c - 1 walkable, so a line-of-sight walk may skip c - 1 steps at once where
 // the mask is open (see segment_walkable below). One byte per pixel, built in
-// two passes over the mask; immutable, so it can be shared between threads.
+// two passes over the mask, plus a walkability bit per pixel by rows and by
+// columns (a quarter byte per pixel) for short segments on cluttered masks; immutable, so it can be shared between threads.
 // Built once per mask and area set by whoever owns the mask (the server keeps
 // one per stored mask revision, for the default area set).
 class ClearanceMap {
@@ -34,7 +35,20 @@ class ClearanceMap {
   }
   // Row-major values, width*height bytes.
   [[nodiscard]] const std::vector<std::uint8_t>& values() const { return values_; }
-  [[nodiscard]] std::size_t memory_bytes() const { return values_.capacity() + sizeof(*this); }
+  // Walkability bits (1: walkable), for segment_walkable's span tests on
+  // cluttered masks: bit x of row y is bit x % 8 of row_bits(y)[x / 8], bit
+  // y of column x is bit y % 8 of column_bits(x)[y / 8]. At least 8 readable
+  // bytes follow the last byte holding a pixel, so a test may load 8 bytes at
+  // once from any byte of a row or column.
+  [[nodiscard]] const std::uint8_t* row_bits(std::uint32_t y) const {
+    return row_bits_.data() + static_cast<std::size_t>(y) * row_stride_;
+  }
+  [[nodiscard]] const std::uint8_t* column_bits(std::uint32_t x) const {
+    return column_bits_.data() + static_cast<std::size_t>(x) * column_stride_;
+  }
+  [[nodiscard]] std::size_t memory_bytes() const {
+    return values_.capacity() + row_bits_.capacity() + column_bits_.capacity() + sizeof(*this);
+  }
 
   // True when this map describes `mask` walked with `enabled`: same size, and
   // the areas enabled here and there agree on every area the mask contains.
@@ -46,13 +60,19 @@ class ClearanceMap {
   AreaSet enabled_;
   AreaSet present_;  // the mask's areas_present()
   std::vector<std::uint8_t> values_;
+  std::size_t row_stride_;     // bytes per row of row_bits_
+  std::size_t column_stride_;  // bytes per column of column_bits_
+  std::vector<std::uint8_t> row_bits_;
+  std::vector<std::uint8_t> column_bits_;
 };
 
 // segment_walkable(mask, map.enabled(), a, b, rule) for the mask the map was
 // built from, answered from the map alone: the same answer for every segment,
-// in fewer steps where the clearance is high (a kNoCornerCutting walk jumps
-// clearance - 1 steps along the segment's longer axis; kBresenham walks every
-// pixel). False when a or b is outside.
+// in fewer steps. kNoCornerCutting: a segment at most 64 pixels across on its
+// shorter axis is tested one row (or column) span at a time on the
+// walkability bits, min(|dx|, |dy|) + 1 word tests; a longer one is walked,
+// jumping clearance - 1 steps along its longer axis where the clearance is
+// high. kBresenham walks every pixel. False when a or b is outside.
 [[nodiscard]] bool segment_walkable(const ClearanceMap& map, Point a, Point b, LineRule rule);
 
 }  // namespace pathcore
