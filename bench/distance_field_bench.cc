@@ -123,7 +123,8 @@ void BM_DistanceFieldEight(benchmark::State& state, const std::string& name) {
 // Warm FindPath work: the field is cached, so only trace + simplify + beautify
 // of a path from near one corner to the goal (the centre; the spiral's end).
 // As in the server, the mask's clearance map (built with the stored mask)
-// answers the line-of-sight checks; `clearance` false measures without it.
+// answers the line-of-sight checks, and smoothing reuses one thread's
+// scratch; `clearance` false measures without the map.
 void warm_path_bench(benchmark::State& state, const std::string& name,
                      pathcore::Connectivity connectivity, bool clearance = true) {
   const BenchCase& c = bench_case(name);
@@ -131,10 +132,11 @@ void warm_path_bench(benchmark::State& state, const std::string& name,
   options.field = field_options(connectivity);
   const auto field = pathcore::compute_distance_field(c.mask, c.goal, options.field);
   const pathcore::ClearanceMap map(c.mask, pathcore::kAllAreas);
+  pathcore::SmoothingScratch scratch;
   std::size_t points = 0;
   for (auto _ : state) {
-    auto result =
-        pathcore::path_from_field(c.mask, field, c.start, options, clearance ? &map : nullptr);
+    auto result = pathcore::path_from_field(c.mask, field, c.start, options,
+                                            clearance ? &map : nullptr, &scratch);
     benchmark::DoNotOptimize(result.points.data());
     points = result.points.size();
   }

@@ -9,6 +9,13 @@
 namespace pathserver {
 namespace {
 
+// Beautify's working memory, one per thread that answers FindPath (gRPC's
+// and the compute pool's), so a warm path does not allocate it per call.
+pathcore::SmoothingScratch& smoothing_scratch() {
+  thread_local pathcore::SmoothingScratch scratch;
+  return scratch;
+}
+
 pathcore::FieldOptions field_options(const FieldKey& key) {
   pathcore::FieldOptions options;
   options.enabled = key.enabled;
@@ -196,7 +203,9 @@ CachedPathResult cached_find_path(const MaskEntry& entry, FieldSource& source,
     const FieldLease lease = source.field(field_key(entry, options.field, goal), entry, start);
     hit = lease.hit;
     if (lease.field->reachable(start) || !options.snap_to_reachable) {
-      return {pathcore::path_from_field(mask, *lease.field, start, options, clearance), hit};
+      return {pathcore::path_from_field(mask, *lease.field, start, options, clearance,
+                                        &smoothing_scratch()),
+              hit};
     }
     goal_reachable = false;
   }

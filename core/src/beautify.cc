@@ -31,6 +31,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -188,8 +190,8 @@ class FailedCorners {
   std::uint32_t generation_ = 0;
 };
 
-// The sets a call uses, kept per thread so that smoothing does not allocate
-// on the hot path (as Detour keeps its queries' scratch). A call that needed
+// The sets a call uses, kept between calls in the caller's SmoothingScratch
+// so that smoothing does not allocate on the hot path. A call that needed
 // more than kKeptBytes gives the memory back when it ends, so one huge path
 // does not pin it.
 struct SmootherScratch {
@@ -206,10 +208,6 @@ struct SmootherScratch {
   }
 };
 
-SmootherScratch& thread_scratch() {
-  thread_local SmootherScratch scratch;
-  return scratch;
-}
 
 // For one corner A-B-C: the pixels Q_j (j steps from B toward C) its
 // searches asked about, and whether each sees C once known (a small list;
@@ -588,13 +586,19 @@ class Smoother {
 
 }  // namespace
 
+struct SmoothingScratch::Sets : SmootherScratch {};
+
+SmoothingScratch::SmoothingScratch() : sets_(std::make_unique<Sets>()) {}
+SmoothingScratch::~SmoothingScratch() = default;
+
 Path beautify(const Path& path, const Mask& mask, AreaSet enabled, LineRule rule,
-              const AreaCosts& costs, const ClearanceMap* clearance) {
+              const AreaCosts& costs, const ClearanceMap* clearance, SmoothingScratch* scratch) {
   if (path.size() <= 2) {
     return path;
   }
-  SmootherScratch& scratch = thread_scratch();
-  Smoother smoother(mask, enabled & kAllAreas, rule, costs, clearance, scratch, path.size());
+  std::optional<SmoothingScratch> own;
+  SmootherScratch& sets = (scratch != nullptr ? *scratch : own.emplace()).sets();
+  Smoother smoother(mask, enabled & kAllAreas, rule, costs, clearance, sets, path.size());
   // A traced path's segments are all walkable; an arbitrary input's may not be.
   bool walkable = true;
   for (std::size_t i = 1; i < path.size() && walkable; ++i) {
@@ -607,7 +611,7 @@ Path beautify(const Path& path, const Mask& mask, AreaSet enabled, LineRule rule
   std::reverse(smoothed.begin(), smoothed.end());
   smoothed = smoother.pass(std::move(smoothed));
   std::reverse(smoothed.begin(), smoothed.end());
-  scratch.trim();
+  sets.trim();
   // Every move above gained length; this guards against rounding only.
   return polyline_length(smoothed) <= polyline_length(path) ? smoothed : path;
 }

@@ -393,7 +393,8 @@ Path trace_for_smoothing(const Mask& mask, const DistanceField& field, Point sta
 }
 
 PathResult path_from_field(const Mask& mask, const DistanceField& field, Point start,
-                           const FindPathOptions& options, const ClearanceMap* clearance) {
+                           const FindPathOptions& options, const ClearanceMap* clearance,
+                           SmoothingScratch* scratch) {
   if (field.width() != mask.width() || field.height() != mask.height()) {
     throw InvalidArgument("distance field of " + std::to_string(field.width()) + "x" +
                           std::to_string(field.height()) + " does not fit the " +
@@ -428,7 +429,7 @@ PathResult path_from_field(const Mask& mask, const DistanceField& field, Point s
       break;
     case Smoothing::kBeautify:
       result.points = beautify(simplify(traced), mask, wanted.enabled, line_rule_for(wanted),
-                               wanted.area_costs, clearance);
+                               wanted.area_costs, clearance, scratch);
       break;
   }
   result.length = polyline_length(result.points);

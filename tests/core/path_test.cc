@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "pathcore/clearance.h"
 #include "pathcore/distance_field.h"
 #include "support/invariants.h"
 #include "support/random_mask.h"
@@ -466,6 +467,34 @@ TEST(Beautify, NeverLongerNorThroughWallsOnRandomMasks) {
     }
   }
   EXPECT_GT(shortened, 300);
+}
+
+// One SmoothingScratch reused across masks, sizes, rules, weights and the
+// clearance map gives exactly the answers of calls without one: nothing a
+// call leaves in it changes a later answer.
+TEST(Beautify, AReusedScratchChangesNoAnswer) {
+  std::mt19937_64 rng(0x5eed0016);
+  std::uniform_int_distribution<std::uint32_t> size(2, 160);
+  std::uniform_real_distribution<double> obstacles(0.0, 0.4);
+  std::uniform_int_distribution<int> cost(1, 9);
+  SmoothingScratch scratch;
+  for (int round = 0; round < 300; ++round) {
+    const Mask mask = pathtest::random_mask(rng, size(rng), size(rng), obstacles(rng), 2);
+    const Point goal = random_endpoint(rng, mask, kAllAreas);
+    AreaCosts costs = unit_area_costs();
+    if (round % 3 == 0) costs[2] = static_cast<std::uint8_t>(cost(rng));
+    FieldOptions options;
+    options.connectivity = round % 2 == 0 ? Connectivity::kFour : Connectivity::kEight;
+    options.area_costs = costs;
+    const DistanceField field = compute_distance_field(mask, goal, options);
+    const Path input = simplify(trace(mask, field, random_endpoint(rng, mask, kAllAreas), true));
+    const ClearanceMap map(mask, kAllAreas);
+    for (const LineRule rule : {LineRule::kNoCornerCutting, LineRule::kBresenham}) {
+      const Path alone = beautify(input, mask, kAllAreas, rule, costs);
+      EXPECT_EQ(beautify(input, mask, kAllAreas, rule, costs, nullptr, &scratch), alone) << round;
+      EXPECT_EQ(beautify(input, mask, kAllAreas, rule, costs, &map, &scratch), alone) << round;
+    }
+  }
 }
 
 TEST(Beautify, LeavesShortPathsAlone) {

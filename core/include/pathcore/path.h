@@ -1,6 +1,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -10,6 +11,26 @@
 namespace pathcore {
 
 class ClearanceMap;  // pathcore/clearance.h
+
+// Working memory for beautify, reused from call to call: a caller that
+// smooths many paths on one thread (a server's request threads) keeps one
+// per thread and passes it in, so smoothing does not allocate on the hot path
+// (as Detour's per-thread query objects). Optional wherever it is taken:
+// without one, a call uses its own. Not for concurrent use. It holds no
+// results, so an answer never depends on what earlier calls left in it.
+class SmoothingScratch {
+ public:
+  SmoothingScratch();
+  ~SmoothingScratch();
+  SmoothingScratch(const SmoothingScratch&) = delete;
+  SmoothingScratch& operator=(const SmoothingScratch&) = delete;
+
+  struct Sets;  // defined with beautify
+  [[nodiscard]] Sets& sets() { return *sets_; }
+
+ private:
+  std::unique_ptr<Sets> sets_;
+};
 
 using Path = std::vector<Point>;
 
@@ -89,10 +110,11 @@ enum class LineRule {
 // clearance, when given and serving (mask, enabled) (ClearanceMap::serves),
 // answers the walkability checks on unweighted terrain in fewer steps: the
 // same result, faster where the mask is open. It must have been built from
-// this mask.
+// this mask. scratch: see SmoothingScratch (optional, same answer).
 [[nodiscard]] Path beautify(const Path& path, const Mask& mask, AreaSet enabled, LineRule rule,
                             const AreaCosts& costs = unit_area_costs(),
-                            const ClearanceMap* clearance = nullptr);
+                            const ClearanceMap* clearance = nullptr,
+                            SmoothingScratch* scratch = nullptr);
 
 // The highest area cost among the pixels of segment a-b (per rule), or 0 when
 // one of them is not walkable for enabled (or a or b is outside the mask).
@@ -174,10 +196,11 @@ struct SnappedEndpoints {
 // diagonal shortcuts; kBeautify: beautify of that. The field may still be building once start is
 // settled. Throws InvalidArgument when start is outside the mask, or the field does not fit the
 // mask or was computed for other enabled areas, connectivity, corner rule or area costs. clearance:
-// as for beautify (optional, same answer).
+// and scratch: as for beautify (optional, same answer).
 [[nodiscard]] PathResult path_from_field(const Mask& mask, const DistanceField& field, Point start,
                                          const FindPathOptions& options,
-                                         const ClearanceMap* clearance = nullptr);
+                                         const ClearanceMap* clearance = nullptr,
+                                         SmoothingScratch* scratch = nullptr);
 
 // beeline_answer, else compute the field and path_from_field, snapping the
 // endpoints first when options.snap_to_reachable (snap_endpoints). For tests,
