@@ -145,7 +145,46 @@ Path trace_four(const Mask& mask, const DistanceField& field, const Costs& costs
   }
   path.push_back(start);
   Step previous;
+  // Whether the cardinal step to n leads exactly downhill from `here`; its
+  // cost in `cost` when n is reachable.
+  const auto down_to = [&](Point n, Cost& cost) {
+    if (!mask.walkable(n, enabled) || !costs.reachable(n)) {
+      return false;
+    }
+    cost = costs.cost(n);
+    return costs.entered(n, cost) == here;
+  };
   while (here != Cost{}) {
+    // The previous direction wins whenever it is offered (StepChooser scores
+    // it above everything), so it is tried alone first where nothing else
+    // can take precedence: a diagonal with shortcuts (cardinals are offered
+    // only when no diagonal is), a cardinal without them.
+    if (previous != Step{} && (previous.dx != 0 && previous.dy != 0) == diagonal_shortcuts) {
+      bool take = false;
+      if (diagonal_shortcuts) {
+        const Point side_a = at + Step{previous.dx, 0};
+        const Point side_b = at + Step{0, previous.dy};
+        const Point n = at + previous;
+        Cost cost_a{};
+        Cost cost_b{};
+        const bool down_a = down_to(side_a, cost_a);
+        const bool down_b = down_to(side_b, cost_b);
+        if ((down_a || down_b) && mask.walkable(side_a, enabled) &&
+            mask.walkable(side_b, enabled) && costs.reachable(n)) {
+          const Cost via = costs.entered(n, costs.cost(n));
+          take = (down_a && via == cost_a) || (down_b && via == cost_b);
+        }
+      } else {
+        Cost unused{};
+        take = down_to(at + previous, unused);
+      }
+      if (take) {
+        at = at + previous;
+        here = costs.cost(at);
+        path.push_back(at);
+        continue;
+      }
+    }
     StepChooser chooser(previous, at, goal);
     std::array<bool, 4> walkable{};
     std::array<bool, 4> down{};
