@@ -19,8 +19,8 @@ namespace pathcore::segment_walk {
 // (x, then y), so a-b and b-a give the same pixels.
 inline bool lexicographically_less(Point a, Point b) { return a.x < b.x || (a.x == b.x && a.y < b.y); }
 
-// The walks above with the visit fixed to "is the area enabled", for
-// segment_walkable, the hot loop of beautify (tens of thousands of short
+// segment.cc's general walks (walk_bresenham, walk_supercover) with the
+// visit fixed to "is the area enabled", for segment_walkable, the hot loop of beautify (tens of thousands of short
 // segments per path on cluttered masks). Same pixels, visited branch-free:
 // on cluttered masks the step direction is unpredictable, so each step picks
 // its moves with compares instead of jumps, accumulates the walkability of
