@@ -94,7 +94,9 @@ struct GridCost {
 //
 // Storage, per pixel: kFour, 2 bytes when every cost fits in 16 bits, else 4;
 // kEight, 4 bytes (straight and diagonal parts 16 bits each) when both fit,
-// else 8. All ones marks an unreachable pixel.
+// else 8. All ones marks an unreachable pixel. The unit-cost octile fill's
+// 4-byte fields (see tagged_) store the straight part plus one, with every
+// value from 2^31 up and 0 unreachable.
 class DistanceField {
  public:
   using Distance = std::uint32_t;
@@ -165,8 +167,11 @@ class DistanceField {
     switch (element_bytes_) {
       case 2:
         return words16_[i] < 0xFFFEU;
-      case 4:
-        return words32_[i] < 0xFFFFFFFEU;
+      case 4: {
+        // Untagged: below all ones - 1; tagged: 1 to 2^31 - 1 (see tagged_).
+        const auto tagged = static_cast<std::uint32_t>(tagged_);
+        return words32_[i] - tagged < 0xFFFFFFFEU - tagged * 0x7FFFFFFFU;
+      }
       default:
         return words64_[i] < 0xFFFFFFFFFFFFFFFEULL;
     }
@@ -177,7 +182,8 @@ class DistanceField {
         return {words16_[i], 0};
       case 4:
         return four_ ? GridCost{words32_[i], 0}
-                     : GridCost{words32_[i] & 0xFFFFU, words32_[i] >> 16};
+                     : GridCost{(words32_[i] & 0xFFFFU) - static_cast<std::uint32_t>(tagged_),
+                                words32_[i] >> 16};
       default:
         return {static_cast<std::uint32_t>(words64_[i]),
                 static_cast<std::uint32_t>(words64_[i] >> 32)};
@@ -189,6 +195,12 @@ class DistanceField {
   Point goal_;
   FieldOptions options_;
   bool four_ = true;  // one integer per pixel (kFour), else straight/diagonal pairs
+  // 4-byte kEight from the unit-cost octile fill, which settles pixels in its
+  // working grid in place: a reachable pixel holds (straight + 1) |
+  // (diagonal << 16), below 2^31 (parts stay below 33461); 0 (blocked), all
+  // ones (unreached) and the order keys from 2^31 up (not settled yet) read
+  // as unreachable.
+  bool tagged_ = false;
   std::size_t element_bytes_ = 4;
   std::size_t stride_ = 0;  // elements per stored row (padding included)
   std::size_t origin_ = 0;  // element of pixel (0,0)
