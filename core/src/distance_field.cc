@@ -944,34 +944,30 @@ struct FieldBuilder::State {
     const std::uint32_t diagonal = here + Order::kP;
     std::uint32_t* const at = grid + index;
     const auto row = static_cast<std::ptrdiff_t>(s);
-    const std::uint32_t e = at[1];
-    const std::uint32_t w = at[-1];
-    const std::uint32_t so = at[row];
-    const std::uint32_t no = at[-row];
-    const std::uint32_t se = at[row + 1];
-    const std::uint32_t sw = at[row - 1];
-    const std::uint32_t nw = at[-row - 1];
-    const std::uint32_t ne = at[-row + 1];
     // Entries of the neighbours: index + offset, pair + one step.
     const std::uint64_t straight_entry = pair_high + (std::uint64_t{1} << 32) + index;
     const std::uint64_t diagonal_entry = pair_high + (std::uint64_t{1} << 48) + index;
-    const auto relax = [&](std::ptrdiff_t offset, std::uint32_t old) __attribute__((always_inline)) {
+    // Each neighbour is read just before it is relaxed (they are distinct
+    // pixels): fewer live registers than reading all eight first.
+    const auto relax = [&](std::ptrdiff_t offset) __attribute__((always_inline)) {
+      const std::uint32_t old = at[offset];
       if (straight < old) {
         at[offset] = straight;
         *out1++ = straight_entry + static_cast<std::uint64_t>(offset);
       }
     };
-    relax(1, e);
-    relax(-1, w);
-    relax(row, so);
-    relax(-row, no);
+    relax(1);
+    relax(-1);
+    relax(row);
+    relax(-row);
     const bool far = diagonal >= limit1;  // bucket k + 2
     std::uint64_t* d = far ? out2 : out1;
     // Blocked pixels hold 0. The sides are tested only once the diagonal
     // would improve (fewer instructions on the common path), and read again
     // then (still 0 exactly when blocked): fewer live registers.
-    const auto relax_diagonal = [&](std::ptrdiff_t offset, std::uint32_t old, std::ptrdiff_t side1,
+    const auto relax_diagonal = [&](std::ptrdiff_t offset, std::ptrdiff_t side1,
                                     std::ptrdiff_t side2) __attribute__((always_inline)) {
+      const std::uint32_t old = at[offset];
       if (diagonal < old) {
         if (kCutting || (at[side1] != 0 && at[side2] != 0)) {
           at[offset] = diagonal;
@@ -979,10 +975,10 @@ struct FieldBuilder::State {
         }
       }
     };
-    relax_diagonal(row + 1, se, row, 1);
-    relax_diagonal(row - 1, sw, row, -1);
-    relax_diagonal(-row - 1, nw, -row, -1);
-    relax_diagonal(-row + 1, ne, -row, 1);
+    relax_diagonal(row + 1, row, 1);
+    relax_diagonal(row - 1, row, -1);
+    relax_diagonal(-row - 1, -row, -1);
+    relax_diagonal(-row + 1, -row, 1);
     out1 = far ? out1 : d;
     out2 = far ? d : out2;
   }
