@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "corridor.h"
@@ -76,8 +77,10 @@ inline std::size_t bucket_of(double key) {
 enum class Method { kBreadthFirst16, kBreadthFirst32, kBuckets32, kBuckets64 };
 
 // A growable array of pixel indices (or other items) whose append inlines
-// (the growth does not).
-template <typename Item>
+// (the growth does not). kLazy: growing copies only the items held and
+// leaves the rest of the new room uninitialised (untouched pages are not
+// faulted in), for lists whose reserve_more asks for far more than is used.
+template <typename Item, bool kLazy = false>
 class ItemList {
  public:
   [[nodiscard]] std::size_t size() const { return size_; }
@@ -100,13 +103,26 @@ class ItemList {
   void resize(std::size_t size) { size_ = size; }
 
  private:
-  [[gnu::noinline]] void grow() { data_.resize(std::max<std::size_t>(1024, data_.size() * 2)); }
+  [[gnu::noinline]] void grow() {
+    const std::size_t room = std::max<std::size_t>(1024, data_.size() * 2);
+    if constexpr (kLazy) {
+      Storage bigger(room);  // uninitialised
+      std::copy(data_.data(), data_.data() + size_, bigger.data());
+      data_.swap(bigger);
+    } else {
+      data_.resize(room);
+    }
+  }
 
-  std::vector<Item> data_;
+  using Storage = std::conditional_t<kLazy, DistanceBuffer<Item>, std::vector<Item>>;
+  Storage data_;
   std::size_t size_ = 0;
 };
 
 using IndexList = ItemList<std::uint32_t>;
+// Queue entries of the in-place octile fill (index | pair << 32); its rings
+// reserve 8 entries per popped pixel and use about one.
+using EntryList = ItemList<std::uint64_t, true>;
 
 enum class RunResult { kSettled, kExhausted, kOverflow, kInterrupted };
 
@@ -772,7 +788,7 @@ struct FieldBuilder::State {
     ring.assign(3, {});
     pending = 0;
     for (std::size_t slot = 0; slot < 3; ++slot) {
-      const ItemList<std::uint64_t>& list = entries[slot];
+      const EntryList& list = entries[slot];
       for (std::size_t i = 0; i < list.size(); ++i) {
         const std::uint64_t entry = list[i];
         const auto index = static_cast<std::uint32_t>(entry);
@@ -922,7 +938,7 @@ struct FieldBuilder::State {
   // entry, and an entry is current when the pixel still holds the key of
   // its pair (else it moved, or was settled, and is skipped).
   static constexpr std::uint32_t kKeyBase = 0x80000000U;
-  std::vector<ItemList<std::uint64_t>> entries;  // the ring of the in-place fill
+  std::vector<EntryList> entries;  // the ring of the in-place fill
 
   // The stored key of a pixel not settled yet whose cost is `pair`.
   static std::uint32_t inplace_key(std::uint32_t pair) {
@@ -1016,8 +1032,8 @@ struct FieldBuilder::State {
       const bool stopped = kStop && index == stop;
       if (count1 + count2 != 1 || stopped || next + 3 >= Order::kQ - 1 ||
           steps >= kInterruptEvery) {
-        ItemList<std::uint64_t>& list1 = entries[(b + 1) % 3];
-        ItemList<std::uint64_t>& list2 = entries[(b + 2) % 3];
+        EntryList& list1 = entries[(b + 1) % 3];
+        EntryList& list2 = entries[(b + 2) % 3];
         for (std::size_t i = 0; i < count1; ++i) list1.append(found1[i]);
         for (std::size_t i = 0; i < count2; ++i) list2.append(found2[i]);
         bucket = b + 1;
@@ -1048,7 +1064,7 @@ struct FieldBuilder::State {
       // parts do: below kQ - 1 they stay exact (and their keys fit).
       if (bucket + 3 >= Order::kQ - 1) return RunResult::kOverflow;
       const std::size_t slot = bucket % 3;
-      ItemList<std::uint64_t>& items = entries[slot];
+      EntryList& items = entries[slot];
       const std::size_t count = items.size();
       if (pending == 1 && count == 1 &&
           grid[static_cast<std::uint32_t>(items[0])] ==
@@ -1056,8 +1072,8 @@ struct FieldBuilder::State {
         inplace_corridor<kStop, kCutting>(items[0], stop);
         continue;
       }
-      ItemList<std::uint64_t>& next1 = entries[slot == 2 ? 0 : slot + 1];
-      ItemList<std::uint64_t>& next2 = entries[slot == 0 ? 2 : slot - 1];
+      EntryList& next1 = entries[slot == 2 ? 0 : slot + 1];
+      EntryList& next2 = entries[slot == 0 ? 2 : slot - 1];
       next1.reserve_more(8 * count);
       next2.reserve_more(4 * count);
       const std::uint64_t* const in = items.data();
@@ -1414,7 +1430,7 @@ void FieldBuilder::finish() {
     s.compact_buckets();
     std::vector<std::uint8_t>().swap(s.step_cost);
     std::vector<IndexList>().swap(s.ring);
-    std::vector<ItemList<std::uint64_t>>().swap(s.entries);
+    std::vector<EntryList>().swap(s.entries);
     DistanceBuffer<std::uint32_t>().swap(s.octile_keys);
     DistanceBuffer<std::uint64_t>().swap(s.octile_keys64);
   } else {
