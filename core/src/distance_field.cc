@@ -261,7 +261,6 @@ struct FieldBuilder::State {
     std::fill(out + (height + 1) * stride, out + padded_size, kBlocked<Word>);
     field.element_bytes_ = sizeof(Word);
     field.four_ = true;
-    field.tagged_ = false;
     field.stride_ = stride;
     field.origin_ = stride + 1;
 
@@ -427,7 +426,6 @@ struct FieldBuilder::State {
     }
     field.element_bytes_ = sizeof(Word);
     field.four_ = field.options_.connectivity == Connectivity::kFour;
-    field.tagged_ = false;
     field.stride_ = stride;
     field.origin_ = stride + 1;
 
@@ -624,9 +622,8 @@ struct FieldBuilder::State {
       line[width] = 0U;  // right border, and the next row's left one
       line[width + 1] = 0U;
     }
-    field.element_bytes_ = 4;
+    field.element_bytes_ = DistanceField::kTaggedElement;
     field.four_ = false;
-    field.tagged_ = true;
     field.stride_ = stride;
     field.origin_ = stride + 1;
     entries.assign(3, {});
@@ -800,7 +797,6 @@ struct FieldBuilder::State {
     }
     entries.clear();
     DistanceBuffer<std::uint32_t>().swap(field.words32_);
-    field.tagged_ = false;
     field.element_bytes_ = 8;
     octile_pairs = false;
     position = 0;
@@ -925,7 +921,7 @@ struct FieldBuilder::State {
   // ------------------------------- unit-cost octile, 32 bits, settled in place
   //
   // While parts stay below 33461 the fill runs on the field's own grid
-  // (DistanceField::tagged_): a pixel not settled yet holds its order key
+  // (DistanceField::kTaggedElement): a pixel not settled yet holds its order key
   // (OctileKey<uint32_t>) plus kKeyBase, a settled one its pair with the
   // straight part plus one (below 2^31), a blocked one 0, an unreached one
   // all ones. A pixel is settled in place when popped, so no candidate (a
@@ -1407,7 +1403,7 @@ bool FieldBuilder::run_until_settled(Point p) {
       walkable = s.field.words32_[stop] != kBlocked<std::uint32_t>;
       break;
     case Method::kBuckets32:
-      // The octile fill's grid has 0 for blocked pixels (DistanceField::tagged_).
+      // The octile fill's grid has 0 for blocked pixels (DistanceField::kTaggedElement).
       walkable = s.field.words32_[stop] != (s.octile ? 0U : kBlocked<std::uint32_t>);
       break;
     case Method::kBuckets64:
