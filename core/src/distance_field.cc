@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "corridor.h"
@@ -75,12 +76,16 @@ inline std::size_t bucket_of(double key) {
 
 enum class Method { kBreadthFirst16, kBreadthFirst32, kBuckets32, kBuckets64 };
 
-// A growable array of pixel indices whose append inlines (the growth does not).
-class IndexList {
+// A growable array of pixel indices (or other items) whose append inlines
+// (the growth does not). kLazy: growing copies only the items held and
+// leaves the rest of the new room uninitialised (untouched pages are not
+// faulted in), for lists whose reserve_more asks for far more than is used.
+template <typename Item, bool kLazy = false>
+class ItemList {
  public:
   [[nodiscard]] std::size_t size() const { return size_; }
-  [[nodiscard]] std::uint32_t operator[](std::size_t i) const { return data_[i]; }
-  void append(std::uint32_t index) {
+  [[nodiscard]] Item operator[](std::size_t i) const { return data_[i]; }
+  void append(Item index) {
     if (size_ == data_.size()) [[unlikely]] {
       grow();
     }
@@ -93,16 +98,31 @@ class IndexList {
         grow();
       }
   }
-  [[nodiscard]] std::uint32_t* data() { return data_.data(); }
-  [[nodiscard]] const std::uint32_t* data() const { return data_.data(); }
+  [[nodiscard]] Item* data() { return data_.data(); }
+  [[nodiscard]] const Item* data() const { return data_.data(); }
   void resize(std::size_t size) { size_ = size; }
 
  private:
-  [[gnu::noinline]] void grow() { data_.resize(std::max<std::size_t>(1024, data_.size() * 2)); }
+  [[gnu::noinline]] void grow() {
+    const std::size_t room = std::max<std::size_t>(1024, data_.size() * 2);
+    if constexpr (kLazy) {
+      Storage bigger(room);  // uninitialised
+      std::copy(data_.data(), data_.data() + size_, bigger.data());
+      data_.swap(bigger);
+    } else {
+      data_.resize(room);
+    }
+  }
 
-  std::vector<std::uint32_t> data_;
+  using Storage = std::conditional_t<kLazy, DistanceBuffer<Item>, std::vector<Item>>;
+  Storage data_;
   std::size_t size_ = 0;
 };
+
+using IndexList = ItemList<std::uint32_t>;
+// Queue entries of the in-place octile fill (index | pair << 32); its rings
+// reserve 8 entries per popped pixel and use about one.
+using EntryList = ItemList<std::uint64_t, true>;
 
 enum class RunResult { kSettled, kExhausted, kOverflow, kInterrupted };
 
@@ -520,7 +540,10 @@ struct FieldBuilder::State {
   // (OctileKey: 32 bits while parts stay below 33461, then 64), which orders
   // costs exactly, so one integer compare decides a relaxation, a step adds a
   // constant, the bucket of a pixel (floor of its cost) is a comparison with
-  // bucket * kQ, and the pair is recovered exactly from the key. A full fill
+  // bucket * kQ, and the pair is recovered exactly from the key. While keys
+  // fit 32 bits the fill runs on the field's own grid and settles pixels in
+  // place (run_octile_inplace, below); what follows describes the 64-bit
+  // fill it hands over to (octile_widen). A full fill
   // (no pixel waited for, no field() asked) keeps no pair grid: at the end
   // the key array becomes the pair grid in place (one array written instead
   // of two: less memory to fault in and to pass over). Once a pair grid is
@@ -543,9 +566,9 @@ struct FieldBuilder::State {
   // long corridors), the state moves from 32-bit to 64-bit keys and carries
   // on from that bucket (octile_widen).
   static constexpr std::size_t kOctilePrefetch = 8;
-  DistanceBuffer<std::uint32_t> octile_keys;    // per padded pixel, see above
-  DistanceBuffer<std::uint64_t> octile_keys64;  // the same, once 32 bits overflow
-  bool octile = false;                          // the fill runs run_octile_unit
+  DistanceBuffer<std::uint32_t> octile_keys;    // unused: 32-bit keys live in the field's grid
+  DistanceBuffer<std::uint64_t> octile_keys64;  // per padded pixel, once 32 bits overflow
+  bool octile = false;                          // run_octile_inplace, then run_octile_unit
   bool octile_pairs = false;                    // the pair grid is kept (octile_make_pairs)
   bool goal_walkable = false;                   // the goal has a key (0, like blocked pixels)
   // Set by a full 64-bit octile fill: the largest part, so compact_buckets
@@ -575,8 +598,8 @@ struct FieldBuilder::State {
     }
     DistanceBuffer<std::uint32_t>().swap(field.words32_);
     DistanceBuffer<std::uint64_t>().swap(field.words64_);
-    octile_keys.resize(padded_size);  // uninitialised: every element is written below
-    std::uint32_t* const keys = octile_keys.data();
+    field.words32_.resize(padded_size);  // uninitialised: every element is written below
+    std::uint32_t* const keys = field.words32_.data();
     std::fill(keys, keys + stride + 1, 0U);
     std::fill(keys + (height + 1) * stride, keys + padded_size, 0U);
     const std::uint8_t* areas = mask->areas().data();
@@ -599,18 +622,18 @@ struct FieldBuilder::State {
       line[width] = 0U;  // right border, and the next row's left one
       line[width + 1] = 0U;
     }
-    field.element_bytes_ = 4;
+    field.element_bytes_ = DistanceField::kTaggedElement;
     field.four_ = false;
     field.stride_ = stride;
     field.origin_ = stride + 1;
-    ring.assign(3, {});
+    entries.assign(3, {});
     bucket = 0;
     position = 0;
     pending = 0;
     goal_walkable = keys[goal_index] != 0;
     if (goal_walkable) {
-      keys[goal_index] = 0;
-      ring[0].append(goal_index);
+      keys[goal_index] = kKeyBase;  // key 0
+      entries[0].append(goal_index);  // pair 0
       pending = 1;
     }
     octile = true;
@@ -646,12 +669,9 @@ struct FieldBuilder::State {
   }
 
   void octile_make_pairs() {
-    if (!octile || octile_pairs) return;
-    if (method == Method::kBuckets32) {
-      octile_make_pairs<std::uint32_t>();
-    } else {
-      octile_make_pairs<std::uint64_t>();
-    }
+    // The 32-bit fill settles its pixels in place (run_octile_inplace).
+    if (!octile || octile_pairs || method != Method::kBuckets64) return;
+    octile_make_pairs<std::uint64_t>();
   }
 
   // The pair of `key` when its left neighbour did not tell: with 64-bit keys
@@ -738,42 +758,47 @@ struct FieldBuilder::State {
   }
 
   // The 32-bit unit-cost octile fill stopped at the start of a bucket whose
-  // candidates could outgrow its keys: move its state to 64-bit keys (and a
-  // 32 + 32 bit pair grid if there is one), which carry on from the same
-  // bucket with the same lists.
+  // candidates could outgrow its keys: move its state to 64-bit keys (every
+  // pixel with a cost below the bucket is settled, as in the 64-bit fill) and
+  // index lists, which carry on from the same bucket. The 64-bit fill makes
+  // its pair grid when one is needed (octile_make_pairs).
   void octile_widen() {
     using Narrow = OctileKey<std::uint32_t>;
     using Wide = OctileKey<std::uint64_t>;
-    const std::size_t size = octile_keys.size();
-    const std::uint32_t* const keys = octile_keys.data();
+    const std::size_t size = field.words32_.size();
+    const std::uint32_t* const grid = field.words32_.data();
     octile_keys64.resize(size);
     std::uint64_t* const wide_keys = octile_keys64.data();
+    const auto wide_key = [](std::uint32_t pair) {
+      return (pair & 0xFFFFU) * Wide::kQ + (pair >> 16) * Wide::kP;
+    };
     for (std::size_t i = 0; i < size; ++i) {
-      const std::uint32_t key = keys[i];
+      const std::uint32_t value = grid[i];
       // Mostly blocked or unreached (overflow comes early, in corridors):
       // a branch skips their conversion.
-      if (key + 1U <= 1U) {
-        wide_keys[i] = key == 0 ? 0 : kUnreached<std::uint64_t>;
+      if (value + 1U <= 1U) {
+        wide_keys[i] = value == 0 ? 0 : kUnreached<std::uint64_t>;
         continue;
       }
-      const std::uint32_t pair = Narrow::pair(key);
-      wide_keys[i] = (pair & 0xFFFFU) * Wide::kQ + (pair >> 16) * Wide::kP;
+      wide_keys[i] = wide_key(value < kKeyBase ? value - 1 : Narrow::pair(value - kKeyBase));
     }
-    if (octile_pairs) {
-      const std::uint32_t* const grid = field.words32_.data();
-      DistanceBuffer<std::uint64_t>& wide = field.words64_;
-      wide.resize(size);
-      for (std::size_t i = 0; i < size; ++i) {
-        const std::uint32_t pair = grid[i];
-        wide[i] = pair >= kBlocked<std::uint32_t>
-                      ? (pair == kBlocked<std::uint32_t> ? kBlocked<std::uint64_t>
-                                                         : kUnreached<std::uint64_t>)
-                      : (pair & 0xFFFFU) | (static_cast<std::uint64_t>(pair >> 16) << 32);
+    ring.assign(3, {});
+    pending = 0;
+    for (std::size_t slot = 0; slot < 3; ++slot) {
+      const EntryList& list = entries[slot];
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        const std::uint64_t entry = list[i];
+        const auto index = static_cast<std::uint32_t>(entry);
+        if (grid[index] == inplace_key(static_cast<std::uint32_t>(entry >> 32))) {
+          ring[slot].append(index);
+          ++pending;
+        }
       }
     }
+    entries.clear();
     DistanceBuffer<std::uint32_t>().swap(field.words32_);
-    DistanceBuffer<std::uint32_t>().swap(octile_keys);
     field.element_bytes_ = 8;
+    octile_pairs = false;
     position = 0;
   }
 
@@ -893,6 +918,205 @@ struct FieldBuilder::State {
     }
   }
 
+  // ------------------------------- unit-cost octile, 32 bits, settled in place
+  //
+  // While parts stay below 33461 the fill runs on the field's own grid
+  // (DistanceField::kTaggedElement): a pixel not settled yet holds its order key
+  // (OctileKey<uint32_t>) plus kKeyBase, a settled one its pair with the
+  // straight part plus one (below 2^31), a blocked one 0, an unreached one
+  // all ones. A pixel is settled in place when popped, so no candidate (a
+  // key, from 2^31 up) is ever cheaper than a settled or blocked pixel, every
+  // settled pixel reads as walkable in the corner test (the goal too, 1), and
+  // the finished grid is the field: no pass over the whole grid at the end,
+  // and field() needs no pair grid while filling. The queue entries carry
+  // the pixel's pair (index | pair << 32: the pair of a neighbour is the
+  // popped pixel's plus one step, no division); every improvement queues an
+  // entry, and an entry is current when the pixel still holds the key of
+  // its pair (else it moved, or was settled, and is skipped).
+  static constexpr std::uint32_t kKeyBase = 0x80000000U;
+  std::vector<EntryList> entries;  // the ring of the in-place fill
+
+  // The stored key of a pixel not settled yet whose cost is `pair`.
+  static std::uint32_t inplace_key(std::uint32_t pair) {
+    using Order = OctileKey<std::uint32_t>;
+    return (pair & 0xFFFFU) * Order::kQ + (pair >> 16) * Order::kP + kKeyBase;
+  }
+
+  // Expands the popped pixel `index` (stored key `here`, pair in the high
+  // half of `pair_high`) of bucket k: relaxes its eight neighbours, queueing
+  // those of bucket k + 1 at out1 and of k + 2 at out2 (limit1: the stored
+  // key where bucket k + 2 starts).
+  template <bool kCutting>
+  [[gnu::always_inline]] static void inplace_expand(std::uint32_t* grid, std::uint32_t s,
+                                                    std::uint32_t index, std::uint32_t here,
+                                                    std::uint64_t pair_high, std::uint32_t limit1,
+                                                    std::uint64_t*& out1, std::uint64_t*& out2) {
+    using Order = OctileKey<std::uint32_t>;
+    const std::uint32_t straight = here + Order::kQ;
+    const std::uint32_t diagonal = here + Order::kP;
+    std::uint32_t* const at = grid + index;
+    const auto row = static_cast<std::ptrdiff_t>(s);
+    // Entries of the neighbours: index + offset, pair + one step.
+    const std::uint64_t straight_entry = pair_high + (std::uint64_t{1} << 32) + index;
+    const std::uint64_t diagonal_entry = pair_high + (std::uint64_t{1} << 48) + index;
+    // Each neighbour is read just before it is relaxed (they are distinct
+    // pixels): fewer live registers than reading all eight first.
+    const auto relax = [&](std::ptrdiff_t offset) __attribute__((always_inline)) {
+      const std::uint32_t old = at[offset];
+      if (straight < old) {
+        at[offset] = straight;
+        *out1++ = straight_entry + static_cast<std::uint64_t>(offset);
+      }
+    };
+    relax(1);
+    relax(-1);
+    relax(row);
+    relax(-row);
+    const bool far = diagonal >= limit1;  // bucket k + 2
+    std::uint64_t* d = far ? out2 : out1;
+    // Blocked pixels hold 0. The sides are tested only once the diagonal
+    // would improve (fewer instructions on the common path), and read again
+    // then (still 0 exactly when blocked): fewer live registers.
+    const auto relax_diagonal = [&](std::ptrdiff_t offset, std::ptrdiff_t side1,
+                                    std::ptrdiff_t side2) __attribute__((always_inline)) {
+      const std::uint32_t old = at[offset];
+      if (diagonal < old) {
+        if (kCutting || (at[side1] != 0 && at[side2] != 0)) {
+          at[offset] = diagonal;
+          *d++ = diagonal_entry + static_cast<std::uint64_t>(offset);
+        }
+      }
+    };
+    relax_diagonal(row + 1, row, 1);
+    relax_diagonal(row - 1, row, -1);
+    relax_diagonal(-row - 1, -row, -1);
+    relax_diagonal(-row + 1, -row, 1);
+    out1 = far ? out1 : d;
+    out2 = far ? d : out2;
+  }
+
+  // The queue holds one current entry, of the current bucket: pop it, and
+  // while a pop queues exactly one entry, go on from that one (a one-pixel
+  // corridor, where a bucket's bookkeeping would cost more than the pixel).
+  // Ends, with the ring as run_octile_inplace would leave it after the last
+  // pop, when a pop queues none or several, before a bucket that could
+  // overflow the keys, with kStop after popping `stop`, or after
+  // kInterruptEvery pops (counted for the interrupt check).
+  template <bool kStop, bool kCutting>
+  [[gnu::noinline]] void inplace_corridor(std::uint64_t entry, std::size_t stop) {
+    using Order = OctileKey<std::uint32_t>;
+    std::uint32_t* const grid = field.words32_.data();
+    const auto s = static_cast<std::uint32_t>(stride);
+    entries[bucket % 3].clear();
+    std::size_t b = bucket;
+    std::size_t steps = 0;
+    std::array<std::uint64_t, 8> found1{};
+    std::array<std::uint64_t, 4> found2{};
+    for (;;) {
+      const auto index = static_cast<std::uint32_t>(entry);
+      const std::uint32_t here = grid[index];
+      grid[index] = static_cast<std::uint32_t>(entry >> 32) + 1;  // settled
+      std::uint64_t* out1 = found1.data();
+      std::uint64_t* out2 = found2.data();
+      inplace_expand<kCutting>(grid, s, index, here, entry & 0xFFFFFFFF00000000ULL,
+                               static_cast<std::uint32_t>((b + 2) * Order::kQ) + kKeyBase, out1,
+                               out2);
+      ++steps;
+      const std::size_t count1 = static_cast<std::size_t>(out1 - found1.data());
+      const std::size_t count2 = static_cast<std::size_t>(out2 - found2.data());
+      const std::size_t next = count1 != 0 ? b + 1 : b + 2;
+      const bool stopped = kStop && index == stop;
+      if (count1 + count2 != 1 || stopped || next + 3 >= Order::kQ - 1 ||
+          steps >= kInterruptEvery) {
+        EntryList& list1 = entries[(b + 1) % 3];
+        EntryList& list2 = entries[(b + 2) % 3];
+        for (std::size_t i = 0; i < count1; ++i) list1.append(found1[i]);
+        for (std::size_t i = 0; i < count2; ++i) list2.append(found2[i]);
+        bucket = b + 1;
+        pending = count1 + count2;
+        since_check += steps;
+        return;
+      }
+      entry = count1 != 0 ? found1[0] : found2[0];
+      b = next;
+    }
+  }
+
+  template <bool kStop, bool kCutting>
+  RunResult run_octile_inplace(std::size_t stop) {
+    using Order = OctileKey<std::uint32_t>;
+    std::uint32_t* const grid = field.words32_.data();
+    const auto s = static_cast<std::uint32_t>(stride);
+    // The grid beyond the caches: fetch the three rows of the pixel
+    // kOctilePrefetch entries ahead (a loss on maps that fit in L2).
+    const bool prefetch = field.words32_.size() * sizeof(std::uint32_t) > (std::size_t{1} << 20);
+    while (pending > 0) {
+      if constexpr (kStop) {
+        // Pixels are settled when popped; buckets below this one are done.
+        if (grid[stop] - 1U < kKeyBase - 1U) return RunResult::kSettled;
+      }
+      if (interrupted(entries[bucket % 3].size())) return RunResult::kInterrupted;
+      // Candidates from this bucket cost below bucket + 3, so both their
+      // parts do: below kQ - 1 they stay exact (and their keys fit).
+      if (bucket + 3 >= Order::kQ - 1) return RunResult::kOverflow;
+      const std::size_t slot = bucket % 3;
+      EntryList& items = entries[slot];
+      const std::size_t count = items.size();
+      if (pending == 1 && count == 1 &&
+          grid[static_cast<std::uint32_t>(items[0])] ==
+              inplace_key(static_cast<std::uint32_t>(items[0] >> 32))) {
+        inplace_corridor<kStop, kCutting>(items[0], stop);
+        continue;
+      }
+      EntryList& next1 = entries[slot == 2 ? 0 : slot + 1];
+      EntryList& next2 = entries[slot == 0 ? 2 : slot - 1];
+      next1.reserve_more(8 * count);
+      next2.reserve_more(4 * count);
+      const std::uint64_t* const in = items.data();
+      std::uint64_t* out1 = next1.data() + next1.size();
+      std::uint64_t* out2 = next2.data() + next2.size();
+      const auto limit1 = static_cast<std::uint32_t>((bucket + 2) * Order::kQ) + kKeyBase;
+      const auto pop_all = [&]<bool kPrefetch>(std::bool_constant<kPrefetch>)
+          __attribute__((always_inline)) {
+        const std::uint64_t* const end = in + count;
+        for (const std::uint64_t* next = in; next != end; ++next) {
+          const std::uint64_t entry = *next;
+          const auto index = static_cast<std::uint32_t>(entry);
+          if constexpr (kPrefetch) {
+            if (end - next > static_cast<std::ptrdiff_t>(kOctilePrefetch)) {
+              const auto ahead = static_cast<std::uint32_t>(next[kOctilePrefetch]);
+              __builtin_prefetch(grid + ahead - s, 1);
+              __builtin_prefetch(grid + ahead, 1);
+              __builtin_prefetch(grid + ahead + s, 1);
+            }
+          }
+          const std::uint32_t here = grid[index];
+          const auto pair = static_cast<std::uint32_t>(entry >> 32);
+          if (here != inplace_key(pair)) {
+            continue;  // moved to a cheaper key (or settled) since
+          }
+          grid[index] = pair + 1;  // settled
+          inplace_expand<kCutting>(grid, s, index, here, entry & 0xFFFFFFFF00000000ULL, limit1,
+                                   out1, out2);
+        }
+      };
+      if (prefetch) {
+        pop_all(std::true_type{});
+      } else {
+        pop_all(std::false_type{});
+      }
+      next1.resize(static_cast<std::size_t>(out1 - next1.data()));
+      next2.resize(static_cast<std::size_t>(out2 - next2.data()));
+      items.clear();
+      pending = next1.size() + next2.size();
+      ++bucket;
+    }
+    if constexpr (kStop) {
+      if (grid[stop] - 1U < kKeyBase - 1U) return RunResult::kSettled;
+    }
+    return RunResult::kExhausted;
+  }
+
   template <typename Key, bool kStop, bool kCutting>
   RunResult run_octile_unit(std::size_t stop) {
     using Order = OctileKey<Key>;
@@ -981,8 +1205,13 @@ struct FieldBuilder::State {
     const bool eight = field.options_.connectivity == Connectivity::kEight;
     const bool cutting = field.options_.allow_corner_cutting;
     if (octile) {
-      return cutting ? run_octile_unit<Word, kStop, true>(stop)
-                     : run_octile_unit<Word, kStop, false>(stop);
+      if constexpr (sizeof(Word) == 4) {
+        return cutting ? run_octile_inplace<kStop, true>(stop)
+                       : run_octile_inplace<kStop, false>(stop);
+      } else {
+        return cutting ? run_octile_unit<Word, kStop, true>(stop)
+                       : run_octile_unit<Word, kStop, false>(stop);
+      }
     }
     if (unit_costs) {
       if (!eight) return run_buckets<Word, kStop, false, false, true>(stop);
@@ -1009,6 +1238,7 @@ struct FieldBuilder::State {
       method = Method::kBuckets64;
       if (octile) {
         octile_widen();  // carry on from here
+        if (!to_end) octile_make_pairs<std::uint64_t>();  // the 64-bit fill writes pairs when it pops
       } else {
         start_buckets<std::uint64_t>();  // start over
       }
@@ -1170,8 +1400,11 @@ bool FieldBuilder::run_until_settled(Point p) {
       walkable = s.field.words16_[stop] != kBlocked<std::uint16_t>;
       break;
     case Method::kBreadthFirst32:
-    case Method::kBuckets32:
       walkable = s.field.words32_[stop] != kBlocked<std::uint32_t>;
+      break;
+    case Method::kBuckets32:
+      // The octile fill's grid has 0 for blocked pixels (DistanceField::kTaggedElement).
+      walkable = s.field.words32_[stop] != (s.octile ? 0U : kBlocked<std::uint32_t>);
       break;
     case Method::kBuckets64:
       walkable = s.field.words64_[stop] != kBlocked<std::uint64_t>;
@@ -1193,6 +1426,7 @@ void FieldBuilder::finish() {
     s.compact_buckets();
     std::vector<std::uint8_t>().swap(s.step_cost);
     std::vector<IndexList>().swap(s.ring);
+    std::vector<EntryList>().swap(s.entries);
     DistanceBuffer<std::uint32_t>().swap(s.octile_keys);
     DistanceBuffer<std::uint64_t>().swap(s.octile_keys64);
   } else {

@@ -473,6 +473,131 @@ TEST(FieldOptions, SpiralDistancesOverflowSixteenBits) {
   }
 }
 
+// Eight-connected fills stopped part way (run_until_settled) and resumed:
+// the unit-cost octile fill settles pixels in its working grid in place, so
+// field() must read every settled pixel exactly and no other as reachable,
+// and the finished field is the brute-force one.
+TEST(FieldOptions, PartialEightConnectedFillsMatchBruteForce) {
+  std::mt19937_64 rng(0x5eed0404);
+  std::uniform_int_distribution<std::uint32_t> size(2, 48);
+  std::uniform_real_distribution<double> obstacles(0.0, 0.55);
+  int stops_checked = 0;
+  for (int round = 0; round < 600; ++round) {
+    const Mask mask = pathtest::random_mask(rng, size(rng), size(rng), obstacles(rng), 1);
+    const Variant& variant = kVariants[1 + round % 2];
+    FieldOptions options;
+    options.connectivity = variant.connectivity;
+    options.allow_corner_cutting = variant.cutting;
+    const Point goal = random_walkable(rng, mask, kAllAreas, 0.9);
+    const std::vector<double> want = pathtest::reference_distances(mask, goal, grid_for(options, variant));
+    SCOPED_TRACE("round " + std::to_string(round) + " " + variant.name + " goal " + text(goal));
+    FieldBuilder builder(mask, goal, options);
+    double settled_up_to = 0;
+    for (int stop = 0; stop < 4; ++stop) {
+      const Point p = pathtest::random_point(rng, mask);
+      const bool reaches = want[mask.index(p)] != kNoPath;
+      ASSERT_EQ(builder.run_until_settled(p), reaches);
+      if (reaches) {
+        settled_up_to = std::max(settled_up_to, want[mask.index(p)]);
+        ++stops_checked;
+      }
+      const DistanceField& field = builder.field();
+      for (std::int32_t y = 0; y < static_cast<std::int32_t>(mask.height()); ++y) {
+        for (std::int32_t x = 0; x < static_cast<std::int32_t>(mask.width()); ++x) {
+          const double expected = want[mask.index({x, y})];
+          if (field.reachable({x, y})) {
+            ASSERT_TRUE(close(field.cost_at({x, y}), expected)) << text(Point{x, y});
+          } else if (!builder.finished()) {
+            // Every pixel cheaper than a settled one is settled.
+            ASSERT_FALSE(expected <= settled_up_to - 1e-9) << text(Point{x, y});
+          } else {
+            ASSERT_EQ(expected, kNoPath) << text(Point{x, y});
+          }
+        }
+      }
+    }
+    builder.finish();
+    const DistanceField field = builder.take();
+    for (std::int32_t y = 0; y < static_cast<std::int32_t>(mask.height()); ++y) {
+      for (std::int32_t x = 0; x < static_cast<std::int32_t>(mask.width()); ++x) {
+        const double expected = want[mask.index({x, y})];
+        if (expected == kNoPath) {
+          ASSERT_FALSE(field.reachable({x, y})) << text(Point{x, y});
+        } else {
+          ASSERT_TRUE(close(field.cost_at({x, y}), expected)) << text(Point{x, y});
+        }
+      }
+    }
+  }
+  EXPECT_GT(stops_checked, 500);
+}
+
+// The octile fill moves from 32-bit to 64-bit order keys once costs pass
+// about 33,000: waiting for pixels on both sides of that, and interrupted
+// throughout, it still ends with the one-call field.
+TEST(FieldOptions, SpiralPartialAndInterruptedEightConnectedFills) {
+  const Mask mask = pathbench::spiral_mask(401, 401);
+  for (const bool cutting : {false, true}) {
+    FieldOptions options;
+    options.connectivity = Connectivity::kEight;
+    options.allow_corner_cutting = cutting;
+    const DistanceField want = compute_distance_field(mask, {0, 0}, options);
+    std::vector<Point> near;
+    std::vector<Point> far;
+    for (std::int32_t y = 0; y < 401; ++y) {
+      for (std::int32_t x = 0; x < 401; ++x) {
+        if (!want.reachable({x, y})) continue;
+        const double cost = want.cost_at({x, y});
+        if (near.empty() && cost > 20000 && cost < 30000) near.push_back({x, y});
+        if (far.empty() && cost > 60000) far.push_back({x, y});
+      }
+    }
+    ASSERT_FALSE(near.empty());
+    ASSERT_FALSE(far.empty());
+    FieldBuilder builder(mask, {0, 0}, options);
+    int checks = 0;
+    builder.set_interrupt([&] { return ++checks % 2 == 1; });  // every other check stops
+    const auto run = [&](auto step) {
+      for (int attempt = 0; attempt < 10000; ++attempt) {
+        try {
+          step();
+          return;
+        } catch (const Interrupted&) {
+        }
+      }
+      FAIL() << "never finished";
+    };
+    for (const Point p : {near[0], far[0]}) {
+      bool settled = false;
+      run([&] { settled = builder.run_until_settled(p); });
+      ASSERT_TRUE(settled);
+      const DistanceField& field = builder.field();
+      const double limit = want.cost_at(p);
+      for (std::int32_t y = 0; y < 401; ++y) {
+        for (std::int32_t x = 0; x < 401; ++x) {
+          if (field.reachable({x, y})) {
+            ASSERT_EQ(field.exact({x, y}), want.exact({x, y})) << text(Point{x, y});
+          } else {
+            ASSERT_FALSE(want.reachable({x, y}) && want.cost_at({x, y}) < limit) << text(Point{x, y});
+          }
+        }
+      }
+    }
+    run([&] { builder.finish(); });
+    EXPECT_GT(checks, 2);
+    const DistanceField field = builder.take();
+    EXPECT_EQ(field.bytes_per_pixel(), want.bytes_per_pixel());
+    for (std::int32_t y = 0; y < 401; ++y) {
+      for (std::int32_t x = 0; x < 401; ++x) {
+        ASSERT_EQ(field.reachable({x, y}), want.reachable({x, y})) << text(Point{x, y});
+        if (want.reachable({x, y})) {
+          ASSERT_EQ(field.exact({x, y}), want.exact({x, y}));
+        }
+      }
+    }
+  }
+}
+
 TEST(FieldOptions, OpenFieldsAreOctileAndCompact) {
   const Mask mask(300, 200, std::vector<std::uint8_t>(300 * 200, 1));
   FieldOptions options;

@@ -94,7 +94,9 @@ struct GridCost {
 //
 // Storage, per pixel: kFour, 2 bytes when every cost fits in 16 bits, else 4;
 // kEight, 4 bytes (straight and diagonal parts 16 bits each) when both fit,
-// else 8. All ones marks an unreachable pixel.
+// else 8. All ones marks an unreachable pixel. The unit-cost octile fill's
+// 4-byte fields (see kTaggedElement) store the straight part plus one, with
+// every value from 2^31 up and 0 unreachable.
 class DistanceField {
  public:
   using Distance = std::uint32_t;
@@ -145,7 +147,9 @@ class DistanceField {
   [[nodiscard]] std::size_t origin() const { return origin_; }
 
   // Bytes of distance storage per pixel (2, 4 or 8), see the class comment.
-  [[nodiscard]] std::size_t bytes_per_pixel() const { return element_bytes_; }
+  [[nodiscard]] std::size_t bytes_per_pixel() const {
+    return element_bytes_ == kTaggedElement ? 4 : element_bytes_;
+  }
   // Bytes held, for cache accounting.
   [[nodiscard]] std::size_t memory_bytes() const {
     return sizeof(*this) + words16_.capacity() * 2 + words32_.capacity() * 4 +
@@ -167,6 +171,8 @@ class DistanceField {
         return words16_[i] < 0xFFFEU;
       case 4:
         return words32_[i] < 0xFFFFFFFEU;
+      case kTaggedElement:
+        return words32_[i] - 1U < 0x7FFFFFFFU;  // 1 to 2^31 - 1
       default:
         return words64_[i] < 0xFFFFFFFFFFFFFFFEULL;
     }
@@ -178,6 +184,8 @@ class DistanceField {
       case 4:
         return four_ ? GridCost{words32_[i], 0}
                      : GridCost{words32_[i] & 0xFFFFU, words32_[i] >> 16};
+      case kTaggedElement:
+        return {(words32_[i] & 0xFFFFU) - 1U, words32_[i] >> 16};
       default:
         return {static_cast<std::uint32_t>(words64_[i]),
                 static_cast<std::uint32_t>(words64_[i] >> 32)};
@@ -189,7 +197,14 @@ class DistanceField {
   Point goal_;
   FieldOptions options_;
   bool four_ = true;  // one integer per pixel (kFour), else straight/diagonal pairs
-  std::size_t element_bytes_ = 4;
+  // element_bytes_ of a 4-byte kEight field from the unit-cost octile fill,
+  // which settles pixels in its working grid in place: a reachable pixel
+  // holds (straight + 1) | (diagonal << 16), below 2^31 (parts stay below
+  // 33461); 0 (blocked), all ones (unreached) and the order keys from 2^31
+  // up (not settled yet) read as unreachable. A case of its own in the
+  // switches below, so reading the other layouts costs nothing more.
+  static constexpr std::size_t kTaggedElement = 5;
+  std::size_t element_bytes_ = 4;  // 2, 4, 8, or kTaggedElement (4 bytes)
   std::size_t stride_ = 0;  // elements per stored row (padding included)
   std::size_t origin_ = 0;  // element of pixel (0,0)
   // Exactly one of these holds the pixels, per element_bytes_.
