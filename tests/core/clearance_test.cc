@@ -132,6 +132,33 @@ TEST(ClearanceMap, SegmentWalkableAgreesWithThePlainCheck) {
   EXPECT_GT(walkable_long_segments, 1000U);
 }
 
+// Every segment up to 9 pixels across from every pixel, near the mask's
+// edges too (the span tests' 8-byte loads): the map's answer is the mask's.
+TEST(ClearanceMap, ShortSegmentsAgree) {
+  std::mt19937_64 rng(17);
+  for (int round = 0; round < 12; ++round) {
+    const auto width = static_cast<std::uint32_t>(1 + rng() % 40);
+    const auto height = static_cast<std::uint32_t>(1 + rng() % 40);
+    const Mask mask = pathtest::random_mask(rng, width, height, round % 2 == 0 ? 0.1 : 0.3, 2);
+    const ClearanceMap map(mask, kAllAreas);
+    const auto w = static_cast<std::int32_t>(width);
+    const auto h = static_cast<std::int32_t>(height);
+    for (std::int32_t ay = 0; ay < h; ++ay) {
+      for (std::int32_t ax = 0; ax < w; ++ax) {
+        for (std::int32_t by = std::max(0, ay - 9); by <= std::min(h - 1, ay + 9); ++by) {
+          for (std::int32_t bx = std::max(0, ax - 9); bx <= std::min(w - 1, ax + 9); ++bx) {
+            const Point a{ax, ay};
+            const Point b{bx, by};
+            ASSERT_EQ(segment_walkable(map, a, b, LineRule::kNoCornerCutting),
+                      segment_walkable(mask, kAllAreas, a, b, LineRule::kNoCornerCutting))
+                << "round " << round << ": " << ax << "," << ay << " - " << bx << "," << by;
+          }
+        }
+      }
+    }
+  }
+}
+
 // Segments that pass exactly through pixel corners next to a lone blocked
 // pixel, at every offset: the corner rule must survive the jumps.
 TEST(ClearanceMap, CornerGrazingSegmentsAgree) {
