@@ -10,7 +10,8 @@
 //     with both points inside the legs adds a corner where one corner is not
 //     enough. The best cut by length gained is kept.
 // The pass runs forward, then on the reversed path (which sees the obstacles
-// from the other side), and the result is reversed back.
+// from the other side), and the result is reversed back; paths through dense
+// clutter get one forward round of a narrower search (see SearchEffort).
 //
 // Every move is checked with segment_walkable on each new segment and is kept
 // only when it makes the path strictly shorter, so the result is never longer
@@ -53,11 +54,13 @@ constexpr int kMaxRounds = 8;
 
 // How hard a call searches. A path through dense scattered clutter (its
 // simplified legs average under kClutterMeanLeg pixel steps over at least
-// kClutterMinCorners corners) sees only a few pixels far anywhere: there the
-// reversed pass, the later rounds and the P candidates away from the corner
-// cost 2-3x the time for about 0.1-0.3% of length (30% random obstacles), so
-// such paths get a lighter search. Moving AI game-map paths average 3.3 steps
-// or more (most over 6), the random and maze sets under 3.
+// kClutterMinCorners corners) sees only a few pixels far anywhere. There the
+// reversed pass, the rounds after the first and the P candidates away from
+// the corner cost about 2.7x the time for 0.15-0.3% of length (30% random
+// obstacles), so such paths get one drop + cut round in one direction, with
+// P next to the corner or at A. The Moving AI game maps' simplified paths
+// average 3.3 steps or more (most over 6) and keep the full search; paths
+// on the random (25%) and maze sets average under 3.
 struct SearchEffort {
   bool reversed_pass = true;
   int rounds = kMaxRounds;
@@ -65,7 +68,7 @@ struct SearchEffort {
 };
 constexpr double kClutterMeanLeg = 3.0;
 constexpr std::size_t kClutterMinCorners = 16;
-constexpr SearchEffort kClutterEffort{false, 2, false};
+constexpr SearchEffort kClutterEffort{false, 1, false};
 
 // Integer coordinates square exactly in a double, so this is as exact as
 // std::hypot and several times faster.
@@ -289,12 +292,15 @@ class Smoother {
   // every segment a move adds is checked, so it stays true for both passes.
   void trust_path_segments() { trusted_ = true; }
 
-  // segment_walkable, from the clearance map when there is one. Once the
-  // path is trusted, every point the smoother asks about is inside the mask
-  // (a path point, or a pixel between two of them), so the check is made
-  // inline without looking at the bounds.
+  // Lets the smoother rely on every point of the input lying inside the mask:
+  // then so does every point it asks about (a path point, or a pixel between
+  // two of them).
+  void trust_points_inside() { inside_ = true; }
+
+  // segment_walkable, from the clearance map when there is one; made inline
+  // without looking at the bounds once the points are known to be inside.
   [[nodiscard]] bool walkable(Point a, Point b) const {
-    if (trusted_) {
+    if (inside_) {
       return clearance_ != nullptr ? segment_walk::walkable_inside(*clearance_, a, b, rule_)
                                    : segment_walk::walkable_inside(mask_, enabled_, a, b, rule_);
     }
@@ -604,6 +610,7 @@ class Smoother {
   const ClearanceMap* clearance_;  // null, or serving mask_ and enabled_
   bool weighted_ = false;
   bool trusted_ = false;
+  bool inside_ = false;
   SmootherScratch& scratch_;
   FailedCorners& hidden_;  // pairs (P, P, Q): P does not see Q (unweighted only)
 };
@@ -639,7 +646,10 @@ Path beautify(const Path& path, const Mask& mask, AreaSet enabled, LineRule rule
   Smoother smoother(mask, enabled & kAllAreas, rule, costs, clearance, sets, path.size(),
                     effort_for(path));
   // A traced path's segments are all walkable; an arbitrary input's may not be.
-  bool walkable = true;
+  bool walkable = std::all_of(path.begin(), path.end(), [&mask](Point p) { return mask.contains(p); });
+  if (walkable) {
+    smoother.trust_points_inside();
+  }
   for (std::size_t i = 1; i < path.size() && walkable; ++i) {
     walkable = smoother.walkable(path[i - 1], path[i]);
   }

@@ -100,6 +100,9 @@ enum class LineRule {
 // string touches the obstacle). Never makes the path longer; every new
 // segment satisfies segment_walkable(rule); all points stay integer pixels
 // and the endpoints stay. O(points * log^2(leg length)) segment checks.
+// A path through dense scattered clutter (legs averaging under 3 pixels over
+// 16 or more corners) gets a lighter search: one forward round, P next to
+// the corner or at A (a few tenths of a percent longer, about 2.7x faster).
 //
 // With area costs (weighted terrain), a new segment may only touch (per rule)
 // pixels whose area cost is at most the highest cost of the pixels the part of
