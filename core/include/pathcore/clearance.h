@@ -68,8 +68,9 @@ class ClearanceMap {
 
 // segment_walkable(mask, map.enabled(), a, b, rule) for the mask the map was
 // built from, answered from the map alone: the same answer for every segment,
-// in fewer steps. kNoCornerCutting: a segment at most 64 pixels across on its
-// shorter axis is tested one row (or column) span at a time on the
+// in fewer steps. kNoCornerCutting: a segment within 8x8 pixels is tested as
+// one 8x8 board of walkability bits against its supercover's; one at most 64
+// pixels across on its shorter axis one row (or column) span at a time on the
 // walkability bits, min(|dx|, |dy|) + 1 word tests; a longer one is walked,
 // jumping clearance - 1 steps along its longer axis where the clearance is
 // high. kBresenham walks every pixel. False when a or b is outside.
