@@ -469,6 +469,42 @@ TEST(Beautify, NeverLongerNorThroughWallsOnRandomMasks) {
   EXPECT_GT(shortened, 300);
 }
 
+// Long paths through dense scattered clutter (simplified legs averaging under
+// 3 steps) get beautify's lighter search; its guarantees stay: endpoints
+// kept, never longer, every segment walkable per the rule, the same answer
+// with the clearance map.
+TEST(Beautify, DenseClutterKeepsTheGuarantees) {
+  std::mt19937_64 rng(0x5eed0026);
+  int cluttered = 0;
+  for (int round = 0; round < 40; ++round) {
+    const Mask mask = pathtest::random_mask(rng, 160, 120, round % 2 == 0 ? 0.3 : 0.25, 1);
+    const ClearanceMap map(mask, kAllAreas);
+    const Point goal = random_endpoint(rng, mask, kAllAreas);
+    FieldOptions options;
+    options.connectivity = round % 4 < 2 ? Connectivity::kFour : Connectivity::kEight;
+    const DistanceField field = compute_distance_field(mask, goal, options);
+    const Path input = simplify(trace(mask, field, random_endpoint(rng, mask, kAllAreas), true));
+    if (input.size() < 18) {
+      continue;
+    }
+    double steps = 0;
+    for (std::size_t i = 1; i < input.size(); ++i) {
+      steps += std::max(std::abs(input[i].x - input[i - 1].x), std::abs(input[i].y - input[i - 1].y));
+    }
+    cluttered += steps < 3.0 * static_cast<double>(input.size() - 1) ? 1 : 0;
+    for (const LineRule rule : {LineRule::kNoCornerCutting, LineRule::kBresenham}) {
+      const Path output = beautify(input, mask, kAllAreas, rule);
+      ASSERT_FALSE(output.empty());
+      EXPECT_EQ(output.front(), input.front());
+      EXPECT_EQ(output.back(), input.back());
+      EXPECT_LE(euclidean_length(output), euclidean_length(input) + 1e-9);
+      expect_segments_walkable(mask, kAllAreas, output, rule);
+      EXPECT_EQ(beautify(input, mask, kAllAreas, rule, unit_area_costs(), &map), output) << round;
+    }
+  }
+  EXPECT_GT(cluttered, 20);  // the lighter search ran
+}
+
 // One SmoothingScratch reused across masks, sizes, rules, weights and the
 // clearance map gives exactly the answers of calls without one: nothing a
 // call leaves in it changes a later answer.
