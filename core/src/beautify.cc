@@ -488,11 +488,15 @@ class Smoother {
           before - ((p_is_a ? 0.0 : distance(a, p)) + distance(p, c)) <= best_gain - kMinGain) {
         return;
       }
-      if (!p_is_a && !implied_visible(b, p, a) && !visible(a, p, cap)) {
-        return;
-      }
+      // A-P is asked last: P lies on (or next to) the leg A-B, which is
+      // visible, so that check almost always passes, while most P have no
+      // cut toward C at all. (Either order gives the same cut: both must hold,
+      // and farthest_cut only remembers facts about Q_j.)
       const std::int64_t j = farthest_cut(p, b, c, to_c, cap, qs, p_is_a);
       if (j == 0) {
+        return;
+      }
+      if (!p_is_a && !implied_visible(b, p, a) && !visible(a, p, cap)) {
         return;
       }
       const Point q = point_along(b, c, j, to_c);

@@ -84,6 +84,41 @@ class InterruptCheck {
   std::size_t done_ = 0;
 };
 
+// The points a trace keeps: every pixel (trace's answer), or only the pixels
+// where its direction changes and both ends: simplify's answer for that trace,
+// without building the whole path first (path_from_field's smoothing).
+class TracedPoints {
+ public:
+  TracedPoints(Point start, bool corners_only) : corners_only_(corners_only) {
+    path_.push_back(start);
+  }
+  void reserve(std::size_t steps) {
+    if (!corners_only_) {
+      path_.reserve(steps + 1);
+    }
+  }
+  // The trace steps from `from` by `step`; `previous` is the step before
+  // (none at the start).
+  void stepped(Point from, Step step, Step previous) {
+    if (!corners_only_) {
+      path_.push_back(from + step);
+    } else if (step != previous && previous != Step{}) {
+      path_.push_back(from);
+    }
+  }
+  // The trace ended at `end`, its last step `last` (none when it never moved).
+  Path finish(Point end, Step last) {
+    if (corners_only_ && last != Step{}) {
+      path_.push_back(end);
+    }
+    return std::move(path_);
+  }
+
+ private:
+  bool corners_only_;
+  Path path_;
+};
+
 // How trace_four reads a kFour field. ExactCosts decodes a GridCost per
 // pixel and adds the entered pixel's area cost (any field); StoredUnitCosts
 // reads the stored integers of a unit-cost field directly (the common case:
@@ -133,17 +168,16 @@ class StoredUnitCosts {
 // the cost of entering it when it is reachable.
 template <typename Costs>
 Path trace_four(const Mask& mask, const DistanceField& field, const Costs& costs, Point start,
-                bool diagonal_shortcuts) {
+                bool diagonal_shortcuts, bool corners_only) {
   using Cost = typename Costs::Cost;
   const AreaSet enabled = field.options().enabled;
   const Point goal = field.goal();
   Point at = start;
   Cost here = costs.cost(at);
-  Path path;
+  TracedPoints points(start, corners_only);
   if constexpr (std::is_same_v<Cost, std::uint32_t>) {
-    path.reserve(static_cast<std::size_t>(here) + 1);  // unit steps: the most it can take
+    points.reserve(static_cast<std::size_t>(here));  // unit steps: the most it can take
   }
-  path.push_back(start);
   Step previous;
   // Whether the cardinal step to n leads exactly downhill from `here`; its
   // cost in `cost` when n is reachable.
@@ -179,9 +213,9 @@ Path trace_four(const Mask& mask, const DistanceField& field, const Costs& costs
         take = down_to(at + previous, unused);
       }
       if (take) {
+        points.stepped(at, previous, previous);
         at = at + previous;
         here = costs.cost(at);
-        path.push_back(at);
         continue;
       }
     }
@@ -226,17 +260,17 @@ Path trace_four(const Mask& mask, const DistanceField& field, const Costs& costs
     if (!chooser.chosen()) {
       throw InvalidArgument("distance field has no downhill neighbour at " + point_text(at));
     }
+    points.stepped(at, chooser.best(), previous);
     previous = chooser.best();
     at = at + previous;
     here = costs.cost(at);
-    path.push_back(at);
   }
-  return path;
+  return points.finish(at, previous);
 }
 
-}  // namespace
-
-Path trace(const Mask& mask, const DistanceField& field, Point start, bool diagonal_shortcuts) {
+// trace, keeping every pixel or (corners_only) only simplify's points.
+Path trace_points(const Mask& mask, const DistanceField& field, Point start,
+                  bool diagonal_shortcuts, bool corners_only) {
   if (field.width() != mask.width() || field.height() != mask.height()) {
     throw InvalidArgument("distance field does not fit the mask");
   }
@@ -247,13 +281,16 @@ Path trace(const Mask& mask, const DistanceField& field, Point start, bool diago
   if (options.connectivity == Connectivity::kFour) {
     if (options.area_costs == unit_area_costs()) {
       if (const auto* stored = field.four_costs<std::uint16_t>(); stored != nullptr) {
-        return trace_four(mask, field, StoredUnitCosts(field, stored), start, diagonal_shortcuts);
+        return trace_four(mask, field, StoredUnitCosts(field, stored), start, diagonal_shortcuts,
+                          corners_only);
       }
       if (const auto* stored = field.four_costs<std::uint32_t>(); stored != nullptr) {
-        return trace_four(mask, field, StoredUnitCosts(field, stored), start, diagonal_shortcuts);
+        return trace_four(mask, field, StoredUnitCosts(field, stored), start, diagonal_shortcuts,
+                          corners_only);
       }
     }
-    return trace_four(mask, field, ExactCosts(mask, field), start, diagonal_shortcuts);
+    return trace_four(mask, field, ExactCosts(mask, field), start, diagonal_shortcuts,
+                      corners_only);
   }
   // Eight-connected.
   const AreaCosts& costs = options.area_costs;
@@ -270,8 +307,7 @@ Path trace(const Mask& mask, const DistanceField& field, Point start, bool diago
     return via == here;
   };
   const Point goal = field.goal();
-  Path path;
-  path.push_back(start);
+  TracedPoints points(start, corners_only);
   Point at = start;
   GridCost here = field.exact(start);
   Step previous;
@@ -297,9 +333,9 @@ Path trace(const Mask& mask, const DistanceField& field, Point start, bool diago
         open = mask.walkable(n, enabled);
       }
       if (open && downhill(here, n, diagonal)) {
+        points.stepped(at, previous, previous);
         at = n;
         here = field.exact(at);
-        path.push_back(at);
         continue;
       }
     }
@@ -323,12 +359,37 @@ Path trace(const Mask& mask, const DistanceField& field, Point start, bool diago
     if (!chooser.chosen()) {
       throw InvalidArgument("distance field has no downhill neighbour at " + point_text(at));
     }
+    points.stepped(at, chooser.best(), previous);
     previous = chooser.best();
     at = at + previous;
     here = field.exact(at);
-    path.push_back(at);
   }
-  return path;
+  return points.finish(at, previous);
+}
+
+// trace_for_smoothing, keeping every pixel or (corners_only) only simplify's
+// points.
+Path smoothing_trace(const Mask& mask, const DistanceField& field, Point start,
+                     bool corners_only) {
+  Path traced = trace_points(mask, field, start, /*diagonal_shortcuts=*/true, corners_only);
+  const FieldOptions& options = field.options();
+  if (options.connectivity == Connectivity::kFour && options.area_costs != unit_area_costs()) {
+    // Weighted terrain: equal-cost paths can differ in steps (found by the
+    // find_path fuzzer: a detour over cheap terrain traced instead of the
+    // plain trace's shorter way over dearer pixels). Dropping the inner
+    // points of straight runs does not change a length.
+    Path plain = trace_points(mask, field, start, /*diagonal_shortcuts=*/false, corners_only);
+    if (polyline_length(traced) > polyline_length(plain)) {
+      return plain;
+    }
+  }
+  return traced;
+}
+
+}  // namespace
+
+Path trace(const Mask& mask, const DistanceField& field, Point start, bool diagonal_shortcuts) {
+  return trace_points(mask, field, start, diagonal_shortcuts, /*corners_only=*/false);
 }
 
 Path simplify(const Path& path) {
@@ -417,18 +478,7 @@ std::optional<PathResult> beeline_answer(const Mask& mask, Point start, Point go
 }
 
 Path trace_for_smoothing(const Mask& mask, const DistanceField& field, Point start) {
-  Path traced = trace(mask, field, start, /*diagonal_shortcuts=*/true);
-  const FieldOptions& options = field.options();
-  if (options.connectivity == Connectivity::kFour && options.area_costs != unit_area_costs()) {
-    // Weighted terrain: equal-cost paths can differ in steps (found by the
-    // find_path fuzzer: a detour over cheap terrain traced instead of the
-    // plain trace's shorter way over dearer pixels).
-    Path plain = trace(mask, field, start, /*diagonal_shortcuts=*/false);
-    if (polyline_length(traced) > polyline_length(plain)) {
-      return plain;
-    }
-  }
-  return traced;
+  return smoothing_trace(mask, field, start, /*corners_only=*/false);
 }
 
 PathResult path_from_field(const Mask& mask, const DistanceField& field, Point start,
@@ -456,19 +506,19 @@ PathResult path_from_field(const Mask& mask, const DistanceField& field, Point s
     return result;
   }
   result.found = true;
-  Path traced = options.smoothing == Smoothing::kNone ? trace(mask, field, start, false)
-                                                      : trace_for_smoothing(mask, field, start);
   switch (options.smoothing) {
     case Smoothing::kNone:
-      result.points = std::move(traced);
+      result.points = trace(mask, field, start, false);
       result.cost = field.exact(start).value();
       break;
     case Smoothing::kSimplify:
-      result.points = simplify(traced);
+      // simplify(trace_for_smoothing(...)), without the inner points.
+      result.points = smoothing_trace(mask, field, start, /*corners_only=*/true);
       break;
     case Smoothing::kBeautify:
-      result.points = beautify(simplify(traced), mask, wanted.enabled, line_rule_for(wanted),
-                               wanted.area_costs, clearance, scratch);
+      result.points = beautify(smoothing_trace(mask, field, start, /*corners_only=*/true), mask,
+                               wanted.enabled, line_rule_for(wanted), wanted.area_costs,
+                               clearance, scratch);
       break;
   }
   result.length = polyline_length(result.points);

@@ -439,6 +439,39 @@ TEST(Simplify, KeepsTheTracedPathExactly) {
   }
 }
 
+TEST(Simplify, SmoothingTracesOnlyTheCornersSimplifyKeeps) {
+  // path_from_field traces only the points simplify would keep; the answer
+  // must be simplify(trace_for_smoothing(...)) in every mode: four and eight
+  // connected, corner cutting, area costs, partial fields.
+  std::mt19937_64 rng(0x5eed0012);
+  std::uniform_int_distribution<std::uint32_t> size(1, 60);
+  std::uniform_real_distribution<double> obstacles(0.0, 0.45);
+  int compared = 0;
+  for (int round = 0; round < 400; ++round) {
+    const Mask mask = pathtest::random_mask(rng, size(rng), size(rng), obstacles(rng), 3);
+    const Point goal = random_endpoint(rng, mask, kAllAreas);
+    const Point start = random_endpoint(rng, mask, kAllAreas);
+    FindPathOptions options;
+    options.smoothing = Smoothing::kSimplify;
+    options.field.connectivity = round % 2 == 0 ? Connectivity::kFour : Connectivity::kEight;
+    options.field.allow_corner_cutting = round % 4 == 3;
+    if (round % 3 == 0) {
+      options.field.area_costs[2] = 4;
+      options.field.area_costs[3] = 9;
+    }
+    const DistanceField field = compute_distance_field(mask, goal, options.field);
+    const Path expected = simplify(trace_for_smoothing(mask, field, start));
+    ASSERT_EQ(path_from_field(mask, field, start, options).points, expected) << "round " << round;
+    FieldBuilder partial(mask, goal, options.field);
+    if (partial.run_until_settled(start)) {
+      ASSERT_EQ(path_from_field(mask, partial.field(), start, options).points, expected)
+          << "round " << round;
+    }
+    compared += expected.size() > 2 ? 1 : 0;
+  }
+  EXPECT_GT(compared, 150);
+}
+
 // ---------------------------------------------------------------- beautify
 
 TEST(Beautify, NeverLongerNorThroughWallsOnRandomMasks) {
