@@ -182,8 +182,9 @@ constexpr Key kKeyBase = static_cast<Key>(Key{1} << (sizeof(Key) * 8 - 1));
 // The stored word of a pixel not settled yet whose cost is `pair`.
 template <typename Key>
 inline Key inplace_key(Key pair) {
-  return (pair & kLowHalf<Key>) * OctileKey<Key>::kQ +
-         (pair >> kHalfBits<Key>) * OctileKey<Key>::kP + kKeyBase<Key>;
+  const Key straight = pair & kLowHalf<Key>;
+  const Key diagonal = pair >> kHalfBits<Key>;
+  return straight * OctileKey<Key>::kQ + diagonal * OctileKey<Key>::kP + kKeyBase<Key>;
 }
 
 template <typename Key>
@@ -194,9 +195,7 @@ struct InPlace<std::uint32_t> {
   using Entry = std::uint64_t;  // index | pair << 32
   static std::uint32_t index(Entry entry) { return static_cast<std::uint32_t>(entry); }
   static std::uint32_t pair(Entry entry) { return static_cast<std::uint32_t>(entry >> 32); }
-  static Entry make(std::uint32_t index, std::uint32_t pair) {
-    return index | (Entry{pair} << 32);
-  }
+  static Entry make(std::uint32_t index, std::uint32_t pair) { return index | (Entry{pair} << 32); }
   // The same pixel's entry one straight (diagonal) step further.
   static Entry straight_step(Entry entry) { return entry + (Entry{1} << 32); }
   static Entry diagonal_step(Entry entry) { return entry + (Entry{1} << 48); }
@@ -685,8 +684,7 @@ struct FieldBuilder::State {
   template <typename Key, bool kCutting>
   [[gnu::always_inline]] static void inplace_expand(Key* grid, std::uint32_t s,
                                                     typename InPlace<Key>::Entry entry, Key here,
-                                                    Key limit1,
-                                                    typename InPlace<Key>::Entry*& out1,
+                                                    Key limit1, typename InPlace<Key>::Entry*& out1,
                                                     typename InPlace<Key>::Entry*& out2) {
     using Order = OctileKey<Key>;
     using Layout = InPlace<Key>;
@@ -760,9 +758,8 @@ struct FieldBuilder::State {
       grid[index] = Layout::pair(entry) + 1;  // settled
       Entry* out1 = found1.data();
       Entry* out2 = found2.data();
-      inplace_expand<Key, kCutting>(grid, s, entry, here,
-                                    static_cast<Key>((b + 2) * Order::kQ) + kKeyBase<Key>, out1,
-                                    out2);
+      inplace_expand<Key, kCutting>(
+          grid, s, entry, here, static_cast<Key>((b + 2) * Order::kQ) + kKeyBase<Key>, out1, out2);
       ++steps;
       const std::size_t count1 = static_cast<std::size_t>(out1 - found1.data());
       const std::size_t count2 = static_cast<std::size_t>(out2 - found2.data());
@@ -926,11 +923,11 @@ struct FieldBuilder::State {
     wide_entries.clear();
     for (std::size_t i = 0; i < field.words64_.size(); ++i) {
       const std::uint64_t value = grid[i];
-      grid[i] = value == 0                             ? kBlocked<std::uint64_t>
-                : value == kUnreached<std::uint64_t>   ? value
-                : value < kKeyBase<std::uint64_t>      ? value - 1
-                                                       : OctileKey<std::uint64_t>::pair(
-                                                             value - kKeyBase<std::uint64_t>);
+      grid[i] = value == 0                           ? kBlocked<std::uint64_t>
+                : value == kUnreached<std::uint64_t> ? value
+                : value < kKeyBase<std::uint64_t>
+                    ? value - 1
+                    : OctileKey<std::uint64_t>::pair(value - kKeyBase<std::uint64_t>);
     }
     field.element_bytes_ = 8;
     octile = false;
@@ -1019,8 +1016,7 @@ struct FieldBuilder::State {
       // (the last bucket with entries was reached from a pop at most two
       // buckets before it), so past kNarrowable a part is 0xFFFF or more
       // without a scan (the spiral's costs reach a million).
-      constexpr auto kNarrowable =
-          static_cast<std::size_t>(0xFFFE * (1 + std::numbers::sqrt2)) + 3;
+      constexpr auto kNarrowable = static_cast<std::size_t>(0xFFFE * (1 + std::numbers::sqrt2)) + 3;
       if (bucket > kNarrowable) return;
       const auto settled = [](std::uint64_t v) { return v - 1 < kKeyBase<std::uint64_t> - 1; };
       std::uint64_t max_straight = 0;
@@ -1196,9 +1192,7 @@ void FieldBuilder::set_interrupt(std::function<bool()> check) {
   state_->since_check = 0;
 }
 
-const DistanceField& FieldBuilder::field() const {
-  return state_->field;
-}
+const DistanceField& FieldBuilder::field() const { return state_->field; }
 
 DistanceField FieldBuilder::take() {
   finish();

@@ -148,7 +148,9 @@ class DistanceField {
 
   // Bytes of distance storage per pixel (2, 4 or 8), see the class comment.
   [[nodiscard]] std::size_t bytes_per_pixel() const {
-    return element_bytes_ == kTaggedElement ? 4 : element_bytes_ == kTaggedWide ? 8 : element_bytes_;
+    return element_bytes_ == kTaggedElement ? 4
+           : element_bytes_ == kTaggedWide  ? 8
+                                            : element_bytes_;
   }
   // Bytes held, for cache accounting.
   [[nodiscard]] std::size_t memory_bytes() const {
