@@ -120,9 +120,6 @@ class ItemList {
 };
 
 using IndexList = ItemList<std::uint32_t>;
-// Queue entries of the in-place octile fill (index | pair << 32); its rings
-// reserve 8 entries per popped pixel and use about one.
-using EntryList = ItemList<std::uint64_t, true>;
 
 enum class RunResult { kSettled, kExhausted, kOverflow, kInterrupted };
 
@@ -130,7 +127,7 @@ enum class RunResult { kSettled, kExhausted, kOverflow, kInterrupted };
 constexpr std::size_t kInterruptEvery = std::size_t{1} << 14;
 
 // Order keys of the unit-cost octile fill (FieldBuilder::State's
-// run_octile_unit): key = straight * kQ + diagonal * kP, where kP / kQ is a
+// run_octile_inplace): key = straight * kQ + diagonal * kP, where kP / kQ is a
 // convergent of sqrt 2 with kP^2 - 2 kQ^2 = -1. For parts below kQ the key
 // orders distinct pairs exactly as straight + diagonal * sqrt 2 does and
 // never ties: for 0 < |db| < kQ the best approximation property gives
@@ -172,6 +169,62 @@ struct OctileKey<std::uint64_t> {
     return straight_part | (diagonal_part << 32);
   }
 };
+
+// The stored words and queue entries of the in-place octile fill
+// (FieldBuilder::State's run_octile_inplace) with Key-bit words. Pairs are
+// packed like the field's: straight | diagonal << (half of Key's bits).
+// Stored: a pixel not settled yet holds its order key plus kKeyBase (the top
+// bit), a settled one its pair with the straight part plus one (below
+// kKeyBase), a blocked one 0, an unreached one all ones.
+template <typename Key>
+constexpr Key kKeyBase = static_cast<Key>(Key{1} << (sizeof(Key) * 8 - 1));
+
+// The stored word of a pixel not settled yet whose cost is `pair`.
+template <typename Key>
+inline Key inplace_key(Key pair) {
+  const Key straight = pair & kLowHalf<Key>;
+  const Key diagonal = pair >> kHalfBits<Key>;
+  return straight * OctileKey<Key>::kQ + diagonal * OctileKey<Key>::kP + kKeyBase<Key>;
+}
+
+template <typename Key>
+struct InPlace;
+
+template <>
+struct InPlace<std::uint32_t> {
+  using Entry = std::uint64_t;  // index | pair << 32
+  static std::uint32_t index(Entry entry) { return static_cast<std::uint32_t>(entry); }
+  static std::uint32_t pair(Entry entry) { return static_cast<std::uint32_t>(entry >> 32); }
+  static Entry make(std::uint32_t index, std::uint32_t pair) { return index | (Entry{pair} << 32); }
+  // The same pixel's entry one straight (diagonal) step further.
+  static Entry straight_step(Entry entry) { return entry + (Entry{1} << 32); }
+  static Entry diagonal_step(Entry entry) { return entry + (Entry{1} << 48); }
+  // The entry of the pixel `offset` away (the index never borrows from the pair).
+  static Entry moved(Entry entry, std::ptrdiff_t offset) {
+    return entry + static_cast<Entry>(offset);
+  }
+};
+
+template <>
+struct InPlace<std::uint64_t> {
+  struct Entry {
+    std::uint64_t pair;
+    std::uint32_t index;
+  };
+  static std::uint32_t index(Entry entry) { return entry.index; }
+  static std::uint64_t pair(Entry entry) { return entry.pair; }
+  static Entry make(std::uint32_t index, std::uint64_t pair) { return {pair, index}; }
+  static Entry straight_step(Entry entry) { return {entry.pair + 1, entry.index}; }
+  static Entry diagonal_step(Entry entry) {
+    return {entry.pair + (std::uint64_t{1} << 32), entry.index};
+  }
+  static Entry moved(Entry entry, std::ptrdiff_t offset) {
+    return {entry.pair, entry.index + static_cast<std::uint32_t>(offset)};
+  }
+};
+
+template <typename Key>
+using EntryList = ItemList<typename InPlace<Key>::Entry, true>;
 
 }  // namespace
 
@@ -441,8 +494,6 @@ struct FieldBuilder::State {
       pending = 1;
     }
     octile = false;
-    DistanceBuffer<std::uint32_t>().swap(octile_keys);
-    DistanceBuffer<std::uint64_t>().swap(octile_keys64);
   }
 
   template <typename Word, bool kStop, bool kEight, bool kCutting, bool kUnit>
@@ -533,60 +584,48 @@ struct FieldBuilder::State {
     return RunResult::kExhausted;
   }
 
-  // ------------------------------------------- unit-cost octile buckets
+  // ------------------------------------------- unit-cost octile, in place
   //
   // The unit-cost eight-connected fill: the same bucket queue of width 1,
-  // with the comparisons made cheap. It keeps one order key per padded pixel
-  // (OctileKey: 32 bits while parts stay below 33461, then 64), which orders
-  // costs exactly, so one integer compare decides a relaxation, a step adds a
-  // constant, the bucket of a pixel (floor of its cost) is a comparison with
-  // bucket * kQ, and the pair is recovered exactly from the key. While keys
-  // fit 32 bits the fill runs on the field's own grid and settles pixels in
-  // place (run_octile_inplace, below); what follows describes the 64-bit
-  // fill it hands over to (octile_widen). A full fill
-  // (no pixel waited for, no field() asked) keeps no pair grid: at the end
-  // the key array becomes the pair grid in place (one array written instead
-  // of two: less memory to fault in and to pass over). Once a pair grid is
-  // needed (octile_make_pairs), it is written when a pixel is settled (until
-  // then the pixel reads as unreachable, as FieldBuilder allows) and, after a
-  // full fill, in one pass at the end. Blocked pixels have key 0 (no
-  // candidate is cheaper; the goal also has 0, which the corner test below
-  // reads as blocked: harmless, as a diagonal step around the goal reaches a
-  // pixel the goal reaches in one straight step), unreached ones all ones.
+  // with the comparisons made cheap, run on the field's own grid
+  // (DistanceField::kTaggedElement, then kTaggedWide; see InPlace). A pixel
+  // not settled yet holds its order key (OctileKey), which orders costs
+  // exactly, so one integer compare decides a relaxation, a step adds a
+  // constant, and the bucket of a pixel (floor of its cost) is a comparison
+  // with bucket * kQ. A pixel is settled in place when popped, so no
+  // candidate (a key, from kKeyBase up) is ever cheaper than a settled or
+  // blocked pixel, every settled pixel reads as walkable in the corner test
+  // (the goal too, 1), and the finished grid is the field: no pass over the
+  // whole grid at the end, and field() needs no second grid while filling.
+  // The queue entries carry the pixel's pair (the pair of a neighbour is the
+  // popped pixel's plus one step, no division); every improvement queues an
+  // entry, and an entry is current when the pixel still holds the key of its
+  // pair (else it moved, or was settled, and is skipped).
   //
   // A pixel popped from bucket k sends its straight neighbours to k + 1 and
   // its diagonal ones all to k + 1 or all to k + 2, so the ring is three
   // lists, written through pointers held in registers (room reserved per
-  // bucket: at most 8 and 4 entries per popped pixel). The eight neighbour
-  // keys are read before any is written (they are distinct pixels). A pixel
-  // is queued when it is reached or moves to an earlier bucket; entries of a
-  // pixel that moved are skipped. While the queue holds one pixel (a one-pixel corridor)
-  // the fill follows it without the ring (octile_corridor). Before a bucket
-  // whose candidates could reach parts of kQ - 1 (costs of about 33,000:
-  // long corridors), the state moves from 32-bit to 64-bit keys and carries
-  // on from that bucket (octile_widen).
+  // bucket: at most 8 and 4 entries per popped pixel). While the queue holds
+  // one entry (a one-pixel corridor) the fill follows it without the ring
+  // (inplace_corridor). The words are 32 bits while parts stay below 33461;
+  // before a bucket whose candidates could reach that (costs of about
+  // 33,000: long corridors) the fill moves to 64-bit words and carries on
+  // from that bucket (octile_widen).
   static constexpr std::size_t kOctilePrefetch = 8;
-  DistanceBuffer<std::uint32_t> octile_keys;    // unused: 32-bit keys live in the field's grid
-  DistanceBuffer<std::uint64_t> octile_keys64;  // per padded pixel, once 32 bits overflow
-  bool octile = false;                          // run_octile_inplace, then run_octile_unit
-  bool octile_pairs = false;                    // the pair grid is kept (octile_make_pairs)
-  bool goal_walkable = false;                   // the goal has a key (0, like blocked pixels)
-  // Set by a full 64-bit octile fill: the largest part, so compact_buckets
-  // need not scan for it.
-  std::uint64_t wide_highest = 0;
-  bool wide_highest_known = false;
+  bool octile = false;  // run_octile_inplace (else the generic run_buckets)
+  std::vector<EntryList<std::uint32_t>> entries;       // the ring, 32-bit words
+  std::vector<EntryList<std::uint64_t>> wide_entries;  // the ring, 64-bit words
 
   template <typename Key>
-  DistanceBuffer<Key>& keys_of() {
+  std::vector<EntryList<Key>>& entries_of() {
     if constexpr (sizeof(Key) == 4) {
-      return octile_keys;
+      return entries;
     } else {
-      return octile_keys64;
+      return wide_entries;
     }
   }
 
-  // Starts the fill with 32-bit keys written straight from the mask (no
-  // pair grid yet, see octile_make_pairs).
+  // Starts the fill with 32-bit words written straight from the mask.
   void start_octile_unit() {
     const std::size_t width = mask->width();
     const std::size_t height = mask->height();
@@ -627,345 +666,43 @@ struct FieldBuilder::State {
     field.stride_ = stride;
     field.origin_ = stride + 1;
     entries.assign(3, {});
+    wide_entries.clear();
     bucket = 0;
     position = 0;
     pending = 0;
-    goal_walkable = keys[goal_index] != 0;
-    if (goal_walkable) {
-      keys[goal_index] = kKeyBase;  // key 0
-      entries[0].append(goal_index);  // pair 0
+    if (keys[goal_index] != 0) {
+      keys[goal_index] = kKeyBase<std::uint32_t>;  // key 0
+      entries[0].append(InPlace<std::uint32_t>::make(goal_index, 0));
       pending = 1;
     }
     octile = true;
-    octile_pairs = false;
   }
 
-  // The pair grid of the octile fill, made when first needed (field(),
-  // run_until_settled): the pairs of the settled pixels (every key below
-  // bucket * kQ is final), the others unreachable, blocked pixels blocked.
-  // From then on pops write pairs while a pixel is waited for, as above. A
-  // full fill never needs it: its keys become the pairs in place at the end.
-  template <typename Key>
-  void octile_make_pairs() {
-    const DistanceBuffer<Key>& keys = keys_of<Key>();
-    DistanceBuffer<Key>& grid = pairs<Key>();
-    grid.resize(keys.size());
-    const auto settled = static_cast<Key>(bucket * OctileKey<Key>::kQ);
-    if (bucket == 0) {
-      // Nothing settled yet (the usual first call, from run_until_settled).
-      for (std::size_t i = 0; i < keys.size(); ++i) {
-        grid[i] = keys[i] == 0 ? kBlocked<Key> : kUnreached<Key>;
-      }
-    } else {
-      for (std::size_t i = 0; i < keys.size(); ++i) {
-        const Key key = keys[i];
-        grid[i] = key == 0        ? kBlocked<Key>
-                  : key < settled ? OctileKey<Key>::pair(key)
-                                  : kUnreached<Key>;
-      }
-    }
-    if (goal_walkable) grid[goal_index] = bucket > 0 ? Key{0} : kUnreached<Key>;
-    octile_pairs = true;
-  }
-
-  void octile_make_pairs() {
-    // The 32-bit fill settles its pixels in place (run_octile_inplace).
-    if (!octile || octile_pairs || method != Method::kBuckets64) return;
-    octile_make_pairs<std::uint64_t>();
-  }
-
-  // The pair of `key` when its left neighbour did not tell: with 64-bit keys
-  // (long corridors, where divisions cost more) from the pixel above, already
-  // converted (a vertical corridor; its key back from its pair costs two
-  // multiplications), else by division.
-  template <typename Key>
-  static Key octile_pair_near(Key up, Key key) {
-    using Order = OctileKey<Key>;
-    if constexpr (sizeof(Key) == 8) {
-      if (up < kBlocked<Key>) {
-        const Key up_key = (up & 0xFFFFFFFFU) * Order::kQ + (up >> 32) * Order::kP;
-        if (key == up_key + Order::kQ) return up + 1;
-        if (key + Order::kQ == up_key) return up - 1;
-      }
-    }
-    return Order::pair(key);
-  }
-
-  // The end of a full fill without a pair grid: every key is final; turn the
-  // key array into the pair grid in place.
-  template <typename Key>
-  [[gnu::noinline]] void octile_keys_to_pairs() {
-    DistanceBuffer<Key>& keys = keys_of<Key>();
-    Key* const data = keys.data();
-    const std::size_t size = keys.size();
-    using Order = OctileKey<Key>;
-    constexpr Key kStraightOne = 1;
-    constexpr Key kDiagonalOne = Key{1} << (sizeof(Key) * 4);
-    Key highest = 0;  // the largest part, for compact_buckets
-    // The key and pair of the pixel to the left: most pixels differ from it
-    // by one straight step, or one straight step traded for a diagonal one
-    // (octants), which an add tells from the key without the divisions.
-    // All ones when it has none: no key is one step away from that.
-    Key left_key = kUnreached<Key>;
-    Key left_pair = 0;
-    for (std::size_t i = 0; i < size; ++i) {
-      const Key key = data[i];
-      if (key + 1 <= 1) {
-        // Unreached pixels keep all ones, which is kUnreached.
-        data[i] = key == 0 ? kBlocked<Key> : key;
-        left_key = kUnreached<Key>;
-        continue;
-      }
-      Key pair;
-      if (key == left_key + Order::kQ) {
-        pair = left_pair + kStraightOne;
-      } else if (key + Order::kQ == left_key) {
-        pair = left_pair - kStraightOne;
-      } else if (key == left_key + (Order::kP - Order::kQ)) {
-        pair = left_pair - kStraightOne + kDiagonalOne;
-      } else if (key + (Order::kP - Order::kQ) == left_key) {
-        pair = left_pair + kStraightOne - kDiagonalOne;
-      } else {
-        pair = octile_pair_near<Key>(data[i - stride], key);
-      }
-      left_key = key;
-      left_pair = pair;
-      data[i] = pair;
-      if constexpr (sizeof(Key) == 8) {
-        highest = std::max({highest, pair & 0xFFFFFFFFU, pair >> 32});
-      }
-    }
-    if (goal_walkable) data[goal_index] = 0;
-    if constexpr (sizeof(Key) == 8) {
-      wide_highest = highest;
-      wide_highest_known = true;
-    }
-    pairs<Key>().swap(keys);
-    DistanceBuffer<Key>().swap(keys);
-    octile_pairs = true;
-  }
-
-  // Writes the pair of every pixel with a key (settled: the fill is over).
-  template <typename Key>
-  void octile_write_pairs() {
-    Key* const grid = pairs<Key>().data();
-    const Key* const keys = keys_of<Key>().data();
-    const std::size_t size = keys_of<Key>().size();
-    for (std::size_t i = 0; i < size; ++i) {
-      const Key key = keys[i];
-      if (key != kUnreached<Key> && grid[i] != kBlocked<Key>) grid[i] = OctileKey<Key>::pair(key);
-    }
-  }
-
-  // The 32-bit unit-cost octile fill stopped at the start of a bucket whose
-  // candidates could outgrow its keys: move its state to 64-bit keys (every
-  // pixel with a cost below the bucket is settled, as in the 64-bit fill) and
-  // index lists, which carry on from the same bucket. The 64-bit fill makes
-  // its pair grid when one is needed (octile_make_pairs).
-  void octile_widen() {
-    using Narrow = OctileKey<std::uint32_t>;
-    using Wide = OctileKey<std::uint64_t>;
-    const std::size_t size = field.words32_.size();
-    const std::uint32_t* const grid = field.words32_.data();
-    octile_keys64.resize(size);
-    std::uint64_t* const wide_keys = octile_keys64.data();
-    const auto wide_key = [](std::uint32_t pair) {
-      return (pair & 0xFFFFU) * Wide::kQ + (pair >> 16) * Wide::kP;
-    };
-    for (std::size_t i = 0; i < size; ++i) {
-      const std::uint32_t value = grid[i];
-      // Mostly blocked or unreached (overflow comes early, in corridors):
-      // a branch skips their conversion.
-      if (value + 1U <= 1U) {
-        wide_keys[i] = value == 0 ? 0 : kUnreached<std::uint64_t>;
-        continue;
-      }
-      wide_keys[i] = wide_key(value < kKeyBase ? value - 1 : Narrow::pair(value - kKeyBase));
-    }
-    ring.assign(3, {});
-    pending = 0;
-    for (std::size_t slot = 0; slot < 3; ++slot) {
-      const EntryList& list = entries[slot];
-      for (std::size_t i = 0; i < list.size(); ++i) {
-        const std::uint64_t entry = list[i];
-        const auto index = static_cast<std::uint32_t>(entry);
-        if (grid[index] == inplace_key(static_cast<std::uint32_t>(entry >> 32))) {
-          ring[slot].append(index);
-          ++pending;
-        }
-      }
-    }
-    entries.clear();
-    DistanceBuffer<std::uint32_t>().swap(field.words32_);
-    field.element_bytes_ = 8;
-    octile_pairs = false;
-    position = 0;
-  }
-
-  // The 64-bit keys could overflow (a mask of over a billion walkable
-  // pixels): hand over to the generic 32 + 32 bit fill, which carries on from
-  // the same bucket with the same lists.
-  void octile_to_generic() {
-    octile_make_pairs<std::uint64_t>();
-    octile_write_pairs<std::uint64_t>();  // exact, and an upper bound if unsettled
-    DistanceBuffer<std::uint64_t>().swap(octile_keys64);
-    octile = false;
-    position = 0;
-  }
-
-  // Expands the pixel `index` (key `here`) of bucket k: relaxes its eight
-  // neighbours, appending those queued for bucket k + 1 at out1 and for
-  // k + 2 at out2 (lo = k kQ, limit1 = (k + 2) kQ, limit2 = (k + 3) kQ).
+  // Expands the popped pixel of `entry` (stored key `here`) of bucket k:
+  // relaxes its eight neighbours, queueing those of bucket k + 1 at out1 and
+  // of k + 2 at out2 (limit1: the stored key where bucket k + 2 starts).
   template <typename Key, bool kCutting>
-  [[gnu::always_inline]] static void octile_expand(Key* keys, std::uint32_t s, std::uint32_t index,
-                                                   Key here, Key limit1, Key limit2,
-                                                   std::uint32_t*& out1, std::uint32_t*& out2) {
-    const Key straight = here + OctileKey<Key>::kQ;
-    const Key diagonal = here + OctileKey<Key>::kP;
-    // Neighbours through one pointer and constant offsets, their indices
-    // formed only when queued: fewer live registers in the hot loop.
-    Key* const at = keys + index;
-    const auto row = static_cast<std::ptrdiff_t>(s);
-    const Key e = at[1];
-    const Key w = at[-1];
-    const Key so = at[row];
-    const Key no = at[-row];
-    const Key se = at[row + 1];
-    const Key sw = at[row - 1];
-    const Key nw = at[-row - 1];
-    const Key ne = at[-row + 1];
-    const auto relax = [&](std::ptrdiff_t offset, Key old, Key candidate, Key limit,
-                           std::uint32_t * &out) __attribute__((always_inline)) {
-      if (candidate < old) {
-        at[offset] = candidate;
-        *out = index + static_cast<std::uint32_t>(offset);
-        out += old >= limit ? 1 : 0;
-      }
-    };
-    relax(1, e, straight, limit1, out1);
-    relax(-1, w, straight, limit1, out1);
-    relax(row, so, straight, limit1, out1);
-    relax(-row, no, straight, limit1, out1);
-    const bool far = diagonal >= limit1;  // bucket k + 2
-    std::uint32_t* d = far ? out2 : out1;
-    const Key limit = far ? limit2 : limit1;
-    // Blocked pixels have key 0 (so has the goal, see above). The sides are
-    // tested only once the diagonal would improve (about one pop in three
-    // improves a diagonal neighbour): fewer instructions on the common path.
-    const auto relax_diagonal = [&](std::ptrdiff_t offset, Key old, Key side1, Key side2)
-        __attribute__((always_inline)) {
-      if (diagonal < old) {
-        if (kCutting || (side1 != 0 && side2 != 0)) {
-          at[offset] = diagonal;
-          *d = index + static_cast<std::uint32_t>(offset);
-          d += old >= limit ? 1 : 0;
-        }
-      }
-    };
-    relax_diagonal(row + 1, se, so, e);
-    relax_diagonal(row - 1, sw, so, w);
-    relax_diagonal(-row - 1, nw, no, w);
-    relax_diagonal(-row + 1, ne, no, e);
-    out1 = far ? out1 : d;
-    out2 = far ? d : out2;
-  }
-
-  // The queue holds one pixel, `index` of the current bucket, not moved: pop
-  // it, and while a pop queues exactly one pixel, go on from that one (a
-  // one-pixel corridor, where a bucket's bookkeeping would cost more than
-  // the pixel). Ends, with the ring as run_octile_unit would leave it after
-  // the last pop, when a pop queues none or several pixels, before a bucket
-  // that could overflow the keys, with kStop after popping `stop`, or after
-  // kInterruptEvery pops (counted for the interrupt check).
-  template <typename Key, bool kStop, bool kCutting>
-  [[gnu::noinline]] void octile_corridor(std::uint32_t index, std::size_t stop) {
+  [[gnu::always_inline]] static void inplace_expand(Key* grid, std::uint32_t s,
+                                                    typename InPlace<Key>::Entry entry, Key here,
+                                                    Key limit1, typename InPlace<Key>::Entry*& out1,
+                                                    typename InPlace<Key>::Entry*& out2) {
     using Order = OctileKey<Key>;
-    Key* const grid = pairs<Key>().data();
-    Key* const keys = keys_of<Key>().data();
-    const auto s = static_cast<std::uint32_t>(stride);
-    ring[bucket % 3].clear();
-    std::size_t b = bucket;
-    std::size_t steps = 0;
-    std::array<std::uint32_t, 8> found1{};
-    std::array<std::uint32_t, 4> found2{};
-    for (;;) {
-      const Key here = keys[index];
-      if constexpr (kStop) {
-        grid[index] = Order::pair(here);
-      }
-      std::uint32_t* out1 = found1.data();
-      std::uint32_t* out2 = found2.data();
-      octile_expand<Key, kCutting>(keys, s, index, here, static_cast<Key>((b + 2) * Order::kQ),
-                                   static_cast<Key>((b + 3) * Order::kQ), out1, out2);
-      ++steps;
-      const std::size_t count1 = static_cast<std::size_t>(out1 - found1.data());
-      const std::size_t count2 = static_cast<std::size_t>(out2 - found2.data());
-      const std::size_t next = count1 != 0 ? b + 1 : b + 2;
-      const bool stopped = kStop && index == stop;
-      if (count1 + count2 != 1 || stopped || next + 3 >= Order::kQ - 1 ||
-          steps >= kInterruptEvery) {
-        IndexList& list1 = ring[(b + 1) % 3];
-        IndexList& list2 = ring[(b + 2) % 3];
-        for (std::size_t i = 0; i < count1; ++i) list1.append(found1[i]);
-        for (std::size_t i = 0; i < count2; ++i) list2.append(found2[i]);
-        bucket = b + 1;
-        pending = count1 + count2;
-        since_check += steps;
-        return;
-      }
-      index = count1 != 0 ? found1[0] : found2[0];
-      b = next;
-    }
-  }
-
-  // ------------------------------- unit-cost octile, 32 bits, settled in place
-  //
-  // While parts stay below 33461 the fill runs on the field's own grid
-  // (DistanceField::kTaggedElement): a pixel not settled yet holds its order key
-  // (OctileKey<uint32_t>) plus kKeyBase, a settled one its pair with the
-  // straight part plus one (below 2^31), a blocked one 0, an unreached one
-  // all ones. A pixel is settled in place when popped, so no candidate (a
-  // key, from 2^31 up) is ever cheaper than a settled or blocked pixel, every
-  // settled pixel reads as walkable in the corner test (the goal too, 1), and
-  // the finished grid is the field: no pass over the whole grid at the end,
-  // and field() needs no pair grid while filling. The queue entries carry
-  // the pixel's pair (index | pair << 32: the pair of a neighbour is the
-  // popped pixel's plus one step, no division); every improvement queues an
-  // entry, and an entry is current when the pixel still holds the key of
-  // its pair (else it moved, or was settled, and is skipped).
-  static constexpr std::uint32_t kKeyBase = 0x80000000U;
-  std::vector<EntryList> entries;  // the ring of the in-place fill
-
-  // The stored key of a pixel not settled yet whose cost is `pair`.
-  static std::uint32_t inplace_key(std::uint32_t pair) {
-    using Order = OctileKey<std::uint32_t>;
-    return (pair & 0xFFFFU) * Order::kQ + (pair >> 16) * Order::kP + kKeyBase;
-  }
-
-  // Expands the popped pixel `index` (stored key `here`, pair in the high
-  // half of `pair_high`) of bucket k: relaxes its eight neighbours, queueing
-  // those of bucket k + 1 at out1 and of k + 2 at out2 (limit1: the stored
-  // key where bucket k + 2 starts).
-  template <bool kCutting>
-  [[gnu::always_inline]] static void inplace_expand(std::uint32_t* grid, std::uint32_t s,
-                                                    std::uint32_t index, std::uint32_t here,
-                                                    std::uint64_t pair_high, std::uint32_t limit1,
-                                                    std::uint64_t*& out1, std::uint64_t*& out2) {
-    using Order = OctileKey<std::uint32_t>;
-    const std::uint32_t straight = here + Order::kQ;
-    const std::uint32_t diagonal = here + Order::kP;
-    std::uint32_t* const at = grid + index;
+    using Layout = InPlace<Key>;
+    using Entry = typename Layout::Entry;
+    const Key straight = here + Order::kQ;
+    const Key diagonal = here + Order::kP;
+    Key* const at = grid + Layout::index(entry);
     const auto row = static_cast<std::ptrdiff_t>(s);
-    // Entries of the neighbours: index + offset, pair + one step.
-    const std::uint64_t straight_entry = pair_high + (std::uint64_t{1} << 32) + index;
-    const std::uint64_t diagonal_entry = pair_high + (std::uint64_t{1} << 48) + index;
+    // Entries of the neighbours: pair + one step, then index + offset.
+    const Entry straight_entry = Layout::straight_step(entry);
+    const Entry diagonal_entry = Layout::diagonal_step(entry);
     // Each neighbour is read just before it is relaxed (they are distinct
     // pixels): fewer live registers than reading all eight first.
     const auto relax = [&](std::ptrdiff_t offset) __attribute__((always_inline)) {
-      const std::uint32_t old = at[offset];
+      const Key old = at[offset];
       if (straight < old) {
         at[offset] = straight;
-        *out1++ = straight_entry + static_cast<std::uint64_t>(offset);
+        *out1++ = Layout::moved(straight_entry, offset);
       }
     };
     relax(1);
@@ -973,17 +710,17 @@ struct FieldBuilder::State {
     relax(row);
     relax(-row);
     const bool far = diagonal >= limit1;  // bucket k + 2
-    std::uint64_t* d = far ? out2 : out1;
+    Entry* d = far ? out2 : out1;
     // Blocked pixels hold 0. The sides are tested only once the diagonal
     // would improve (fewer instructions on the common path), and read again
     // then (still 0 exactly when blocked): fewer live registers.
     const auto relax_diagonal = [&](std::ptrdiff_t offset, std::ptrdiff_t side1,
                                     std::ptrdiff_t side2) __attribute__((always_inline)) {
-      const std::uint32_t old = at[offset];
+      const Key old = at[offset];
       if (diagonal < old) {
         if (kCutting || (at[side1] != 0 && at[side2] != 0)) {
           at[offset] = diagonal;
-          *d++ = diagonal_entry + static_cast<std::uint64_t>(offset);
+          *d++ = Layout::moved(diagonal_entry, offset);
         }
       }
     };
@@ -1002,25 +739,27 @@ struct FieldBuilder::State {
   // pop, when a pop queues none or several, before a bucket that could
   // overflow the keys, with kStop after popping `stop`, or after
   // kInterruptEvery pops (counted for the interrupt check).
-  template <bool kStop, bool kCutting>
-  [[gnu::noinline]] void inplace_corridor(std::uint64_t entry, std::size_t stop) {
-    using Order = OctileKey<std::uint32_t>;
-    std::uint32_t* const grid = field.words32_.data();
+  template <typename Key, bool kStop, bool kCutting>
+  [[gnu::noinline]] void inplace_corridor(typename InPlace<Key>::Entry entry, std::size_t stop) {
+    using Order = OctileKey<Key>;
+    using Layout = InPlace<Key>;
+    using Entry = typename Layout::Entry;
+    Key* const grid = pairs<Key>().data();
+    std::vector<EntryList<Key>>& ring_lists = entries_of<Key>();
     const auto s = static_cast<std::uint32_t>(stride);
-    entries[bucket % 3].clear();
+    ring_lists[bucket % 3].clear();
     std::size_t b = bucket;
     std::size_t steps = 0;
-    std::array<std::uint64_t, 8> found1{};
-    std::array<std::uint64_t, 4> found2{};
+    std::array<Entry, 8> found1{};
+    std::array<Entry, 4> found2{};
     for (;;) {
-      const auto index = static_cast<std::uint32_t>(entry);
-      const std::uint32_t here = grid[index];
-      grid[index] = static_cast<std::uint32_t>(entry >> 32) + 1;  // settled
-      std::uint64_t* out1 = found1.data();
-      std::uint64_t* out2 = found2.data();
-      inplace_expand<kCutting>(grid, s, index, here, entry & 0xFFFFFFFF00000000ULL,
-                               static_cast<std::uint32_t>((b + 2) * Order::kQ) + kKeyBase, out1,
-                               out2);
+      const std::uint32_t index = Layout::index(entry);
+      const Key here = grid[index];
+      grid[index] = Layout::pair(entry) + 1;  // settled
+      Entry* out1 = found1.data();
+      Entry* out2 = found2.data();
+      inplace_expand<Key, kCutting>(
+          grid, s, entry, here, static_cast<Key>((b + 2) * Order::kQ) + kKeyBase<Key>, out1, out2);
       ++steps;
       const std::size_t count1 = static_cast<std::size_t>(out1 - found1.data());
       const std::size_t count2 = static_cast<std::size_t>(out2 - found2.data());
@@ -1028,8 +767,8 @@ struct FieldBuilder::State {
       const bool stopped = kStop && index == stop;
       if (count1 + count2 != 1 || stopped || next + 3 >= Order::kQ - 1 ||
           steps >= kInterruptEvery) {
-        EntryList& list1 = entries[(b + 1) % 3];
-        EntryList& list2 = entries[(b + 2) % 3];
+        EntryList<Key>& list1 = ring_lists[(b + 1) % 3];
+        EntryList<Key>& list2 = ring_lists[(b + 2) % 3];
         for (std::size_t i = 0; i < count1; ++i) list1.append(found1[i]);
         for (std::size_t i = 0; i < count2; ++i) list2.append(found2[i]);
         bucket = b + 1;
@@ -1042,62 +781,65 @@ struct FieldBuilder::State {
     }
   }
 
-  template <bool kStop, bool kCutting>
+  template <typename Key, bool kStop, bool kCutting>
   RunResult run_octile_inplace(std::size_t stop) {
-    using Order = OctileKey<std::uint32_t>;
-    std::uint32_t* const grid = field.words32_.data();
+    using Order = OctileKey<Key>;
+    using Layout = InPlace<Key>;
+    using Entry = typename Layout::Entry;
+    Key* const grid = pairs<Key>().data();
+    std::vector<EntryList<Key>>& ring_lists = entries_of<Key>();
     const auto s = static_cast<std::uint32_t>(stride);
     // The grid beyond the caches: fetch the three rows of the pixel
     // kOctilePrefetch entries ahead (a loss on maps that fit in L2).
-    const bool prefetch = field.words32_.size() * sizeof(std::uint32_t) > (std::size_t{1} << 20);
+    const bool prefetch = pairs<Key>().size() * sizeof(Key) > (std::size_t{1} << 20);
     while (pending > 0) {
       if constexpr (kStop) {
         // Pixels are settled when popped; buckets below this one are done.
-        if (grid[stop] - 1U < kKeyBase - 1U) return RunResult::kSettled;
+        if (grid[stop] - 1U < kKeyBase<Key> - 1U) return RunResult::kSettled;
       }
-      if (interrupted(entries[bucket % 3].size())) return RunResult::kInterrupted;
+      if (interrupted(ring_lists[bucket % 3].size())) return RunResult::kInterrupted;
       // Candidates from this bucket cost below bucket + 3, so both their
       // parts do: below kQ - 1 they stay exact (and their keys fit).
       if (bucket + 3 >= Order::kQ - 1) return RunResult::kOverflow;
       const std::size_t slot = bucket % 3;
-      EntryList& items = entries[slot];
+      EntryList<Key>& items = ring_lists[slot];
       const std::size_t count = items.size();
       if (pending == 1 && count == 1 &&
-          grid[static_cast<std::uint32_t>(items[0])] ==
-              inplace_key(static_cast<std::uint32_t>(items[0] >> 32))) {
-        inplace_corridor<kStop, kCutting>(items[0], stop);
+          grid[Layout::index(items[0])] == inplace_key<Key>(Layout::pair(items[0]))) {
+        inplace_corridor<Key, kStop, kCutting>(items[0], stop);
         continue;
       }
-      EntryList& next1 = entries[slot == 2 ? 0 : slot + 1];
-      EntryList& next2 = entries[slot == 0 ? 2 : slot - 1];
+      EntryList<Key>& next1 = ring_lists[slot == 2 ? 0 : slot + 1];
+      EntryList<Key>& next2 = ring_lists[slot == 0 ? 2 : slot - 1];
       next1.reserve_more(8 * count);
       next2.reserve_more(4 * count);
-      const std::uint64_t* const in = items.data();
-      std::uint64_t* out1 = next1.data() + next1.size();
-      std::uint64_t* out2 = next2.data() + next2.size();
-      const auto limit1 = static_cast<std::uint32_t>((bucket + 2) * Order::kQ) + kKeyBase;
+      const Entry* const in = items.data();
+      Entry* out1 = next1.data() + next1.size();
+      Entry* out2 = next2.data() + next2.size();
+      const auto limit1 = static_cast<Key>((bucket + 2) * Order::kQ) + kKeyBase<Key>;
+      // The pop loop, with and without prefetching as separate loops: fewer
+      // live values (spilled registers cost in this loop).
       const auto pop_all = [&]<bool kPrefetch>(std::bool_constant<kPrefetch>)
           __attribute__((always_inline)) {
-        const std::uint64_t* const end = in + count;
-        for (const std::uint64_t* next = in; next != end; ++next) {
-          const std::uint64_t entry = *next;
-          const auto index = static_cast<std::uint32_t>(entry);
+        const Entry* const end = in + count;
+        for (const Entry* next = in; next != end; ++next) {
+          const Entry entry = *next;
+          const std::uint32_t index = Layout::index(entry);
           if constexpr (kPrefetch) {
             if (end - next > static_cast<std::ptrdiff_t>(kOctilePrefetch)) {
-              const auto ahead = static_cast<std::uint32_t>(next[kOctilePrefetch]);
+              const std::uint32_t ahead = Layout::index(next[kOctilePrefetch]);
               __builtin_prefetch(grid + ahead - s, 1);
               __builtin_prefetch(grid + ahead, 1);
               __builtin_prefetch(grid + ahead + s, 1);
             }
           }
-          const std::uint32_t here = grid[index];
-          const auto pair = static_cast<std::uint32_t>(entry >> 32);
-          if (here != inplace_key(pair)) {
+          const Key here = grid[index];
+          const Key pair = Layout::pair(entry);
+          if (here != inplace_key<Key>(pair)) {
             continue;  // moved to a cheaper key (or settled) since
           }
           grid[index] = pair + 1;  // settled
-          inplace_expand<kCutting>(grid, s, index, here, entry & 0xFFFFFFFF00000000ULL, limit1,
-                                   out1, out2);
+          inplace_expand<Key, kCutting>(grid, s, entry, here, limit1, out1, out2);
         }
       };
       if (prefetch) {
@@ -1112,106 +854,92 @@ struct FieldBuilder::State {
       ++bucket;
     }
     if constexpr (kStop) {
-      if (grid[stop] - 1U < kKeyBase - 1U) return RunResult::kSettled;
+      if (grid[stop] - 1U < kKeyBase<Key> - 1U) return RunResult::kSettled;
     }
     return RunResult::kExhausted;
   }
 
-  template <typename Key, bool kStop, bool kCutting>
-  RunResult run_octile_unit(std::size_t stop) {
-    using Order = OctileKey<Key>;
-    Key* const grid = pairs<Key>().data();
-    Key* const keys = keys_of<Key>().data();
-    const auto s = static_cast<std::uint32_t>(stride);
-    // Keys beyond the caches: fetch the three key rows of the pixel
-    // kOctilePrefetch entries ahead (measured: about 10% on full HD, a loss
-    // on maps whose keys fit in L2).
-    const bool prefetch = keys_of<Key>().size() * sizeof(Key) > (std::size_t{1} << 20);
-    while (pending > 0) {
-      if constexpr (kStop) {
-        // Pairs are written when settled; buckets below this one are done.
-        if (grid[stop] < kBlocked<Key>) return RunResult::kSettled;
-      }
-      if (interrupted(ring[bucket % 3].size())) return RunResult::kInterrupted;
-      // Candidates from this bucket cost below bucket + 3, so both their
-      // parts do: below kQ - 1 they stay exact (and their keys fit).
-      if (bucket + 3 >= Order::kQ - 1) return RunResult::kOverflow;
-      const std::size_t slot = bucket % 3;
-      IndexList& items = ring[slot];
-      const std::size_t count = items.size();
-      const auto lo = static_cast<Key>(bucket * Order::kQ);
-      if (pending == 1 && count == 1 && keys[items[0]] >= lo) {
-        octile_corridor<Key, kStop, kCutting>(items[0], stop);
+  // The 32-bit fill stopped at the start of a bucket whose candidates could
+  // outgrow its keys: move the grid and the ring to 64-bit words, which
+  // carry on from the same bucket (settled pairs spread to 32 + 32 bits, the
+  // few keys not settled yet recomputed).
+  void octile_widen() {
+    using Narrow = InPlace<std::uint32_t>;
+    const std::size_t size = field.words32_.size();
+    const std::uint32_t* const narrow = field.words32_.data();
+    field.words64_.resize(size);  // uninitialised: every element is written below
+    std::uint64_t* const wide = field.words64_.data();
+    const auto wide_pair = [](std::uint32_t pair) {
+      return (pair & 0xFFFFU) | (std::uint64_t{pair >> 16} << 32);
+    };
+    for (std::size_t i = 0; i < size; ++i) {
+      const std::uint32_t value = narrow[i];
+      if (value >= kKeyBase<std::uint32_t> && value != 0xFFFFFFFFU) [[unlikely]] {
+        const std::uint32_t key = value - kKeyBase<std::uint32_t>;
+        wide[i] = inplace_key<std::uint64_t>(wide_pair(OctileKey<std::uint32_t>::pair(key)));
         continue;
       }
-      IndexList& next1 = ring[slot == 2 ? 0 : slot + 1];
-      IndexList& next2 = ring[slot == 0 ? 2 : slot - 1];
-      next1.reserve_more(8 * count);
-      next2.reserve_more(4 * count);
-      const std::uint32_t* const in = items.data();
-      std::uint32_t* out1 = next1.data() + next1.size();
-      std::uint32_t* out2 = next2.data() + next2.size();
-      const auto limit1 = static_cast<Key>((bucket + 2) * Order::kQ);  // >=: bucket k + 2 on
-      // The pop loop, with and without prefetching as separate loops: fewer
-      // live values (the loop runs at about 20 instructions per neighbour
-      // pixel, and spilled registers cost there).
-      const auto pop_all = [&]<bool kPrefetch>(std::bool_constant<kPrefetch>)
-          __attribute__((always_inline)) {
-        const std::uint32_t* const end = in + count;
-        for (const std::uint32_t* next = in; next != end; ++next) {
-          const std::uint32_t index = *next;
-          if constexpr (kPrefetch) {
-            if (end - next > static_cast<std::ptrdiff_t>(kOctilePrefetch)) {
-              const std::uint32_t ahead = next[kOctilePrefetch];
-              __builtin_prefetch(keys + ahead - s, 1);
-              __builtin_prefetch(keys + ahead, 1);
-              __builtin_prefetch(keys + ahead + s, 1);
-            }
-          }
-          const Key here = keys[index];
-          if (here < static_cast<Key>(limit1 - 2 * Order::kQ)) {
-            continue;  // moved to a cheaper bucket and processed there
-          }
-          if constexpr (kStop) {
-            grid[index] = Order::pair(here);
-          }
-          octile_expand<Key, kCutting>(keys, s, index, here, limit1,
-                                       static_cast<Key>(limit1 + Order::kQ), out1, out2);
+      // Blocked (0) and settled pixels spread, unreached stays all ones.
+      wide[i] = value == 0xFFFFFFFFU ? kUnreached<std::uint64_t> : wide_pair(value);
+    }
+    wide_entries.assign(3, {});
+    pending = 0;
+    for (std::size_t slot = 0; slot < 3; ++slot) {
+      const EntryList<std::uint32_t>& list = entries[slot];
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        const std::uint32_t index = Narrow::index(list[i]);
+        const std::uint32_t pair = Narrow::pair(list[i]);
+        if (narrow[index] == inplace_key<std::uint32_t>(pair)) {
+          wide_entries[slot].append(InPlace<std::uint64_t>::make(index, wide_pair(pair)));
+          ++pending;
         }
-      };
-      if (prefetch) {
-        pop_all(std::true_type{});
-      } else {
-        pop_all(std::false_type{});
       }
-      next1.resize(static_cast<std::size_t>(out1 - next1.data()));
-      next2.resize(static_cast<std::size_t>(out2 - next2.data()));
-      items.clear();
-      pending = next1.size() + next2.size();
-      ++bucket;
     }
-    if constexpr (kStop) {
-      if (grid[stop] < kBlocked<Key>) return RunResult::kSettled;
-    } else if (octile_pairs) {
-      octile_write_pairs<Key>();
-    } else {
-      octile_keys_to_pairs<Key>();
-    }
-    return RunResult::kExhausted;
+    entries.clear();
+    DistanceBuffer<std::uint32_t>().swap(field.words32_);
+    field.element_bytes_ = DistanceField::kTaggedWide;
+    position = 0;
   }
 
+  // The 64-bit keys could overflow (a mask of over a billion walkable
+  // pixels): hand over to the generic 32 + 32 bit fill, which carries on from
+  // the same bucket with the same lists (pixels not settled yet keep their
+  // cost as an upper bound).
+  void octile_to_generic() {
+    using Wide = InPlace<std::uint64_t>;
+    std::uint64_t* const grid = field.words64_.data();
+    ring.assign(3, {});
+    pending = 0;
+    for (std::size_t slot = 0; slot < 3; ++slot) {
+      const EntryList<std::uint64_t>& list = wide_entries[slot];
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        const std::uint32_t index = Wide::index(list[i]);
+        if (grid[index] == inplace_key<std::uint64_t>(Wide::pair(list[i]))) {
+          ring[slot].append(index);
+          ++pending;
+        }
+      }
+    }
+    wide_entries.clear();
+    for (std::size_t i = 0; i < field.words64_.size(); ++i) {
+      const std::uint64_t value = grid[i];
+      grid[i] = value == 0                           ? kBlocked<std::uint64_t>
+                : value == kUnreached<std::uint64_t> ? value
+                : value < kKeyBase<std::uint64_t>
+                    ? value - 1
+                    : OctileKey<std::uint64_t>::pair(value - kKeyBase<std::uint64_t>);
+    }
+    field.element_bytes_ = 8;
+    octile = false;
+    position = 0;
+  }
   template <typename Word, bool kStop>
   RunResult run_buckets_dispatch(std::size_t stop) {
     const bool eight = field.options_.connectivity == Connectivity::kEight;
     const bool cutting = field.options_.allow_corner_cutting;
     if (octile) {
-      if constexpr (sizeof(Word) == 4) {
-        return cutting ? run_octile_inplace<kStop, true>(stop)
-                       : run_octile_inplace<kStop, false>(stop);
-      } else {
-        return cutting ? run_octile_unit<Word, kStop, true>(stop)
-                       : run_octile_unit<Word, kStop, false>(stop);
-      }
+      return cutting ? run_octile_inplace<Word, kStop, true>(stop)
+                     : run_octile_inplace<Word, kStop, false>(stop);
     }
     if (unit_costs) {
       if (!eight) return run_buckets<Word, kStop, false, false, true>(stop);
@@ -1238,7 +966,6 @@ struct FieldBuilder::State {
       method = Method::kBuckets64;
       if (octile) {
         octile_widen();  // carry on from here
-        if (!to_end) octile_make_pairs<std::uint64_t>();  // the 64-bit fill writes pairs when it pops
       } else {
         start_buckets<std::uint64_t>();  // start over
       }
@@ -1283,17 +1010,40 @@ struct FieldBuilder::State {
         return v < kBlocked<std::uint32_t> ? static_cast<std::uint16_t>(v) : std::uint16_t{0xFFFF};
       });
       field.element_bytes_ = 2;
+    } else if (field.element_bytes_ == DistanceField::kTaggedWide) {
+      // The in-place octile fill's 64-bit grid, kept as it is unless both
+      // parts of every cost fit 16 bits. Some cost is at least bucket - 3
+      // (the last bucket with entries was reached from a pop at most two
+      // buckets before it), so past kNarrowable a part is 0xFFFF or more
+      // without a scan (the spiral's costs reach a million).
+      constexpr auto kNarrowable = static_cast<std::size_t>(0xFFFE * (1 + std::numbers::sqrt2)) + 3;
+      if (bucket > kNarrowable) return;
+      const auto settled = [](std::uint64_t v) { return v - 1 < kKeyBase<std::uint64_t> - 1; };
+      std::uint64_t max_straight = 0;
+      std::uint64_t max_diagonal = 0;
+      for (const std::uint64_t v : field.words64_) {
+        if (settled(v)) {
+          max_straight = std::max<std::uint64_t>(max_straight, (v & 0xFFFFFFFFULL) - 1);
+          max_diagonal = std::max<std::uint64_t>(max_diagonal, v >> 32);
+        }
+      }
+      if (max_straight >= 0xFFFFU || max_diagonal >= 0xFFFFU) return;
+      DistanceBuffer<std::uint64_t> grid;
+      grid.swap(field.words64_);
+      copy(grid, field.words32_, [&](std::uint64_t v) {
+        return settled(v) ? static_cast<std::uint32_t>(((v & 0xFFFFU) - 1) | ((v >> 32) << 16))
+                          : 0xFFFFFFFFU;
+      });
+      field.element_bytes_ = 4;
     } else {
       DistanceBuffer<std::uint64_t> grid;
       grid.swap(field.words64_);
-      std::uint64_t max_straight = wide_highest;
-      std::uint64_t max_diagonal = wide_highest;
-      if (!wide_highest_known) {
-        for (const std::uint64_t v : grid) {
-          if (v < kBlocked<std::uint64_t>) {
-            max_straight = std::max<std::uint64_t>(max_straight, v & 0xFFFFFFFFULL);
-            max_diagonal = std::max<std::uint64_t>(max_diagonal, v >> 32);
-          }
+      std::uint64_t max_straight = 0;
+      std::uint64_t max_diagonal = 0;
+      for (const std::uint64_t v : grid) {
+        if (v < kBlocked<std::uint64_t>) {
+          max_straight = std::max<std::uint64_t>(max_straight, v & 0xFFFFFFFFULL);
+          max_diagonal = std::max<std::uint64_t>(max_diagonal, v >> 32);
         }
       }
       if (field.four_) {
@@ -1393,7 +1143,6 @@ bool FieldBuilder::run_until_settled(Point p) {
   }
   const std::size_t stop =
       (static_cast<std::size_t>(p.y) + 1) * s.stride + static_cast<std::size_t>(p.x) + 1;
-  s.octile_make_pairs();  // pops write pairs from here on
   bool walkable = false;
   switch (s.method) {
     case Method::kBreadthFirst16:
@@ -1407,7 +1156,7 @@ bool FieldBuilder::run_until_settled(Point p) {
       walkable = s.field.words32_[stop] != (s.octile ? 0U : kBlocked<std::uint32_t>);
       break;
     case Method::kBuckets64:
-      walkable = s.field.words64_[stop] != kBlocked<std::uint64_t>;
+      walkable = s.field.words64_[stop] != (s.octile ? 0U : kBlocked<std::uint64_t>);
       break;
   }
   const bool buckets = s.method == Method::kBuckets32 || s.method == Method::kBuckets64;
@@ -1426,9 +1175,8 @@ void FieldBuilder::finish() {
     s.compact_buckets();
     std::vector<std::uint8_t>().swap(s.step_cost);
     std::vector<IndexList>().swap(s.ring);
-    std::vector<EntryList>().swap(s.entries);
-    DistanceBuffer<std::uint32_t>().swap(s.octile_keys);
-    DistanceBuffer<std::uint64_t>().swap(s.octile_keys64);
+    std::vector<EntryList<std::uint32_t>>().swap(s.entries);
+    std::vector<EntryList<std::uint64_t>>().swap(s.wide_entries);
   } else {
     s.run_breadth_first_until(0);
     s.frontier = IndexList();
@@ -1444,10 +1192,7 @@ void FieldBuilder::set_interrupt(std::function<bool()> check) {
   state_->since_check = 0;
 }
 
-const DistanceField& FieldBuilder::field() const {
-  state_->octile_make_pairs();  // the octile fill makes its pair grid when first asked
-  return state_->field;
-}
+const DistanceField& FieldBuilder::field() const { return state_->field; }
 
 DistanceField FieldBuilder::take() {
   finish();

@@ -95,8 +95,8 @@ struct GridCost {
 // Storage, per pixel: kFour, 2 bytes when every cost fits in 16 bits, else 4;
 // kEight, 4 bytes (straight and diagonal parts 16 bits each) when both fit,
 // else 8. All ones marks an unreachable pixel. The unit-cost octile fill's
-// 4-byte fields (see kTaggedElement) store the straight part plus one, with
-// every value from 2^31 up and 0 unreachable.
+// fields (see kTaggedElement, kTaggedWide) store the straight part plus one,
+// with every value from the top bit up and 0 unreachable.
 class DistanceField {
  public:
   using Distance = std::uint32_t;
@@ -148,7 +148,9 @@ class DistanceField {
 
   // Bytes of distance storage per pixel (2, 4 or 8), see the class comment.
   [[nodiscard]] std::size_t bytes_per_pixel() const {
-    return element_bytes_ == kTaggedElement ? 4 : element_bytes_;
+    return element_bytes_ == kTaggedElement ? 4
+           : element_bytes_ == kTaggedWide  ? 8
+                                            : element_bytes_;
   }
   // Bytes held, for cache accounting.
   [[nodiscard]] std::size_t memory_bytes() const {
@@ -173,6 +175,8 @@ class DistanceField {
         return words32_[i] < 0xFFFFFFFEU;
       case kTaggedElement:
         return words32_[i] - 1U < 0x7FFFFFFFU;  // 1 to 2^31 - 1
+      case kTaggedWide:
+        return words64_[i] - 1U < 0x7FFFFFFFFFFFFFFFULL;  // 1 to 2^63 - 1
       default:
         return words64_[i] < 0xFFFFFFFFFFFFFFFEULL;
     }
@@ -186,6 +190,9 @@ class DistanceField {
                      : GridCost{words32_[i] & 0xFFFFU, words32_[i] >> 16};
       case kTaggedElement:
         return {(words32_[i] & 0xFFFFU) - 1U, words32_[i] >> 16};
+      case kTaggedWide:
+        return {static_cast<std::uint32_t>(words64_[i]) - 1U,
+                static_cast<std::uint32_t>(words64_[i] >> 32)};
       default:
         return {static_cast<std::uint32_t>(words64_[i]),
                 static_cast<std::uint32_t>(words64_[i] >> 32)};
@@ -204,7 +211,11 @@ class DistanceField {
   // up (not settled yet) read as unreachable. A case of its own in the
   // switches below, so reading the other layouts costs nothing more.
   static constexpr std::size_t kTaggedElement = 5;
-  std::size_t element_bytes_ = 4;  // 2, 4, 8, or kTaggedElement (4 bytes)
+  // The same in 8 bytes, once its parts outgrow 33461 (a long corridor):
+  // (straight + 1) | (diagonal << 32), below 2^63, keys from 2^63 up.
+  static constexpr std::size_t kTaggedWide = 9;
+  // 2, 4, 8, kTaggedElement (4 bytes) or kTaggedWide (8 bytes)
+  std::size_t element_bytes_ = 4;
   std::size_t stride_ = 0;  // elements per stored row (padding included)
   std::size_t origin_ = 0;  // element of pixel (0,0)
   // Exactly one of these holds the pixels, per element_bytes_.
