@@ -650,10 +650,12 @@ Path beautify(const Path& path, const Mask& mask, AreaSet enabled, LineRule rule
   Smoother smoother(mask, enabled & kAllAreas, rule, costs, clearance, sets, path.size(),
                     effort_for(path));
   // A traced path's segments are all walkable; an arbitrary input's may not be.
-  bool walkable = std::all_of(path.begin(), path.end(), [&mask](Point p) { return mask.contains(p); });
-  if (walkable) {
+  const bool inside =
+      std::all_of(path.begin(), path.end(), [&mask](Point p) { return mask.contains(p); });
+  if (inside) {
     smoother.trust_points_inside();
   }
+  bool walkable = inside;  // a segment with an end outside is not walkable
   for (std::size_t i = 1; i < path.size() && walkable; ++i) {
     walkable = smoother.walkable(path[i - 1], path[i]);
   }
