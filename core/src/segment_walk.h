@@ -21,8 +21,9 @@ namespace pathcore::segment_walk {
 inline bool lexicographically_less(Point a, Point b) { return a.x < b.x || (a.x == b.x && a.y < b.y); }
 
 // segment.cc's general walks (walk_bresenham, walk_supercover) with the
-// visit fixed to "is the area enabled", for segment_walkable, the hot loop of beautify (tens of thousands of short
-// segments per path on cluttered masks). Same pixels, visited branch-free:
+// visit fixed to "is the area enabled", for segment_walkable, the hot loop
+// of beautify (tens of thousands of short segments per path on cluttered
+// masks). Same pixels, visited branch-free:
 // on cluttered masks the step direction is unpredictable, so each step picks
 // its moves with compares instead of jumps, accumulates the walkability of
 // the pixels it enters with ANDs, and advances one pointer. The loops stop at
