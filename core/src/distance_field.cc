@@ -190,18 +190,36 @@ inline Key inplace_key(Key pair) {
 template <typename Key>
 struct InPlace;
 
+// Queue entries carry the pixel's padded index in the low 28 bits of a
+// 32-bit field and its arrival code (kArriveAny and below) in the top 4.
+constexpr std::uint32_t kIndexBits = 28;
+constexpr std::uint32_t kIndexMask = (std::uint32_t{1} << kIndexBits) - 1;
+// The in-place octile fill runs on padded grids of fewer pixels than this.
+constexpr std::size_t kInPlaceMaxPixels = std::size_t{1} << kIndexBits;
+
 template <>
 struct InPlace<std::uint32_t> {
-  using Entry = std::uint64_t;  // index | pair << 32
-  static std::uint32_t index(Entry entry) { return static_cast<std::uint32_t>(entry); }
+  using Entry = std::uint64_t;  // index | arrival << 28 | pair << 32
+  static std::uint32_t index(Entry entry) { return static_cast<std::uint32_t>(entry) & kIndexMask; }
+  static unsigned arrival(Entry entry) {
+    return static_cast<unsigned>(static_cast<std::uint32_t>(entry) >> kIndexBits);
+  }
   static std::uint32_t pair(Entry entry) { return static_cast<std::uint32_t>(entry >> 32); }
-  static Entry make(std::uint32_t index, std::uint32_t pair) { return index | (Entry{pair} << 32); }
-  // The same pixel's entry one straight (diagonal) step further.
-  static Entry straight_step(Entry entry) { return entry + (Entry{1} << 32); }
-  static Entry diagonal_step(Entry entry) { return entry + (Entry{1} << 48); }
-  // The entry of the pixel `offset` away (the index never borrows from the pair).
-  static Entry moved(Entry entry, std::ptrdiff_t offset) {
-    return entry + static_cast<Entry>(offset);
+  static Entry make(std::uint32_t index, std::uint32_t pair, unsigned arrival) {
+    return index | (Entry{arrival} << kIndexBits) | (Entry{pair} << 32);
+  }
+  // The same pixel's entry one straight (diagonal) step further, without
+  // its arrival code.
+  static Entry straight_step(Entry entry) {
+    return (entry & ~Entry{~kIndexMask}) + (Entry{1} << 32);
+  }
+  static Entry diagonal_step(Entry entry) {
+    return (entry & ~Entry{~kIndexMask}) + (Entry{1} << 48);
+  }
+  // The entry of the pixel `offset` away from a step's entry, arriving by
+  // `arrival` (the index never borrows from the pair).
+  static Entry moved(Entry entry, std::ptrdiff_t offset, unsigned arrival) {
+    return entry + static_cast<Entry>(offset + (std::ptrdiff_t{arrival} << kIndexBits));
   }
 };
 
@@ -211,20 +229,39 @@ struct InPlace<std::uint64_t> {
     std::uint64_t pair;
     std::uint32_t index;
   };
-  static std::uint32_t index(Entry entry) { return entry.index; }
+  static std::uint32_t index(Entry entry) { return entry.index & kIndexMask; }
+  static unsigned arrival(Entry entry) { return entry.index >> kIndexBits; }
   static std::uint64_t pair(Entry entry) { return entry.pair; }
-  static Entry make(std::uint32_t index, std::uint64_t pair) { return {pair, index}; }
-  static Entry straight_step(Entry entry) { return {entry.pair + 1, entry.index}; }
-  static Entry diagonal_step(Entry entry) {
-    return {entry.pair + (std::uint64_t{1} << 32), entry.index};
+  static Entry make(std::uint32_t index, std::uint64_t pair, unsigned arrival) {
+    return {pair, index | (arrival << kIndexBits)};
   }
-  static Entry moved(Entry entry, std::ptrdiff_t offset) {
-    return {entry.pair, entry.index + static_cast<std::uint32_t>(offset)};
+  static Entry straight_step(Entry entry) { return {entry.pair + 1, entry.index & kIndexMask}; }
+  static Entry diagonal_step(Entry entry) {
+    return {entry.pair + (std::uint64_t{1} << 32), entry.index & kIndexMask};
+  }
+  static Entry moved(Entry entry, std::ptrdiff_t offset, unsigned arrival) {
+    return {entry.pair,
+            entry.index + static_cast<std::uint32_t>(offset + (std::ptrdiff_t{arrival} << kIndexBits))};
   }
 };
 
 template <typename Key>
 using EntryList = ItemList<typename InPlace<Key>::Entry, true>;
+
+// Arrival codes of the octile fill without corner cutting (the direction of
+// the step that set a pixel's key): 0-3 the straight steps of OctileSteps
+// (east, south, west, north), 4 + k the diagonal of straight steps k and
+// k + 1 (mod 4), kArriveAny none (the goal: every neighbour is relaxed).
+constexpr unsigned kDiagonalArrival = 4;
+constexpr unsigned kArriveAny = 8;
+
+// The four straight steps in a padded grid of row length `stride`, turning
+// clockwise on screen (east, south, west, north): step k + 1 is step k
+// turned right.
+inline std::array<std::ptrdiff_t, 4> octile_steps(std::size_t stride) {
+  const auto row = static_cast<std::ptrdiff_t>(stride);
+  return {1, row, -1, -row};
+}
 
 }  // namespace
 
@@ -612,6 +649,7 @@ struct FieldBuilder::State {
   // 33,000: long corridors) the fill moves to 64-bit words and carries on
   // from that bucket (octile_widen).
   static constexpr std::size_t kOctilePrefetch = 8;
+  static constexpr std::size_t kPruneMaxBytes = std::size_t{4} << 20;
   bool octile = false;  // run_octile_inplace (else the generic run_buckets)
   std::vector<EntryList<std::uint32_t>> entries;       // the ring, 32-bit words
   std::vector<EntryList<std::uint64_t>> wide_entries;  // the ring, 64-bit words
@@ -672,17 +710,35 @@ struct FieldBuilder::State {
     pending = 0;
     if (keys[goal_index] != 0) {
       keys[goal_index] = kKeyBase<std::uint32_t>;  // key 0
-      entries[0].append(InPlace<std::uint32_t>::make(goal_index, 0));
+      entries[0].append(InPlace<std::uint32_t>::make(goal_index, 0, kArriveAny));
       pending = 1;
     }
     octile = true;
   }
 
   // Expands the popped pixel of `entry` (stored key `here`) of bucket k:
-  // relaxes its eight neighbours, queueing those of bucket k + 1 at out1 and
-  // of k + 2 at out2 (limit1: the stored key where bucket k + 2 starts).
-  template <typename Key, bool kCutting>
-  [[gnu::always_inline]] static void inplace_expand(Key* grid, std::uint32_t s,
+  // relaxes its neighbours, queueing those of bucket k + 1 at out1 and of
+  // k + 2 at out2 (limit1: the stored key where bucket k + 2 starts).
+  //
+  // Without corner cutting only the neighbours the pixel can be the last
+  // step to are relaxed (`arrival` holds, per pixel, the direction of the
+  // step that set its key; the goal's is kArriveAny). A neighbour m of n,
+  // which was reached from p, is skipped when some path p -> m that avoids
+  // n is strictly shorter than p -> n -> m: then dist(m) < dist(n) +
+  // step(n, m), so the step n -> m lies on no shortest path, whichever
+  // shortest path reached n. Every step of every shortest path is still
+  // relaxed (by induction over the settle order, the key of n was set by a
+  // settled p with dist(p) + step = dist(n)), so the costs stay exact. With
+  // ties (equal lengths) the step is kept. What is left: after a straight
+  // step e, the next e, the two diagonals e + l and e + r, and a side l (r)
+  // only when the pixel behind it, l - e, is blocked (else p -> n + l is
+  // one diagonal, sqrt 2 < 2); after a diagonal step a + b, a, b and a + b
+  // (the other steps have a strictly shorter path through p + a or p + b,
+  // both walkable since the step p -> n did not cut a corner). On open
+  // ground that is 3 relaxations a pixel instead of 8.
+  template <typename Key, bool kCutting, bool kPrune>
+  [[gnu::always_inline]] static void inplace_expand(Key* grid,
+                                                    const std::array<std::ptrdiff_t, 4>& steps,
                                                     typename InPlace<Key>::Entry entry, Key here,
                                                     Key limit1, typename InPlace<Key>::Entry*& out1,
                                                     typename InPlace<Key>::Entry*& out2) {
@@ -691,43 +747,65 @@ struct FieldBuilder::State {
     using Entry = typename Layout::Entry;
     const Key straight = here + Order::kQ;
     const Key diagonal = here + Order::kP;
-    Key* const at = grid + Layout::index(entry);
-    const auto row = static_cast<std::ptrdiff_t>(s);
+    const std::uint32_t index = Layout::index(entry);
+    Key* const at = grid + index;
     // Entries of the neighbours: pair + one step, then index + offset.
     const Entry straight_entry = Layout::straight_step(entry);
     const Entry diagonal_entry = Layout::diagonal_step(entry);
+    const bool far = diagonal >= limit1;  // diagonals go to bucket k + 2
+    Entry* d = nullptr;  // where diagonals go: set once the straight steps are queued
     // Each neighbour is read just before it is relaxed (they are distinct
     // pixels): fewer live registers than reading all eight first.
-    const auto relax = [&](std::ptrdiff_t offset) __attribute__((always_inline)) {
+    const auto relax = [&](std::ptrdiff_t offset, unsigned code) __attribute__((always_inline)) {
       const Key old = at[offset];
       if (straight < old) {
         at[offset] = straight;
-        *out1++ = Layout::moved(straight_entry, offset);
+        *out1++ = Layout::moved(straight_entry, offset, code);
       }
     };
-    relax(1);
-    relax(-1);
-    relax(row);
-    relax(-row);
-    const bool far = diagonal >= limit1;  // bucket k + 2
-    Entry* d = far ? out2 : out1;
     // Blocked pixels hold 0. The sides are tested only once the diagonal
     // would improve (fewer instructions on the common path), and read again
     // then (still 0 exactly when blocked): fewer live registers.
-    const auto relax_diagonal = [&](std::ptrdiff_t offset, std::ptrdiff_t side1,
-                                    std::ptrdiff_t side2) __attribute__((always_inline)) {
+    const auto relax_diagonal = [&](std::ptrdiff_t side1, std::ptrdiff_t side2, unsigned code)
+                                    __attribute__((always_inline)) {
+      const std::ptrdiff_t offset = side1 + side2;
       const Key old = at[offset];
       if (diagonal < old) {
         if (kCutting || (at[side1] != 0 && at[side2] != 0)) {
           at[offset] = diagonal;
-          *d++ = Layout::moved(diagonal_entry, offset);
+          *d++ = Layout::moved(diagonal_entry, offset, code);
         }
       }
     };
-    relax_diagonal(row + 1, row, 1);
-    relax_diagonal(row - 1, row, -1);
-    relax_diagonal(-row - 1, -row, -1);
-    relax_diagonal(-row + 1, -row, 1);
+    const unsigned from = kCutting || !kPrune ? kArriveAny : Layout::arrival(entry);
+    if (from < 4) {  // a straight step, steps[from]
+      const unsigned left = (from + 3) & 3U;
+      const unsigned right = (from + 1) & 3U;
+      const std::ptrdiff_t forward = steps[from];
+      relax(forward, from);
+      if (at[steps[left] - forward] == 0) relax(steps[left], left);
+      if (at[steps[right] - forward] == 0) relax(steps[right], right);
+      d = far ? out2 : out1;
+      relax_diagonal(forward, steps[left], kDiagonalArrival + left);
+      relax_diagonal(forward, steps[right], kDiagonalArrival + from);
+    } else if (from < kArriveAny) {  // a diagonal step, steps[a] + steps[b]
+      const unsigned a = from - kDiagonalArrival;
+      const unsigned b = (a + 1) & 3U;
+      relax(steps[a], a);
+      relax(steps[b], b);
+      d = far ? out2 : out1;
+      relax_diagonal(steps[a], steps[b], from);
+    } else {  // the goal, or corner cutting: every neighbour
+      relax(steps[0], 0);
+      relax(steps[1], 1);
+      relax(steps[2], 2);
+      relax(steps[3], 3);
+      d = far ? out2 : out1;
+      relax_diagonal(steps[0], steps[1], kDiagonalArrival + 0);
+      relax_diagonal(steps[1], steps[2], kDiagonalArrival + 1);
+      relax_diagonal(steps[2], steps[3], kDiagonalArrival + 2);
+      relax_diagonal(steps[3], steps[0], kDiagonalArrival + 3);
+    }
     out1 = far ? out1 : d;
     out2 = far ? d : out2;
   }
@@ -739,14 +817,14 @@ struct FieldBuilder::State {
   // pop, when a pop queues none or several, before a bucket that could
   // overflow the keys, with kStop after popping `stop`, or after
   // kInterruptEvery pops (counted for the interrupt check).
-  template <typename Key, bool kStop, bool kCutting>
+  template <typename Key, bool kStop, bool kCutting, bool kPrune>
   [[gnu::noinline]] void inplace_corridor(typename InPlace<Key>::Entry entry, std::size_t stop) {
     using Order = OctileKey<Key>;
     using Layout = InPlace<Key>;
     using Entry = typename Layout::Entry;
     Key* const grid = pairs<Key>().data();
     std::vector<EntryList<Key>>& ring_lists = entries_of<Key>();
-    const auto s = static_cast<std::uint32_t>(stride);
+    const std::array<std::ptrdiff_t, 4> moves = octile_steps(stride);
     ring_lists[bucket % 3].clear();
     std::size_t b = bucket;
     std::size_t steps = 0;
@@ -758,8 +836,9 @@ struct FieldBuilder::State {
       grid[index] = Layout::pair(entry) + 1;  // settled
       Entry* out1 = found1.data();
       Entry* out2 = found2.data();
-      inplace_expand<Key, kCutting>(
-          grid, s, entry, here, static_cast<Key>((b + 2) * Order::kQ) + kKeyBase<Key>, out1, out2);
+      inplace_expand<Key, kCutting, kPrune>(grid, moves, entry, here,
+                                    static_cast<Key>((b + 2) * Order::kQ) + kKeyBase<Key>, out1,
+                                    out2);
       ++steps;
       const std::size_t count1 = static_cast<std::size_t>(out1 - found1.data());
       const std::size_t count2 = static_cast<std::size_t>(out2 - found2.data());
@@ -789,9 +868,12 @@ struct FieldBuilder::State {
     Key* const grid = pairs<Key>().data();
     std::vector<EntryList<Key>>& ring_lists = entries_of<Key>();
     const auto s = static_cast<std::uint32_t>(stride);
+    const std::array<std::ptrdiff_t, 4> moves = octile_steps(stride);
     // The grid beyond the caches: fetch the three rows of the pixel
     // kOctilePrefetch entries ahead (a loss on maps that fit in L2).
-    const bool prefetch = pairs<Key>().size() * sizeof(Key) > (std::size_t{1} << 20);
+    const std::size_t grid_bytes = pairs<Key>().size() * sizeof(Key);
+    const bool prefetch = grid_bytes > (std::size_t{1} << 20);
+    const bool prune = grid_bytes <= kPruneMaxBytes;
     while (pending > 0) {
       if constexpr (kStop) {
         // Pixels are settled when popped; buckets below this one are done.
@@ -806,7 +888,11 @@ struct FieldBuilder::State {
       const std::size_t count = items.size();
       if (pending == 1 && count == 1 &&
           grid[Layout::index(items[0])] == inplace_key<Key>(Layout::pair(items[0]))) {
-        inplace_corridor<Key, kStop, kCutting>(items[0], stop);
+        if (!prune) {
+          inplace_corridor<Key, kStop, kCutting, false>(items[0], stop);
+        } else {
+          inplace_corridor<Key, kStop, kCutting, true>(items[0], stop);
+        }
         continue;
       }
       EntryList<Key>& next1 = ring_lists[slot == 2 ? 0 : slot + 1];
@@ -819,7 +905,8 @@ struct FieldBuilder::State {
       const auto limit1 = static_cast<Key>((bucket + 2) * Order::kQ) + kKeyBase<Key>;
       // The pop loop, with and without prefetching as separate loops: fewer
       // live values (spilled registers cost in this loop).
-      const auto pop_all = [&]<bool kPrefetch>(std::bool_constant<kPrefetch>)
+      const auto pop_all = [&]<bool kPrefetch, bool kPrune>(std::bool_constant<kPrefetch>,
+                                                            std::bool_constant<kPrune>)
           __attribute__((always_inline)) {
         const Entry* const end = in + count;
         for (const Entry* next = in; next != end; ++next) {
@@ -839,13 +926,15 @@ struct FieldBuilder::State {
             continue;  // moved to a cheaper key (or settled) since
           }
           grid[index] = pair + 1;  // settled
-          inplace_expand<Key, kCutting>(grid, s, entry, here, limit1, out1, out2);
+          inplace_expand<Key, kCutting, kPrune>(grid, moves, entry, here, limit1, out1, out2);
         }
       };
-      if (prefetch) {
-        pop_all(std::true_type{});
+      if (!prune) {
+        pop_all(std::true_type{}, std::false_type{});
+      } else if (prefetch) {
+        pop_all(std::true_type{}, std::true_type{});
       } else {
-        pop_all(std::false_type{});
+        pop_all(std::false_type{}, std::true_type{});
       }
       next1.resize(static_cast<std::size_t>(out1 - next1.data()));
       next2.resize(static_cast<std::size_t>(out2 - next2.data()));
@@ -890,7 +979,8 @@ struct FieldBuilder::State {
         const std::uint32_t index = Narrow::index(list[i]);
         const std::uint32_t pair = Narrow::pair(list[i]);
         if (narrow[index] == inplace_key<std::uint32_t>(pair)) {
-          wide_entries[slot].append(InPlace<std::uint64_t>::make(index, wide_pair(pair)));
+          wide_entries[slot].append(
+              InPlace<std::uint64_t>::make(index, wide_pair(pair), Narrow::arrival(list[i])));
           ++pending;
         }
       }
@@ -1120,7 +1210,9 @@ FieldBuilder::FieldBuilder(const Mask& mask, Point goal, const FieldOptions& opt
     s.start_breadth_first<std::uint16_t>();
   } else {
     s.method = Method::kBuckets32;
-    if (unit && stored.connectivity == Connectivity::kEight) {
+    // The in-place fill's queue entries hold 28-bit indices; larger grids
+    // (beyond the server's default pixel limit) take the generic fill.
+    if (unit && stored.connectivity == Connectivity::kEight && padded_size < kInPlaceMaxPixels) {
       s.start_octile_unit();
     } else {
       s.start_buckets<std::uint32_t>();
