@@ -489,7 +489,8 @@ TEST(FieldOptions, PartialEightConnectedFillsMatchBruteForce) {
     options.connectivity = variant.connectivity;
     options.allow_corner_cutting = variant.cutting;
     const Point goal = random_walkable(rng, mask, kAllAreas, 0.9);
-    const std::vector<double> want = pathtest::reference_distances(mask, goal, grid_for(options, variant));
+    const std::vector<double> want =
+        pathtest::reference_distances(mask, goal, grid_for(options, variant));
     SCOPED_TRACE("round " + std::to_string(round) + " " + variant.name + " goal " + text(goal));
     FieldBuilder builder(mask, goal, options);
     double settled_up_to = 0;
@@ -578,7 +579,8 @@ TEST(FieldOptions, SpiralPartialAndInterruptedEightConnectedFills) {
           if (field.reachable({x, y})) {
             ASSERT_EQ(field.exact({x, y}), want.exact({x, y})) << text(Point{x, y});
           } else {
-            ASSERT_FALSE(want.reachable({x, y}) && want.cost_at({x, y}) < limit) << text(Point{x, y});
+            ASSERT_FALSE(want.reachable({x, y}) && want.cost_at({x, y}) < limit)
+                << text(Point{x, y});
           }
         }
       }
@@ -592,6 +594,64 @@ TEST(FieldOptions, SpiralPartialAndInterruptedEightConnectedFills) {
         ASSERT_EQ(field.reachable({x, y}), want.reachable({x, y})) << text(Point{x, y});
         if (want.reachable({x, y})) {
           ASSERT_EQ(field.exact({x, y}), want.exact({x, y}));
+        }
+      }
+    }
+  }
+}
+
+// The octile fill relaxes only the neighbours a pixel can be the last step
+// to on grids up to 4 MB, and all eight beyond (where that measured faster):
+// a cluttered mask past that size, whole and stopped part way, against
+// brute force, with and without corner cutting.
+TEST(FieldOptions, LargeEightConnectedFillsMatchBruteForce) {
+  std::mt19937_64 rng(0x5eed0505);
+  const Mask mask = pathtest::random_mask(rng, 1100, 1000, 0.3, 1);  // 4.4 MB of 32-bit words
+  const Point goal = random_walkable(rng, mask, kAllAreas, 1.0);
+  for (const Variant& variant : {kVariants[1], kVariants[2]}) {
+    SCOPED_TRACE(variant.name);
+    FieldOptions options;
+    options.connectivity = variant.connectivity;
+    options.allow_corner_cutting = variant.cutting;
+    const std::vector<double> want =
+        pathtest::reference_distances(mask, goal, grid_for(options, variant));
+    // Stopped at a pixel of about the median cost, then finished.
+    std::vector<double> costs;
+    for (const double d : want) {
+      if (d != kNoPath) costs.push_back(d);
+    }
+    ASSERT_GT(costs.size(), 500000U);
+    std::nth_element(costs.begin(), costs.begin() + costs.size() / 2, costs.end());
+    const double median = costs[costs.size() / 2];
+    Point stop = goal;
+    for (std::size_t i = 0; i < want.size(); ++i) {
+      if (want[i] == median) {
+        stop = {static_cast<std::int32_t>(i % 1100), static_cast<std::int32_t>(i / 1100)};
+      }
+    }
+    FieldBuilder builder(mask, goal, options);
+    ASSERT_TRUE(builder.run_until_settled(stop));
+    std::size_t settled = 0;
+    for (std::int32_t y = 0; y < 1000; ++y) {
+      for (std::int32_t x = 0; x < 1100; ++x) {
+        const double expected = want[mask.index({x, y})];
+        if (builder.field().reachable({x, y})) {
+          ASSERT_TRUE(close(builder.field().cost_at({x, y}), expected)) << text(Point{x, y});
+          ++settled;
+        } else {
+          ASSERT_FALSE(expected <= median - 1e-9) << text(Point{x, y});
+        }
+      }
+    }
+    EXPECT_GE(settled, costs.size() / 2);
+    const DistanceField field = builder.take();
+    for (std::int32_t y = 0; y < 1000; ++y) {
+      for (std::int32_t x = 0; x < 1100; ++x) {
+        const double expected = want[mask.index({x, y})];
+        if (expected == kNoPath) {
+          ASSERT_FALSE(field.reachable({x, y})) << text(Point{x, y});
+        } else {
+          ASSERT_TRUE(close(field.cost_at({x, y}), expected)) << text(Point{x, y});
         }
       }
     }
