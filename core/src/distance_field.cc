@@ -658,6 +658,10 @@ struct FieldBuilder::State {
   // mispredicts) and 5-20% slower on full HD (8 MB: the loop waits on the
   // row ahead either way).
   static constexpr std::size_t kPruneMaxBytes = std::size_t{4} << 20;
+  // Grids past this size prefetch (run_octile_inplace); every grid too large
+  // to prune does.
+  static constexpr std::size_t kPrefetchMinBytes = std::size_t{1} << 20;
+  static_assert(kPruneMaxBytes > kPrefetchMinBytes);
   bool octile = false;  // run_octile_inplace (else the generic run_buckets)
   std::vector<EntryList<std::uint32_t>> entries;       // the ring, 32-bit words
   std::vector<EntryList<std::uint64_t>> wide_entries;  // the ring, 64-bit words
@@ -756,8 +760,7 @@ struct FieldBuilder::State {
     using Entry = typename Layout::Entry;
     const Key straight = here + Order::kQ;
     const Key diagonal = here + Order::kP;
-    const std::uint32_t index = Layout::index(entry);
-    Key* const at = grid + index;
+    Key* const at = grid + Layout::index(entry);
     // Entries of the neighbours: pair + one step, then index + offset.
     const Entry straight_entry = Layout::straight_step(entry);
     const Entry diagonal_entry = Layout::diagonal_step(entry);
@@ -787,7 +790,7 @@ struct FieldBuilder::State {
       }
     };
     const unsigned from = kCutting || !kPrune ? kArriveAny : Layout::arrival(entry);
-    if (from < 4) {  // a straight step, steps[from]
+    if (from < kDiagonalArrival) {  // a straight step, steps[from]
       const unsigned left = (from + 3) & 3U;
       const unsigned right = (from + 1) & 3U;
       const std::ptrdiff_t forward = steps[from];
@@ -804,7 +807,7 @@ struct FieldBuilder::State {
       relax(steps[b], b);
       d = far ? out2 : out1;
       relax_diagonal(steps[a], steps[b], from);
-    } else {  // the goal, or corner cutting: every neighbour
+    } else {  // the goal, corner cutting or no kPrune: every neighbour
       relax(steps[0], 0);
       relax(steps[1], 1);
       relax(steps[2], 2);
@@ -881,7 +884,7 @@ struct FieldBuilder::State {
     // The grid beyond the caches: fetch the three rows of the pixel
     // kOctilePrefetch entries ahead (a loss on maps that fit in L2).
     const std::size_t grid_bytes = pairs<Key>().size() * sizeof(Key);
-    const bool prefetch = grid_bytes > (std::size_t{1} << 20);
+    const bool prefetch = grid_bytes > kPrefetchMinBytes;
     const bool prune = grid_bytes <= kPruneMaxBytes;
     while (pending > 0) {
       if constexpr (kStop) {
@@ -938,7 +941,7 @@ struct FieldBuilder::State {
           inplace_expand<Key, kCutting, kPrune>(grid, moves, entry, here, limit1, out1, out2);
         }
       };
-      if (!prune) {
+      if (!prune) {  // so prefetch too (kPrefetchMinBytes < kPruneMaxBytes)
         pop_all(std::true_type{}, std::false_type{});
       } else if (prefetch) {
         pop_all(std::true_type{}, std::true_type{});
