@@ -82,6 +82,47 @@ bool close(double got, double want) { return std::abs(got - want) <= 1e-9 * std:
 // The grid cost of a pixel path, summed step by step (-1: an illegal step).
 using pathtest::walked_cost;
 
+// A builder's field stopped part way against the brute-force distances: every
+// settled pixel exact, every pixel cheaper than settled_up_to settled, and,
+// once finished, exactly the unreachable pixels unreached. Returns the number
+// of pixels settled.
+std::size_t expect_partial_field_matches(const Mask& mask, const FieldBuilder& builder,
+                                         const std::vector<double>& want, double settled_up_to) {
+  std::size_t settled = 0;
+  const DistanceField& field = builder.field();
+  for (std::int32_t y = 0; y < static_cast<std::int32_t>(mask.height()); ++y) {
+    for (std::int32_t x = 0; x < static_cast<std::int32_t>(mask.width()); ++x) {
+      const double expected = want[mask.index({x, y})];
+      if (field.reachable({x, y})) {
+        EXPECT_TRUE(close(field.cost_at({x, y}), expected)) << text(Point{x, y});
+        ++settled;
+      } else if (!builder.finished()) {
+        EXPECT_FALSE(expected <= settled_up_to - 1e-9) << text(Point{x, y});
+      } else {
+        EXPECT_EQ(expected, kNoPath) << text(Point{x, y});
+      }
+      if (::testing::Test::HasFailure()) return settled;
+    }
+  }
+  return settled;
+}
+
+// A finished field against the brute-force distances, pixel by pixel.
+void expect_field_matches(const Mask& mask, const DistanceField& field,
+                          const std::vector<double>& want) {
+  for (std::int32_t y = 0; y < static_cast<std::int32_t>(mask.height()); ++y) {
+    for (std::int32_t x = 0; x < static_cast<std::int32_t>(mask.width()); ++x) {
+      const double expected = want[mask.index({x, y})];
+      if (expected == kNoPath) {
+        EXPECT_FALSE(field.reachable({x, y})) << text(Point{x, y});
+      } else {
+        EXPECT_TRUE(close(field.cost_at({x, y}), expected)) << text(Point{x, y});
+      }
+      if (::testing::Test::HasFailure()) return;
+    }
+  }
+}
+
 TEST(FieldOptions, FieldsMatchBruteForceDijkstra) {
   std::mt19937_64 rng(0x5eed0301);
   std::uniform_int_distribution<std::uint32_t> size(1, 40);
@@ -502,33 +543,12 @@ TEST(FieldOptions, PartialEightConnectedFillsMatchBruteForce) {
         settled_up_to = std::max(settled_up_to, want[mask.index(p)]);
         ++stops_checked;
       }
-      const DistanceField& field = builder.field();
-      for (std::int32_t y = 0; y < static_cast<std::int32_t>(mask.height()); ++y) {
-        for (std::int32_t x = 0; x < static_cast<std::int32_t>(mask.width()); ++x) {
-          const double expected = want[mask.index({x, y})];
-          if (field.reachable({x, y})) {
-            ASSERT_TRUE(close(field.cost_at({x, y}), expected)) << text(Point{x, y});
-          } else if (!builder.finished()) {
-            // Every pixel cheaper than a settled one is settled.
-            ASSERT_FALSE(expected <= settled_up_to - 1e-9) << text(Point{x, y});
-          } else {
-            ASSERT_EQ(expected, kNoPath) << text(Point{x, y});
-          }
-        }
-      }
+      expect_partial_field_matches(mask, builder, want, settled_up_to);
+      ASSERT_FALSE(HasFailure());
     }
     builder.finish();
-    const DistanceField field = builder.take();
-    for (std::int32_t y = 0; y < static_cast<std::int32_t>(mask.height()); ++y) {
-      for (std::int32_t x = 0; x < static_cast<std::int32_t>(mask.width()); ++x) {
-        const double expected = want[mask.index({x, y})];
-        if (expected == kNoPath) {
-          ASSERT_FALSE(field.reachable({x, y})) << text(Point{x, y});
-        } else {
-          ASSERT_TRUE(close(field.cost_at({x, y}), expected)) << text(Point{x, y});
-        }
-      }
-    }
+    expect_field_matches(mask, builder.take(), want);
+    ASSERT_FALSE(HasFailure());
   }
   EXPECT_GT(stops_checked, 500);
 }
@@ -631,30 +651,10 @@ TEST(FieldOptions, LargeEightConnectedFillsMatchBruteForce) {
     }
     FieldBuilder builder(mask, goal, options);
     ASSERT_TRUE(builder.run_until_settled(stop));
-    std::size_t settled = 0;
-    for (std::int32_t y = 0; y < 1000; ++y) {
-      for (std::int32_t x = 0; x < 1100; ++x) {
-        const double expected = want[mask.index({x, y})];
-        if (builder.field().reachable({x, y})) {
-          ASSERT_TRUE(close(builder.field().cost_at({x, y}), expected)) << text(Point{x, y});
-          ++settled;
-        } else {
-          ASSERT_FALSE(expected <= median - 1e-9) << text(Point{x, y});
-        }
-      }
-    }
+    const std::size_t settled = expect_partial_field_matches(mask, builder, want, median);
+    ASSERT_FALSE(HasFailure());
     EXPECT_GE(settled, costs.size() / 2);
-    const DistanceField field = builder.take();
-    for (std::int32_t y = 0; y < 1000; ++y) {
-      for (std::int32_t x = 0; x < 1100; ++x) {
-        const double expected = want[mask.index({x, y})];
-        if (expected == kNoPath) {
-          ASSERT_FALSE(field.reachable({x, y})) << text(Point{x, y});
-        } else {
-          ASSERT_TRUE(close(field.cost_at({x, y}), expected)) << text(Point{x, y});
-        }
-      }
-    }
+    expect_field_matches(mask, builder.take(), want);
   }
 }
 
