@@ -123,6 +123,23 @@ using IndexList = ItemList<std::uint32_t>;
 
 enum class RunResult { kSettled, kExhausted, kOverflow, kInterrupted };
 
+// Masks whose walkable and blocked pixels mix at pixel scale (random
+// clutter, one-pixel mazes: 0.5-0.9 row boundaries per walkable pixel; the
+// Moving AI game maps have at most 0.2) make a relaxation's branch
+// mispredict about as often as not. There the level and bucket loops relax
+// without branches: every neighbour is stored (its old value or the new
+// one) and queued, and the queue's end advances only past improvements.
+// Elsewhere that costs 1.3-2x (each store feeds a later pixel's load, where
+// a predicted branch runs ahead), so it is chosen per mask.
+[[nodiscard]] bool cluttered(const Mask& mask) {
+  return 10 * mask.row_boundaries() >= 3 * mask.walkable_pixels();
+}
+
+// Makes a 0-or-1 flag opaque to the optimiser, so the arithmetic built on it
+// stays arithmetic (GCC turns a select on a known comparison back into a
+// branch).
+inline void keep_branch_free(std::size_t& flag) { asm("" : "+r"(flag)); }
+
 // Pixels expanded between two calls of the interrupt check.
 constexpr std::size_t kInterruptEvery = std::size_t{1} << 14;
 
@@ -282,6 +299,8 @@ struct FieldBuilder::State {
   IndexList next_frontier;
   std::size_t frontier_position = 0;
   std::uint32_t level = 0;
+  // The level and bucket loops relax without branches (see cluttered()).
+  bool branch_free = false;
 
   // Dijkstra with a bucket queue: bucket k holds the pixels whose cost lies
   // in [k, k + 1). Every step costs at least 1, so no pixel of a bucket can
@@ -365,7 +384,7 @@ struct FieldBuilder::State {
     }
   }
 
-  template <typename Word, bool kStop>
+  template <typename Word, bool kStop, bool kBranchFree>
   RunResult run_breadth_first(std::size_t stop) {
     Word* const distance = words<Word>().data();
     const auto s = static_cast<std::uint32_t>(stride);
@@ -408,22 +427,23 @@ struct FieldBuilder::State {
           }
         }
         const std::uint32_t index = current[h];
-        if (distance[index - 1] == kUnreached<Word>) {
-          distance[index - 1] = next;
-          found[t++] = index - 1;
-        }
-        if (distance[index + 1] == kUnreached<Word>) {
-          distance[index + 1] = next;
-          found[t++] = index + 1;
-        }
-        if (distance[index - s] == kUnreached<Word>) {
-          distance[index - s] = next;
-          found[t++] = index - s;
-        }
-        if (distance[index + s] == kUnreached<Word>) {
-          distance[index + s] = next;
-          found[t++] = index + s;
-        }
+        const auto relax = [&](std::uint32_t neighbour) __attribute__((always_inline)) {
+          const Word old = distance[neighbour];
+          if constexpr (kBranchFree) {
+            std::size_t fresh = old == kUnreached<Word> ? 1 : 0;
+            keep_branch_free(fresh);
+            distance[neighbour] = static_cast<Word>(old ^ ((old ^ next) & (0 - fresh)));
+            found[t] = neighbour;
+            t += fresh;
+          } else if (old == kUnreached<Word>) {
+            distance[neighbour] = next;
+            found[t++] = neighbour;
+          }
+        };
+        relax(index - 1);
+        relax(index + 1);
+        relax(index - s);
+        relax(index + s);
       }
       next_frontier.resize(t);
       frontier_position = h;
@@ -444,11 +464,20 @@ struct FieldBuilder::State {
   // Runs the breadth-first fill until stop is reached (or to the end when
   // stop is 0, which is always a border pixel), widening 16-bit distances to
   // 32 bits (and starting over) when they overflow.
-  bool run_breadth_first_until(std::size_t stop) {
+  template <typename Word>
+  RunResult run_breadth_first_dispatch(std::size_t stop) {
     const bool to_end = stop == 0;
+    if (branch_free) {
+      return to_end ? run_breadth_first<Word, false, true>(0)
+                    : run_breadth_first<Word, true, true>(stop);
+    }
+    return to_end ? run_breadth_first<Word, false, false>(0)
+                  : run_breadth_first<Word, true, false>(stop);
+  }
+
+  bool run_breadth_first_until(std::size_t stop) {
     if (method == Method::kBreadthFirst16) {
-      const RunResult result = to_end ? run_breadth_first<std::uint16_t, false>(0)
-                                      : run_breadth_first<std::uint16_t, true>(stop);
+      const RunResult result = run_breadth_first_dispatch<std::uint16_t>(stop);
       if (result == RunResult::kInterrupted) throw Interrupted();
       if (result != RunResult::kOverflow) {
         return result == RunResult::kSettled;
@@ -456,8 +485,7 @@ struct FieldBuilder::State {
       method = Method::kBreadthFirst32;
       start_breadth_first<std::uint32_t>();
     }
-    const RunResult result = to_end ? run_breadth_first<std::uint32_t, false>(0)
-                                    : run_breadth_first<std::uint32_t, true>(stop);
+    const RunResult result = run_breadth_first_dispatch<std::uint32_t>(stop);
     if (result == RunResult::kInterrupted) throw Interrupted();
     if (result == RunResult::kOverflow) {
       throw InvalidArgument("distances overflow 32 bits");  // unreachable for valid masks
@@ -749,7 +777,9 @@ struct FieldBuilder::State {
   // (the other steps have a strictly shorter path through p + a or p + b,
   // both walkable since the step p -> n did not cut a corner). On open
   // ground that is 3 relaxations a pixel instead of 8.
-  template <typename Key, bool kCutting, bool kPrune>
+  //
+  // kBranchFree (with every neighbour relaxed, not kPrune): see cluttered().
+  template <typename Key, bool kCutting, bool kPrune, bool kBranchFree = false>
   [[gnu::always_inline]] static void inplace_expand(Key* grid,
                                                     const std::array<std::ptrdiff_t, 4>& steps,
                                                     typename InPlace<Key>::Entry entry, Key here,
@@ -758,6 +788,7 @@ struct FieldBuilder::State {
     using Order = OctileKey<Key>;
     using Layout = InPlace<Key>;
     using Entry = typename Layout::Entry;
+    static_assert(!(kPrune && kBranchFree));
     const Key straight = here + Order::kQ;
     const Key diagonal = here + Order::kP;
     Key* const at = grid + Layout::index(entry);
@@ -770,7 +801,13 @@ struct FieldBuilder::State {
     // pixels): fewer live registers than reading all eight first.
     const auto relax = [&](std::ptrdiff_t offset, unsigned code) __attribute__((always_inline)) {
       const Key old = at[offset];
-      if (straight < old) {
+      if constexpr (kBranchFree) {
+        std::size_t better = straight < old ? 1 : 0;
+        keep_branch_free(better);
+        at[offset] = better != 0 ? straight : old;  // a conditional move
+        *out1 = Layout::moved(straight_entry, offset, code);
+        out1 += better;
+      } else if (straight < old) {
         at[offset] = straight;
         *out1++ = Layout::moved(straight_entry, offset, code);
       }
@@ -782,7 +819,14 @@ struct FieldBuilder::State {
         __attribute__((always_inline)) {
       const std::ptrdiff_t offset = side1 + side2;
       const Key old = at[offset];
-      if (diagonal < old) {
+      if constexpr (kBranchFree) {
+        std::size_t better = diagonal < old ? 1 : 0;
+        if constexpr (!kCutting) better &= (at[side1] != 0 ? 1U : 0U) & (at[side2] != 0 ? 1U : 0U);
+        keep_branch_free(better);
+        at[offset] = better != 0 ? diagonal : old;
+        *d = Layout::moved(diagonal_entry, offset, code);
+        d += better;
+      } else if (diagonal < old) {
         if (kCutting || (at[side1] != 0 && at[side2] != 0)) {
           at[offset] = diagonal;
           *d++ = Layout::moved(diagonal_entry, offset, code);
@@ -885,7 +929,7 @@ struct FieldBuilder::State {
     // kOctilePrefetch entries ahead (a loss on maps that fit in L2).
     const std::size_t grid_bytes = pairs<Key>().size() * sizeof(Key);
     const bool prefetch = grid_bytes > kPrefetchMinBytes;
-    const bool prune = grid_bytes <= kPruneMaxBytes;
+    const bool prune = grid_bytes <= kPruneMaxBytes;  // the corridor walk's choice too
     while (pending > 0) {
       if constexpr (kStop) {
         // Pixels are settled when popped; buckets below this one are done.
@@ -917,9 +961,9 @@ struct FieldBuilder::State {
       const auto limit1 = static_cast<Key>((bucket + 2) * Order::kQ) + kKeyBase<Key>;
       // The pop loop, with and without prefetching and pruning as separate
       // loops: fewer live values (spilled registers cost in this loop).
-      const auto pop_all = [&]<bool kPrefetch, bool kPrune>(std::bool_constant<kPrefetch>,
-                                                            std::bool_constant<kPrune>)
-          __attribute__((always_inline)) {
+      const auto pop_all = [&]<bool kPrefetch, bool kPrune, bool kBranchFree = false>(
+          std::bool_constant<kPrefetch>, std::bool_constant<kPrune>,
+          std::bool_constant<kBranchFree> = {}) __attribute__((always_inline)) {
         const Entry* const end = in + count;
         for (const Entry* next = in; next != end; ++next) {
           const Entry entry = *next;
@@ -938,10 +982,17 @@ struct FieldBuilder::State {
             continue;  // moved to a cheaper key (or settled) since
           }
           grid[index] = pair + 1;  // settled
-          inplace_expand<Key, kCutting, kPrune>(grid, moves, entry, here, limit1, out1, out2);
+          inplace_expand<Key, kCutting, kPrune, kBranchFree>(grid, moves, entry, here, limit1, out1,
+                                                             out2);
         }
       };
-      if (!prune) {  // so prefetch too (kPrefetchMinBytes < kPruneMaxBytes)
+      if (branch_free) {  // every neighbour: pruning's arrival branch would mispredict
+        if (prefetch) {
+          pop_all(std::true_type{}, std::false_type{}, std::true_type{});
+        } else {
+          pop_all(std::false_type{}, std::false_type{}, std::true_type{});
+        }
+      } else if (!prune) {  // so prefetch too (kPrefetchMinBytes < kPruneMaxBytes)
         pop_all(std::true_type{}, std::false_type{});
       } else if (prefetch) {
         pop_all(std::true_type{}, std::true_type{});
@@ -1217,6 +1268,7 @@ FieldBuilder::FieldBuilder(const Mask& mask, Point goal, const FieldOptions& opt
   s.goal_index = static_cast<std::uint32_t>((static_cast<std::size_t>(goal.y) + 1) * s.stride +
                                             static_cast<std::size_t>(goal.x) + 1);
   s.unit_costs = unit;
+  s.branch_free = cluttered(mask);
   if (stored.connectivity == Connectivity::kFour && unit) {
     s.method = Method::kBreadthFirst16;
     s.start_breadth_first<std::uint16_t>();

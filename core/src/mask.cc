@@ -28,6 +28,12 @@ Mask::Mask(std::uint32_t width, std::uint32_t height, std::vector<std::uint8_t> 
     areas_present_ |= AreaSet{1} << id;
     walkable_pixels_ += id != 0 ? 1 : 0;
   }
+  for (std::size_t y = 0; y < height; ++y) {
+    const std::uint8_t* row = areas_.data() + y * width;
+    for (std::size_t x = 0; x + 1 < width; ++x) {
+      row_boundaries_ += (row[x] != 0) != (row[x + 1] != 0) ? 1 : 0;
+    }
+  }
 }
 
 std::string area_grid_sha256(const Mask& mask) {

@@ -621,40 +621,84 @@ TEST(FieldOptions, SpiralPartialAndInterruptedEightConnectedFills) {
 }
 
 // The octile fill relaxes only the neighbours a pixel can be the last step
-// to on grids up to 4 MB, and all eight beyond (where that measured faster):
-// a cluttered mask past that size, whole and stopped part way, against
-// brute force, with and without corner cutting.
+// to on grids up to 4 MB, and all eight beyond (where that measured faster),
+// with branches, or without on cluttered masks: a mask past that size with
+// sparse obstacles (0.1 row boundaries per walkable pixel) and a cluttered
+// one (0.6), whole and stopped part way, against brute force, with and
+// without corner cutting.
 TEST(FieldOptions, LargeEightConnectedFillsMatchBruteForce) {
   std::mt19937_64 rng(0x5eed0505);
-  const Mask mask = pathtest::random_mask(rng, 1100, 1000, 0.3, 1);  // 4.4 MB of 32-bit words
-  const Point goal = random_walkable(rng, mask, kAllAreas, 1.0);
-  for (const Variant& variant : {kVariants[1], kVariants[2]}) {
+  for (const double obstacles : {0.3, 0.05}) {
+    const Mask mask =
+        pathtest::random_mask(rng, 1100, 1000, obstacles, 1);  // 4.4 MB of 32-bit words
+    // Well clear of the 0.3 row boundaries per walkable pixel at which the
+    // fills change loops (cluttered() in distance_field.cc).
+    const double boundaries =
+        static_cast<double>(mask.row_boundaries()) / static_cast<double>(mask.walkable_pixels());
+    const bool cluttered = obstacles > 0.1;
+    ASSERT_TRUE(cluttered ? boundaries > 0.5 : boundaries < 0.15) << boundaries;
+    const Point goal = random_walkable(rng, mask, kAllAreas, 1.0);
+    for (const Variant& variant : {kVariants[1], kVariants[2]}) {
+      SCOPED_TRACE(std::string(variant.name) + (cluttered ? ", cluttered" : ", sparse"));
+      FieldOptions options;
+      options.connectivity = variant.connectivity;
+      options.allow_corner_cutting = variant.cutting;
+      const std::vector<double> want =
+          pathtest::reference_distances(mask, goal, grid_for(options, variant));
+      // Stopped at a pixel of about the median cost, then finished.
+      std::vector<double> costs;
+      for (const double d : want) {
+        if (d != kNoPath) costs.push_back(d);
+      }
+      ASSERT_GT(costs.size(), 500000U);
+      std::nth_element(costs.begin(), costs.begin() + costs.size() / 2, costs.end());
+      const double median = costs[costs.size() / 2];
+      Point stop = goal;
+      for (std::size_t i = 0; i < want.size(); ++i) {
+        if (want[i] == median) {
+          stop = {static_cast<std::int32_t>(i % 1100), static_cast<std::int32_t>(i / 1100)};
+        }
+      }
+      FieldBuilder builder(mask, goal, options);
+      ASSERT_TRUE(builder.run_until_settled(stop));
+      const std::size_t settled = expect_partial_field_matches(mask, builder, want, median);
+      ASSERT_FALSE(HasFailure());
+      EXPECT_GE(settled, costs.size() / 2);
+      expect_field_matches(mask, builder.take(), want);
+    }
+  }
+}
+
+// Costs past 16 bits on a mask that is not cluttered (the branching loops;
+// the spiral above takes the branch-free ones): a serpentine of full-width
+// corridors joined by one-pixel gaps at alternate ends, about 66,000 steps
+// long. Four-connected distances widen to 32 bits, octile keys to 64.
+TEST(FieldOptions, LongSerpentineOverflowsSixteenBits) {
+  constexpr std::uint32_t kWidth = 600;
+  constexpr std::uint32_t kHeight = 221;
+  std::vector<std::uint8_t> areas(kWidth * kHeight, 1);
+  for (std::uint32_t y = 1; y < kHeight; y += 2) {
+    const std::uint32_t gap = (y / 2) % 2 == 0 ? kWidth - 1 : 0;
+    for (std::uint32_t x = 0; x < kWidth; ++x) areas[y * kWidth + x] = x == gap ? 1 : 0;
+  }
+  const Mask mask(kWidth, kHeight, std::move(areas));
+  ASSERT_LT(mask.row_boundaries(), 200U);  // not cluttered: 110 among 66,710 walkable pixels
+  const Point goal{0, 0};
+  for (const Variant& variant : kVariants) {
     SCOPED_TRACE(variant.name);
     FieldOptions options;
     options.connectivity = variant.connectivity;
     options.allow_corner_cutting = variant.cutting;
     const std::vector<double> want =
         pathtest::reference_distances(mask, goal, grid_for(options, variant));
-    // Stopped at a pixel of about the median cost, then finished.
-    std::vector<double> costs;
-    for (const double d : want) {
-      if (d != kNoPath) costs.push_back(d);
-    }
-    ASSERT_GT(costs.size(), 500000U);
-    std::nth_element(costs.begin(), costs.begin() + costs.size() / 2, costs.end());
-    const double median = costs[costs.size() / 2];
-    Point stop = goal;
-    for (std::size_t i = 0; i < want.size(); ++i) {
-      if (want[i] == median) {
-        stop = {static_cast<std::int32_t>(i % 1100), static_cast<std::int32_t>(i / 1100)};
-      }
-    }
-    FieldBuilder builder(mask, goal, options);
-    ASSERT_TRUE(builder.run_until_settled(stop));
-    const std::size_t settled = expect_partial_field_matches(mask, builder, want, median);
-    ASSERT_FALSE(HasFailure());
-    EXPECT_GE(settled, costs.size() / 2);
-    expect_field_matches(mask, builder.take(), want);
+    ASSERT_GT(*std::max_element(want.begin(), want.end(),
+                                [](double a, double b) {
+                                  return (a == kNoPath ? -1 : a) < (b == kNoPath ? -1 : b);
+                                }),
+              65535);
+    const DistanceField field = compute_distance_field(mask, goal, options);
+    EXPECT_EQ(field.bytes_per_pixel(), variant.connectivity == Connectivity::kFour ? 4U : 8U);
+    expect_field_matches(mask, field, want);
   }
 }
 

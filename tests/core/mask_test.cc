@@ -10,6 +10,11 @@ TEST(Mask, CountsAreasAndWalkablePixels) {
   EXPECT_EQ(mask.areas_present(),
             (AreaSet{1} << 0) | (AreaSet{1} << 1) | (AreaSet{1} << 5) | (AreaSet{1} << 63));
   EXPECT_EQ(mask.walkable_pixels(), 4U);
+  // Row 0: 0|1 differ, 1|5 do not; row 1: 63|1 do not, 1|0 differ.
+  EXPECT_EQ(mask.row_boundaries(), 2U);
+  // Pairs never span two rows: the 1 ending row 0 and the 0 starting row 1 are none.
+  EXPECT_EQ(Mask(2, 2, {0, 1, 0, 1}).row_boundaries(), 2U);
+  EXPECT_EQ(Mask(4, 1, {1, 0, 1, 0}).row_boundaries(), 3U);
   EXPECT_TRUE(mask.walkable({1, 0}, kAllAreas));
   EXPECT_FALSE(mask.walkable({0, 0}, kAllAreas));
   EXPECT_FALSE(mask.walkable({3, 0}, kAllAreas));

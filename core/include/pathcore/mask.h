@@ -69,6 +69,11 @@ class Mask {
   [[nodiscard]] AreaSet areas_present() const { return areas_present_; }
   // Number of pixels with a non-zero area id.
   [[nodiscard]] std::uint64_t walkable_pixels() const { return walkable_pixels_; }
+  // Number of horizontally adjacent pixel pairs of which exactly one has a
+  // non-zero area id: how finely walkable and blocked pixels are mixed
+  // (about 0.6 per walkable pixel with 30% random obstacles, under 0.2 on
+  // the Moving AI game maps). The fills pick their inner loops by it.
+  [[nodiscard]] std::uint64_t row_boundaries() const { return row_boundaries_; }
 
  private:
   std::uint32_t width_;
@@ -76,6 +81,7 @@ class Mask {
   std::vector<std::uint8_t> areas_;
   AreaSet areas_present_ = 0;
   std::uint64_t walkable_pixels_ = 0;
+  std::uint64_t row_boundaries_ = 0;
 };
 
 // Lower-case hex SHA-256 of the area grid (width*height bytes, row-major), so
