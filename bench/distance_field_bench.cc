@@ -8,7 +8,9 @@
 // path across the full-HD masks. The bytes_per_px counter is the finished
 // field's memory per pixel (what the cache holds).
 #include <benchmark/benchmark.h>
+#include <time.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -120,6 +122,60 @@ void BM_DistanceFieldEight(benchmark::State& state, const std::string& name) {
   field_bench(state, name, pathcore::Connectivity::kEight);
 }
 
+// Issue 3's two field ratios measured side by side: every iteration runs the
+// seed reference, our four-connected field and our eight-connected field on
+// the mask one after the other, so a change in the host's speed (these
+// machines are shared) falls on all three alike, where the separate cases
+// above run seconds apart. Counters: each fill's median thread CPU time over
+// the iterations (ms) and the ratios of those medians.
+void BM_FillRatios(benchmark::State& state, const std::string& name) {
+  const BenchCase& c = bench_case(name);
+  const pathcore::FieldOptions four_options = field_options(pathcore::Connectivity::kFour);
+  const pathcore::FieldOptions eight_options = field_options(pathcore::Connectivity::kEight);
+  std::vector<double> seed_ms;
+  std::vector<double> four_ms;
+  std::vector<double> eight_ms;
+  const auto cpu_ms = [] {
+    timespec now{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    return static_cast<double>(now.tv_sec) * 1e3 + static_cast<double>(now.tv_nsec) * 1e-6;
+  };
+  for (auto _ : state) {
+    const double start = cpu_ms();
+    {
+      auto field = pathbench::seed_reference_field(c.mask, c.goal, pathcore::kAllAreas);
+      benchmark::DoNotOptimize(field.data());
+    }
+    const double seed_done = cpu_ms();
+    {
+      auto field = pathcore::compute_distance_field(c.mask, c.goal, four_options);
+      benchmark::DoNotOptimize(&field);
+    }
+    const double four_done = cpu_ms();
+    {
+      auto field = pathcore::compute_distance_field(c.mask, c.goal, eight_options);
+      benchmark::DoNotOptimize(&field);
+    }
+    const double eight_done = cpu_ms();
+    seed_ms.push_back(seed_done - start);
+    four_ms.push_back(four_done - seed_done);
+    eight_ms.push_back(eight_done - four_done);
+  }
+  const auto median = [](std::vector<double>& values) {
+    std::nth_element(values.begin(),
+                     values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2), values.end());
+    return values[values.size() / 2];
+  };
+  const double seed = median(seed_ms);
+  const double four = median(four_ms);
+  const double eight = median(eight_ms);
+  state.counters["seed_ms"] = seed;
+  state.counters["four_ms"] = four;
+  state.counters["eight_ms"] = eight;
+  state.counters["seed_per_four"] = seed / four;    // target: at least 3 on full HD
+  state.counters["eight_per_four"] = eight / four;  // target: at most 3
+}
+
 // Warm FindPath work: the field is cached, so only trace + simplify + beautify
 // of a path from near one corner to the goal (the centre; the spiral's end).
 // As in the server, the mask's clearance map (built with the stored mask)
@@ -199,6 +255,23 @@ void BM_ColdPathBeautifyEight(benchmark::State& state, const std::string& name) 
 FULL_HD_FIELDS(open)
 FULL_HD_FIELDS(random30)
 FULL_HD_FIELDS(spiral)
+
+#define FILL_RATIOS(label, mask) \
+  BENCHMARK_CAPTURE(BM_FillRatios, label, std::string(mask))->Unit(benchmark::kMillisecond);
+
+FILL_RATIOS(open, "open")
+FILL_RATIOS(random30, "random30")
+FILL_RATIOS(spiral, "spiral")
+FILL_RATIOS(arena, "dao/arena.map")
+FILL_RATIOS(brc202d, "dao/brc202d.map")
+FILL_RATIOS(den312d, "dao/den312d.map")
+FILL_RATIOS(hrt201n, "dao/hrt201n.map")
+FILL_RATIOS(AR0011SR, "bg512/AR0011SR.map")
+FILL_RATIOS(AR0205SR, "bg512/AR0205SR.map")
+FILL_RATIOS(maze512, "maze/maze512-1-0.map")
+FILL_RATIOS(random512, "random/random512-25-0.map")
+FILL_RATIOS(room32, "room/32room_000.map")
+FILL_RATIOS(berlin256, "street/Berlin_0_256.map")
 
 // The warm path without the clearance map, and the map's own cost.
 #define FULL_HD_CLEARANCE(mask)                                                    \
