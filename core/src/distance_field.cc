@@ -129,7 +129,7 @@ enum class RunResult { kSettled, kExhausted, kOverflow, kInterrupted };
 // mispredict about as often as not. There the level and bucket loops relax
 // without branches: every neighbour is stored (its old value or the new
 // one) and queued, and the queue's end advances only past improvements.
-// Elsewhere that costs 1.3-2x (each store feeds a later pixel's load, where
+// Elsewhere that costs 1.2-2x (each store feeds a later pixel's load, where
 // a predicted branch runs ahead), so it is chosen per mask.
 [[nodiscard]] bool cluttered(const Mask& mask) {
   return 10 * mask.row_boundaries() >= 3 * mask.walkable_pixels();
@@ -461,9 +461,7 @@ struct FieldBuilder::State {
     return RunResult::kExhausted;
   }
 
-  // Runs the breadth-first fill until stop is reached (or to the end when
-  // stop is 0, which is always a border pixel), widening 16-bit distances to
-  // 32 bits (and starting over) when they overflow.
+  // run_breadth_first with the loop this mask takes, to `stop` (0: to the end).
   template <typename Word>
   RunResult run_breadth_first_dispatch(std::size_t stop) {
     const bool to_end = stop == 0;
@@ -475,6 +473,9 @@ struct FieldBuilder::State {
                   : run_breadth_first<Word, true, false>(stop);
   }
 
+  // Runs the breadth-first fill until stop is reached (or to the end when
+  // stop is 0, which is always a border pixel), widening 16-bit distances to
+  // 32 bits (and starting over) when they overflow.
   bool run_breadth_first_until(std::size_t stop) {
     if (method == Method::kBreadthFirst16) {
       const RunResult result = run_breadth_first_dispatch<std::uint16_t>(stop);
@@ -959,8 +960,8 @@ struct FieldBuilder::State {
       Entry* out1 = next1.data() + next1.size();
       Entry* out2 = next2.data() + next2.size();
       const auto limit1 = static_cast<Key>((bucket + 2) * Order::kQ) + kKeyBase<Key>;
-      // The pop loop, with and without prefetching and pruning as separate
-      // loops: fewer live values (spilled registers cost in this loop).
+      // The pop loop, with and without prefetching, pruning and branches as
+      // separate loops: fewer live values (spilled registers cost in this loop).
       const auto pop_all = [&]<bool kPrefetch, bool kPrune, bool kBranchFree = false>(
           std::bool_constant<kPrefetch>, std::bool_constant<kPrune>,
           std::bool_constant<kBranchFree> = {}) __attribute__((always_inline)) {

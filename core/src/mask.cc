@@ -28,6 +28,8 @@ Mask::Mask(std::uint32_t width, std::uint32_t height, std::vector<std::uint8_t> 
     areas_present_ |= AreaSet{1} << id;
     walkable_pixels_ += id != 0 ? 1 : 0;
   }
+  // A pass of its own: it vectorises; folded into the loop above (which may
+  // throw) it made constructing a full-HD mask 1.6x slower (2.3 vs 1.4 ms).
   for (std::size_t y = 0; y < height; ++y) {
     const std::uint8_t* row = areas_.data() + y * width;
     for (std::size_t x = 0; x + 1 < width; ++x) {
