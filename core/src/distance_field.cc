@@ -3,12 +3,17 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cstdint>
+#include <cstdlib>
 #include <functional>
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "corridor.h"
+#include "octile_key.h"
+#include "octile_sweep.h"
 #include "point_checks.h"
 
 namespace pathcore {
@@ -142,50 +147,6 @@ inline void keep_branch_free(std::size_t& flag) { asm("" : "+r"(flag)); }
 
 // Pixels expanded between two calls of the interrupt check.
 constexpr std::size_t kInterruptEvery = std::size_t{1} << 14;
-
-// Order keys of the unit-cost octile fill (FieldBuilder::State's
-// run_octile_inplace): key = straight * kQ + diagonal * kP, where kP / kQ is a
-// convergent of sqrt 2 with kP^2 - 2 kQ^2 = -1. For parts below kQ the key
-// orders distinct pairs exactly as straight + diagonal * sqrt 2 does and
-// never ties: for 0 < |db| < kQ the best approximation property gives
-// kQ |da + db sqrt 2| >= kQ |p' - q' sqrt 2| = 0.85, where p' / q' =
-// kInverseP / (kQ - kInverseP) is the previous convergent, while the error
-// |db (kP - kQ sqrt 2)| < kQ / (kP + kQ sqrt 2) = 0.35 (both figures to two
-// digits for either pair below; the 32-bit one also checked exhaustively).
-// The pair comes back exactly from the key: kP^2 = -1 mod kQ, so diagonal =
-// key * kInverseP mod kQ with kInverseP = 2 kQ - kP, the previous
-// convergent's numerator.
-template <typename Key>
-struct OctileKey;
-
-// Parts below 33461 (costs up to about 33,000): keys below 2^31.
-template <>
-struct OctileKey<std::uint32_t> {
-  static constexpr std::uint32_t kP = 47321;
-  static constexpr std::uint32_t kQ = 33461;
-  static constexpr std::uint32_t kInverseP = 19601;  // P * 19601 = 1 mod Q
-  // The 16 + 16 bit pair of a key.
-  static std::uint32_t pair(std::uint32_t key) {
-    const std::uint32_t diagonal_part = key % kQ * kInverseP % kQ;
-    const std::uint32_t straight_part = (key - diagonal_part * kP) / kQ;
-    return straight_part | (diagonal_part << 16);
-  }
-};
-
-// Parts below 1311738121 (every mask of fewer walkable pixels: a part counts
-// the steps of a simple path): keys below (kQ - 1) (kP + kQ) < 2^62.
-template <>
-struct OctileKey<std::uint64_t> {
-  static constexpr std::uint64_t kP = 1855077841;
-  static constexpr std::uint64_t kQ = 1311738121;
-  static constexpr std::uint64_t kInverseP = 768398401;  // P * 768398401 = 1 mod Q
-  // The 32 + 32 bit pair of a key (divisions by constants: multiplications).
-  static std::uint64_t pair(std::uint64_t key) {
-    const std::uint64_t diagonal_part = key % kQ * kInverseP % kQ;  // < 2^31 * 2^30
-    const std::uint64_t straight_part = (key - diagonal_part * kP) / kQ;
-    return straight_part | (diagonal_part << 32);
-  }
-};
 
 // The stored words and queue entries of the in-place octile fill
 // (FieldBuilder::State's run_octile_inplace) with Key-bit words. Pairs are
@@ -755,6 +716,93 @@ struct FieldBuilder::State {
       pending = 1;
     }
     octile = true;
+    untouched = true;
+  }
+
+  // ------------------------------------------------------- raster sweeps
+  //
+  // On masks with few obstacles the unit-cost octile field comes from
+  // raster sweeps (octile_sweep.h): a forward and a backward sweep per
+  // round, then a check that no edge can improve either end, which makes
+  // the values exact. Open full HD: one round, about half the bucket fill's
+  // time; each obstacle a shortest path must round may need another round,
+  // so after kSweepRounds the fill starts over with the bucket queue. Only a
+  // fill that has not started sweeps, and only when it is to finish or to
+  // settle a pixel so far from the goal that the bucket fill would settle
+  // most of the mask first (the sweeps cannot stop part way).
+  static constexpr int kSweepRounds = 2;
+  // Row boundaries per walkable pixel up to which a mask is swept (open
+  // ground 0; 20 rectangles of up to 100x100 on full HD, which take two
+  // rounds, 0.001; the Moving AI maps 0.05 and more).
+  static constexpr std::uint64_t kSweepBoundaryShare = 256;  // 1 / 256
+  bool sweepable = false;  // decided once, from the mask and the options
+  bool untouched = false;  // start_octile_unit's state: nothing expanded yet
+  bool swept = false;      // the field came from sweeps
+  std::vector<std::uint32_t> sweep_row;
+
+  // True when the unit-cost octile fill to `stop` (0: to the end) would
+  // settle most of the mask on open ground: the box around the goal out to
+  // stop's octile distance covers at least 60% of it.
+  [[nodiscard]] bool far_enough(std::size_t stop) const {
+    if (stop == 0) return true;
+    const auto coordinates = [&](std::size_t index) {
+      return std::array<std::int64_t, 2>{static_cast<std::int64_t>(index % stride) - 1,
+                                         static_cast<std::int64_t>(index / stride) - 1};
+    };
+    const auto [sx, sy] = coordinates(stop);
+    const auto [gx, gy] = coordinates(goal_index);
+    const std::int64_t dx = std::abs(sx - gx);
+    const std::int64_t dy = std::abs(sy - gy);
+    const auto reach = static_cast<std::int64_t>(static_cast<double>(std::max(dx, dy)) +
+                                                 (std::numbers::sqrt2 - 1) *
+                                                     static_cast<double>(std::min(dx, dy)));
+    const auto span = [&](std::int64_t centre, std::int64_t size) {
+      return std::min(centre + reach, size - 1) - std::max(centre - reach, std::int64_t{0}) + 1;
+    };
+    const std::int64_t box = span(gx, static_cast<std::int64_t>(mask->width())) *
+                             span(gy, static_cast<std::int64_t>(mask->height()));
+    return 5 * static_cast<std::uint64_t>(box) >= 3 * mask->pixel_count();
+  }
+
+  // Fills the whole field by sweeps when worth trying (see above): true when
+  // it did; false with the fill as start_octile_unit leaves it. Throws
+  // Interrupted (the fill back at its start) when the interrupt check asks.
+  bool try_sweeps(std::size_t stop) {
+    if (!sweepable || !untouched || pending != 1 || !far_enough(stop)) return false;
+    sweepable = false;  // one try
+    const std::size_t width = mask->width();
+    const std::size_t height = mask->height();
+    const bool cutting = field.options_.allow_corner_cutting;
+    std::uint32_t* const grid = field.words32_.data();
+    octile_sweep::prepare(grid, field.words32_.size(), goal_index);
+    sweep_row.resize(stride);
+    const std::size_t rows_per_check = std::max<std::size_t>(1, kInterruptEvery / width);
+    for (int round = 0; round < kSweepRounds; ++round) {
+      for (const bool forward : {true, false}) {
+        for (std::size_t first = 0; first < height; first += rows_per_check) {
+          const std::size_t count = std::min(rows_per_check, height - first);
+          if (interrupted(count * width)) {
+            start_octile_unit();
+            sweepable = true;  // the next call may try again
+            throw Interrupted();
+          }
+          octile_sweep::sweep_rows(forward, cutting, grid, sweep_row.data(), stride, width, height,
+                                   first, count);
+        }
+      }
+      if (octile_sweep::fixed_point(cutting, grid, stride, width, height)) {
+        if (!octile_sweep::to_field(grid, field.words32_.size())) break;  // costs too large
+        std::vector<std::uint32_t>().swap(sweep_row);
+        entries[0].clear();
+        pending = 0;
+        untouched = false;
+        swept = true;
+        return true;
+      }
+    }
+    std::vector<std::uint32_t>().swap(sweep_row);
+    start_octile_unit();
+    return false;
   }
 
   // Expands the popped pixel of `entry` (stored key `here`) of bucket k:
@@ -1110,6 +1158,7 @@ struct FieldBuilder::State {
   // when they overflow.
   bool run_buckets_until(std::size_t stop) {
     const bool to_end = stop == 0;
+    untouched = false;
     if (method == Method::kBuckets32) {
       const RunResult result = to_end ? run_buckets_dispatch<std::uint32_t, false>(0)
                                       : run_buckets_dispatch<std::uint32_t, true>(stop);
@@ -1279,6 +1328,10 @@ FieldBuilder::FieldBuilder(const Mask& mask, Point goal, const FieldOptions& opt
     // (beyond the server's default pixel limit) take the generic fill.
     if (unit && stored.connectivity == Connectivity::kEight && padded_size < kInPlaceMaxPixels) {
       s.start_octile_unit();
+      const AreaSet present = mask.areas_present() & kAllAreas;
+      s.sweepable = (stored.enabled & present) == present &&
+                    mask.row_boundaries() * State::kSweepBoundaryShare <= mask.walkable_pixels() &&
+                    octile_sweep::available();
     } else {
       s.start_buckets<std::uint32_t>();
     }
@@ -1317,6 +1370,11 @@ bool FieldBuilder::run_until_settled(Point p) {
       break;
   }
   const bool buckets = s.method == Method::kBuckets32 || s.method == Method::kBuckets64;
+  if (walkable && buckets && s.try_sweeps(stop)) {
+    if (s.field.reachable(p)) return true;
+    finish();
+    return false;
+  }
   if (!walkable || !(buckets ? s.run_buckets_until(stop) : s.run_breadth_first_until(stop))) {
     finish();
     return false;
@@ -1328,6 +1386,7 @@ void FieldBuilder::finish() {
   State& s = *state_;
   if (s.done) return;
   if (s.method == Method::kBuckets32 || s.method == Method::kBuckets64) {
+    s.try_sweeps(0);
     s.run_buckets_until(0);
     s.compact_buckets();
     std::vector<std::uint8_t>().swap(s.step_cost);
@@ -1343,6 +1402,8 @@ void FieldBuilder::finish() {
 }
 
 bool FieldBuilder::finished() const { return state_->done; }
+
+bool FieldBuilder::swept() const { return state_->swept; }
 
 void FieldBuilder::set_interrupt(std::function<bool()> check) {
   state_->interrupt = std::move(check);

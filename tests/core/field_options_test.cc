@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -699,6 +700,133 @@ TEST(FieldOptions, LongSerpentineOverflowsSixteenBits) {
     const DistanceField field = compute_distance_field(mask, goal, options);
     EXPECT_EQ(field.bytes_per_pixel(), variant.connectivity == Connectivity::kFour ? 4U : 8U);
     expect_field_matches(mask, field, want);
+  }
+}
+
+// Masks of few obstacles, where an unstarted unit-cost eight-connected fill
+// may take raster sweeps: open ones of awkward sizes (rows shorter and longer
+// than the kernels' eight lanes), a few rectangles (two rounds), a few single
+// blocked pixels, and long walls a path must wind around (more rounds than
+// the sweeps take: the bucket fill starts over). Every field against brute
+// force; both ways of filling must have been taken.
+Mask with_rectangles(std::uint32_t width, std::uint32_t height,
+                     const std::vector<std::array<std::uint32_t, 4>>& blocked) {
+  std::vector<std::uint8_t> areas(std::size_t{width} * height, 1);
+  for (const auto& [x0, y0, x1, y1] : blocked) {
+    for (std::uint32_t y = y0; y < std::min(y1, height); ++y) {
+      for (std::uint32_t x = x0; x < std::min(x1, width); ++x) areas[y * width + x] = 0;
+    }
+  }
+  return Mask(width, height, std::move(areas));
+}
+
+TEST(Sweeps, SweptFieldsMatchBruteForce) {
+  std::mt19937_64 rng(0x5eed5eed);
+  std::vector<std::pair<std::string, Mask>> masks;
+  for (const auto& [w, h] : std::vector<std::array<std::uint32_t, 2>>{
+           {1, 1}, {1, 9}, {9, 1}, {7, 3}, {8, 8}, {9, 17}, {33, 5}, {64, 40}, {301, 203}}) {
+    masks.emplace_back("open " + std::to_string(w) + "x" + std::to_string(h),
+                       with_rectangles(w, h, {}));
+  }
+  masks.emplace_back(
+      "rectangles",
+      with_rectangles(
+          600, 400,
+          {{100, 50, 180, 140}, {300, 200, 320, 390}, {420, 30, 560, 60}, {50, 300, 250, 310}}));
+  std::vector<std::array<std::uint32_t, 4>> dots;
+  for (int i = 0; i < 12; ++i) {
+    const auto x = static_cast<std::uint32_t>(rng() % 500);
+    const auto y = static_cast<std::uint32_t>(rng() % 300);
+    dots.push_back({x, y, x + 1, y + 1});
+  }
+  masks.emplace_back("dots", with_rectangles(500, 300, dots));
+  // Horizontal walls from alternate sides, with a gap at the other end.
+  std::vector<std::array<std::uint32_t, 4>> walls;
+  for (std::uint32_t y = 40; y < 400; y += 40) {
+    walls.push_back(y % 80 == 0 ? std::array<std::uint32_t, 4>{0, y, 380, y + 1}
+                                : std::array<std::uint32_t, 4>{20, y, 400, y + 1});
+  }
+  masks.emplace_back("walls", with_rectangles(400, 400, walls));
+  int swept = 0;
+  int fell_back = 0;
+  for (const auto& [name, mask] : masks) {
+    ASSERT_LE(mask.row_boundaries() * 256, mask.walkable_pixels()) << name;
+    for (int goal_pick = 0; goal_pick < 2; ++goal_pick) {
+      const Point goal = goal_pick == 0 ? random_walkable(rng, mask, kAllAreas, 1.0)
+                                        : Point{static_cast<std::int32_t>(mask.width() - 1), 0};
+      for (const Variant& variant : {kVariants[1], kVariants[2]}) {
+        SCOPED_TRACE(name + ", " + variant.name + ", goal " + text(goal));
+        FieldOptions options;
+        options.connectivity = variant.connectivity;
+        options.allow_corner_cutting = variant.cutting;
+        const std::vector<double> want =
+            pathtest::reference_distances(mask, goal, grid_for(options, variant));
+        FieldBuilder builder(mask, goal, options);
+        builder.finish();
+        ++(builder.swept() ? swept : fell_back);
+        if (name.starts_with("open")) {
+          EXPECT_TRUE(builder.swept());
+        }
+        if (name == "walls") {
+          EXPECT_FALSE(builder.swept());
+        }
+        expect_field_matches(mask, builder.take(), want);
+        if (HasFailure()) return;
+      }
+    }
+  }
+  EXPECT_GT(swept, 40);
+  EXPECT_GT(fell_back, 3);
+}
+
+// Sweeps fill everything at once, so a fill asked for a pixel near the goal
+// keeps the bucket queue (and stops early), and one asked for a far pixel
+// sweeps; a fill that has started never sweeps. Also: interrupted sweeps
+// start over, and costs past the 32-bit words fall back.
+TEST(Sweeps, OnlyUnstartedFillsToFarPixelsSweep) {
+  const Mask mask = with_rectangles(400, 300, {{100, 100, 120, 200}});
+  FieldOptions options;
+  options.connectivity = Connectivity::kEight;
+  const Point goal{200, 150};
+  const std::vector<double> want =
+      pathtest::reference_distances(mask, goal, grid_for(options, kVariants[1]));
+  {
+    FieldBuilder builder(mask, goal, options);
+    ASSERT_TRUE(builder.run_until_settled({210, 155}));
+    EXPECT_FALSE(builder.swept());
+    EXPECT_FALSE(builder.finished());
+    ASSERT_TRUE(builder.run_until_settled({0, 0}));
+    builder.finish();
+    EXPECT_FALSE(builder.swept());
+    expect_field_matches(mask, builder.take(), want);
+  }
+  {
+    FieldBuilder builder(mask, goal, options);
+    ASSERT_TRUE(builder.run_until_settled({0, 0}));
+    EXPECT_TRUE(builder.swept());
+    EXPECT_TRUE(builder.field().reachable({399, 299}));
+    expect_field_matches(mask, builder.take(), want);
+  }
+  {
+    FieldBuilder builder(mask, goal, options);
+    int checks = 0;
+    builder.set_interrupt([&] { return ++checks == 3; });
+    EXPECT_THROW(builder.finish(), Interrupted);
+    EXPECT_FALSE(builder.finished());
+    builder.finish();
+    EXPECT_TRUE(builder.swept());
+    EXPECT_GT(checks, 3);
+    expect_field_matches(mask, builder.take(), want);
+  }
+  {
+    // Straight parts past 0x7FFF: no 32-bit words, so the bucket fill, which widens.
+    const Mask long_mask = with_rectangles(40000, 2, {});
+    const std::vector<double> long_want =
+        pathtest::reference_distances(long_mask, {0, 0}, grid_for(options, kVariants[1]));
+    FieldBuilder builder(long_mask, {0, 0}, options);
+    builder.finish();
+    EXPECT_FALSE(builder.swept());
+    expect_field_matches(long_mask, builder.take(), long_want);
   }
 }
 

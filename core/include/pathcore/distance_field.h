@@ -236,7 +236,10 @@ class Interrupted : public std::exception {
 // exact Dijkstra with a bucket queue of width 1 (every step costs at least 1,
 // so each bucket's costs are final when it is reached). O(pixels + largest
 // cost). Both work on a grid with a one-pixel border and widen 16-bit costs
-// to 32 bits (starting over) only when they overflow.
+// to 32 bits (starting over) only when they overflow. A unit-cost kEight
+// fill on a mask with few obstacles may instead fill the whole field at once
+// by raster sweeps (see swept()), when it is to finish or to settle a pixel
+// far from the goal.
 // Not thread-safe; the mask must outlive the builder.
 //
 // While building, field() answers for every settled pixel (its cost is final)
@@ -264,6 +267,10 @@ class FieldBuilder {
   // (the default) is never called. `check` runs on the filling thread.
   void set_interrupt(std::function<bool()> check);
   [[nodiscard]] bool finished() const;
+  // True when the field came from raster sweeps rather than the bucket
+  // queue (an unstarted unit-cost eight-connected fill on a mask with few
+  // obstacles; the costs are the same). For tests and benchmarks.
+  [[nodiscard]] bool swept() const;
   // The field so far (see the class comment). Like the rest of the builder,
   // not for concurrent use: an eight-connected fill may build the field's
   // storage on the first call.
