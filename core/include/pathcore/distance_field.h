@@ -237,9 +237,9 @@ class Interrupted : public std::exception {
 // so each bucket's costs are final when it is reached). O(pixels + largest
 // cost). Both work on a grid with a one-pixel border and widen 16-bit costs
 // to 32 bits (starting over) only when they overflow. A unit-cost kEight
-// fill on a mask with few obstacles may instead fill the whole field at once
-// by raster sweeps (see swept()), when it is to finish or to settle a pixel
-// far from the goal.
+// fill on obstacle-free ground (every row of the mask all walkable or all
+// blocked) instead fills the whole field at once by raster sweeps (see
+// swept()) when it is to finish or to settle a pixel far from the goal.
 // Not thread-safe; the mask must outlive the builder.
 //
 // While building, field() answers for every settled pixel (its cost is final)
@@ -268,8 +268,8 @@ class FieldBuilder {
   void set_interrupt(std::function<bool()> check);
   [[nodiscard]] bool finished() const;
   // True when the field came from raster sweeps rather than the bucket
-  // queue (an unstarted unit-cost eight-connected fill on a mask with few
-  // obstacles; the costs are the same). For tests and benchmarks.
+  // queue (an unstarted unit-cost eight-connected fill on obstacle-free
+  // ground; the costs are the same). For tests and benchmarks.
   [[nodiscard]] bool swept() const;
   // The field so far (see the class comment). Like the rest of the builder,
   // not for concurrent use: an eight-connected fill may build the field's
