@@ -250,7 +250,9 @@ void BM_ColdPathBeautifyEight(benchmark::State& state, const std::string& name) 
   BENCHMARK_CAPTURE(BM_WarmPathBeautifyFour, mask, std::string(#mask))  \
       ->Unit(benchmark::kMicrosecond);                                  \
   BENCHMARK_CAPTURE(BM_WarmPathBeautifyEight, mask, std::string(#mask)) \
-      ->Unit(benchmark::kMicrosecond);
+      ->Unit(benchmark::kMicrosecond);                                  \
+  BENCHMARK_CAPTURE(BM_ColdPathBeautifyEight, mask, std::string(#mask)) \
+      ->Unit(benchmark::kMillisecond);
 
 FULL_HD_FIELDS(open)
 FULL_HD_FIELDS(random30)

@@ -16,10 +16,11 @@
 // cost of a real path (or unreached) and only decreases, so values are upper
 // bounds; once no edge can improve either end (a fixed point of the
 // Bellman equations), every value is exact (induct along a shortest path
-// from the goal). On obstacle-free ground one forward and one backward
-// sweep reach it (every octile distance has a shortest path that one of
-// them follows); each obstacle a path must round can take another pair.
-// The caller checks the fixed point and falls back to the bucket queue.
+// from the goal). On obstacle-free ground one forward and then one backward
+// sweep reach it (every pixel has a shortest path whose first part the
+// forward sweep follows and whose rest the backward one does); each
+// obstacle a path must round can take another pair. The caller checks the
+// fixed point and falls back to the bucket queue.
 //
 // The kernels use AVX2 (GCC vector extensions built for it, chosen at run
 // time); without it available() is false and the caller never sweeps.
