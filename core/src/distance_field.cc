@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <functional>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -739,17 +740,15 @@ struct FieldBuilder::State {
   bool swept = false;      // the field came from sweeps
   std::vector<std::uint32_t> sweep_row;
 
-  // True when the unit-cost octile fill to `stop` (0: to the end) would
+  // True when the unit-cost octile fill to `target` (none: to the end) would
   // settle most of the mask on open ground: the box around the goal out to
-  // stop's octile distance covers at least 60% of it.
-  [[nodiscard]] bool far_enough(std::size_t stop) const {
-    if (stop == 0) return true;
-    const auto coordinates = [&](std::size_t index) {
-      return std::array<std::int64_t, 2>{static_cast<std::int64_t>(index % stride) - 1,
-                                         static_cast<std::int64_t>(index / stride) - 1};
-    };
-    const auto [sx, sy] = coordinates(stop);
-    const auto [gx, gy] = coordinates(goal_index);
+  // target's octile distance covers at least 60% of it.
+  [[nodiscard]] bool far_enough(std::optional<Point> target) const {
+    if (!target) return true;
+    const std::int64_t gx = field.goal_.x;
+    const std::int64_t gy = field.goal_.y;
+    const std::int64_t sx = target->x;
+    const std::int64_t sy = target->y;
     const std::int64_t dx = std::abs(sx - gx);
     const std::int64_t dy = std::abs(sy - gy);
     const auto reach = static_cast<std::int64_t>(static_cast<double>(std::max(dx, dy)) +
@@ -766,8 +765,8 @@ struct FieldBuilder::State {
   // Fills the whole field by sweeps when worth trying (see above): true when
   // it did; false with the fill as start_octile_unit leaves it. Throws
   // Interrupted (the fill back at its start) when the interrupt check asks.
-  bool try_sweeps(std::size_t stop) {
-    if (!sweepable || !untouched || pending != 1 || !far_enough(stop)) return false;
+  bool try_sweeps(std::optional<Point> target) {
+    if (!sweepable || !untouched || pending != 1 || !far_enough(target)) return false;
     sweepable = false;  // one try
     const std::size_t width = mask->width();
     const std::size_t height = mask->height();
@@ -788,18 +787,17 @@ struct FieldBuilder::State {
                                  first, count);
       }
     }
+    std::vector<std::uint32_t>().swap(sweep_row);
     // The fixed point always holds on open bands (the check is the proof);
     // the words fail only for costs past 2^15 (the bucket fill widens).
     if (octile_sweep::fixed_point(cutting, grid, stride, width, height) &&
         octile_sweep::to_field(grid, field.words32_.size())) {
-      std::vector<std::uint32_t>().swap(sweep_row);
       entries[0].clear();
       pending = 0;
       untouched = false;
       swept = true;
       return true;
     }
-    std::vector<std::uint32_t>().swap(sweep_row);
     start_octile_unit();
     return false;
   }
@@ -1368,7 +1366,7 @@ bool FieldBuilder::run_until_settled(Point p) {
       break;
   }
   const bool buckets = s.method == Method::kBuckets32 || s.method == Method::kBuckets64;
-  if (walkable && buckets && s.try_sweeps(stop)) {
+  if (walkable && buckets && s.try_sweeps(p)) {
     if (s.field.reachable(p)) return true;
     finish();
     return false;
@@ -1384,7 +1382,7 @@ void FieldBuilder::finish() {
   State& s = *state_;
   if (s.done) return;
   if (s.method == Method::kBuckets32 || s.method == Method::kBuckets64) {
-    s.try_sweeps(0);
+    s.try_sweeps(std::nullopt);
     s.run_buckets_until(0);
     s.compact_buckets();
     std::vector<std::uint8_t>().swap(s.step_cost);
