@@ -42,6 +42,10 @@ PATHCORE_AVX2 inline Lanes ones_where(Mask condition) {
 PATHCORE_AVX2 inline Lanes select(Lanes mask, Lanes yes, Lanes no) {
   return (yes & mask) | (no & ~mask);
 }
+// True when some lane is not 0 (the three "did any lane fail" tests).
+PATHCORE_AVX2 inline bool any_set(Lanes v) {
+  return _mm256_testz_si256(reinterpret_cast<__m256i>(v), reinterpret_cast<__m256i>(v)) == 0;
+}
 PATHCORE_AVX2 inline Lanes min(Lanes a, Lanes b) {
   return reinterpret_cast<Lanes>(
       _mm256_min_epu32(reinterpret_cast<__m256i>(a), reinterpret_cast<__m256i>(b)));
@@ -169,14 +173,10 @@ PATHCORE_AVX2 bool fixed_point_avx2(const std::uint32_t* grid, std::size_t strid
     found |= improvable(a, load(here + stride + 1), diagonal, south_east_usable);
     found |= improvable(a, load(here + stride - 1), diagonal, south_west_usable);
     if ((i & 0xFFF) < kLanes) {  // now and then, to stop early
-      for (std::size_t k = 0; k < kLanes; ++k) {
-        if (found[k] != 0) return false;
-      }
+      if (any_set(found)) return false;
     }
   }
-  for (std::size_t k = 0; k < kLanes; ++k) {
-    if (found[k] != 0) return false;
-  }
+  if (any_set(found)) return false;
   const auto improvable_one = [](std::uint32_t a, std::uint32_t b, std::uint32_t step) {
     const std::uint32_t high = std::max(a, b);
     return high < kSweepBlocked && high - std::min(a, b) > step;
@@ -231,10 +231,7 @@ PATHCORE_AVX2 bool to_field_avx2(std::uint32_t* grid, std::size_t size) {
     store(tail, tagged_words(load(tail), out_of_range));
     std::memcpy(grid + i, tail, (size - i) * sizeof(std::uint32_t));
   }
-  for (std::size_t k = 0; k < kLanes; ++k) {
-    if (out_of_range[k] != 0) return false;
-  }
-  return true;
+  return !any_set(out_of_range);
 }
 
 }  // namespace
