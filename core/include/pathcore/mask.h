@@ -72,7 +72,8 @@ class Mask {
   // Number of horizontally adjacent pixel pairs of which exactly one has a
   // non-zero area id: how finely walkable and blocked pixels are mixed
   // (about 0.6 per walkable pixel with 30% random obstacles, under 0.2 on
-  // the Moving AI game maps). The fills pick their inner loops by it.
+  // the Moving AI game maps; 0 when every row is all walkable or all
+  // blocked). The fills pick their inner loops by it, and sweep masks of 0.
   [[nodiscard]] std::uint64_t row_boundaries() const { return row_boundaries_; }
 
  private:
