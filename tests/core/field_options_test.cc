@@ -703,12 +703,7 @@ TEST(FieldOptions, LongSerpentineOverflowsSixteenBits) {
   }
 }
 
-// An unstarted unit-cost eight-connected fill takes raster sweeps on
-// obstacle-free ground: open masks of awkward sizes (rows shorter and longer
-// than the kernels' eight lanes) and bands split by blocked rows (the other
-// bands unreachable). Any row boundary keeps the bucket fill: a few
-// rectangles, a few single blocked pixels, long walls. Every field against
-// brute force.
+// An open mask with the given rectangles [x0, x1) x [y0, y1) blocked.
 Mask with_rectangles(std::uint32_t width, std::uint32_t height,
                      const std::vector<std::array<std::uint32_t, 4>>& blocked) {
   std::vector<std::uint8_t> areas(std::size_t{width} * height, 1);
@@ -720,6 +715,12 @@ Mask with_rectangles(std::uint32_t width, std::uint32_t height,
   return Mask(width, height, std::move(areas));
 }
 
+// An unstarted unit-cost eight-connected fill takes raster sweeps on
+// obstacle-free ground: open masks of awkward sizes (rows shorter and longer
+// than the kernels' eight lanes) and bands split by blocked rows (the other
+// bands unreachable). Any row boundary keeps the bucket fill: a few
+// rectangles, a few single blocked pixels, long walls. Every field against
+// brute force.
 TEST(Sweeps, SweptFieldsMatchBruteForce) {
   std::mt19937_64 rng(0x5eed5eed);
   std::vector<std::pair<std::string, Mask>> masks;
