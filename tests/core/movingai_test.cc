@@ -1,5 +1,5 @@
 // Replays every scenario of the Moving AI benchmark maps in
-// ../shared/data/movingai through core: with eight-connectivity, no corner
+// tests/data/movingai through core: with eight-connectivity, no corner
 // cutting and SMOOTHING_NONE, the cost must be the benchmark's optimal length,
 // the path a valid octile path, and its step costs must add up to the cost.
 // Sanitizer builds replay every fourth scenario (support/test_scale.h).

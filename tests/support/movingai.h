@@ -1,6 +1,6 @@
 #pragma once
 
-// Reading the Moving AI benchmark maps and scenarios (../shared/data/movingai),
+// Reading the Moving AI benchmark maps and scenarios (tests/data/movingai),
 // shared by the replay tests. Uses GoogleTest assertions for malformed lines.
 
 #include <filesystem>
