@@ -1,7 +1,6 @@
 #include "pathfinder/client.h"
 
 #include <absl/status/status.h>
-
 #include <grpcpp/client_context.h>
 #include <grpcpp/create_channel.h>
 #include <grpcpp/generic/generic_stub.h>
@@ -195,9 +194,14 @@ Result<pb::MaskInfo> Client::upload_mask(const pb::UploadMaskRequest& request) {
 
 Result<pb::MaskInfo> Client::upload_mask_file(const std::string& name, const std::string& path,
                                               const UploadOptions& options) {
+  return upload_mask_bytes(name, read_file(path), options);
+}
+
+Result<pb::MaskInfo> Client::upload_mask_bytes(const std::string& name, std::string bytes,
+                                               const UploadOptions& options) {
   pb::UploadMaskRequest request;
   request.set_name(name);
-  request.set_image(read_file(path));
+  request.set_image(std::move(bytes));
   request.set_format(options.format);
   request.set_rule(options.rule);
   for (const auto& [colour, area] : options.palette) {

@@ -110,6 +110,9 @@ class Client {
 
   // Creates or replaces a mask by name.
   Result<pathfinding::v1::MaskInfo> upload_mask(const pathfinding::v1::UploadMaskRequest& request);
+  // Uploads image bytes (a file's contents) decoded as options say.
+  Result<pathfinding::v1::MaskInfo> upload_mask_bytes(const std::string& name, std::string bytes,
+                                                      const UploadOptions& options = {});
   // Uploads the bytes of the file at path. Throws FileError when it cannot be read.
   Result<pathfinding::v1::MaskInfo> upload_mask_file(const std::string& name,
                                                      const std::string& path,
