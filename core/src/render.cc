@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <string>
+#include <string_view>
 
 namespace pathcore {
 namespace {
@@ -56,13 +57,16 @@ constexpr std::array<std::array<double, 3>, 9> kViridis{{{68, 1, 84},
                                                          {170, 220, 50},
                                                          {253, 231, 37}}};
 
-// The picture being drawn, with clipping.
+// The picture being drawn, clipped to its top-left clip_width x clip_height.
 class Canvas {
  public:
-  Canvas(Image& image) : image_(image) {}
+  Canvas(Image& image, std::uint64_t clip_width, std::uint64_t clip_height)
+      : image_(image),
+        clip_width_(static_cast<std::int64_t>(clip_width)),
+        clip_height_(static_cast<std::int64_t>(clip_height)) {}
 
   void set(std::int64_t x, std::int64_t y, Rgba c) {
-    if (x < 0 || y < 0 || x >= image_.width || y >= image_.height) return;
+    if (x < 0 || y < 0 || x >= clip_width_ || y >= clip_height_) return;
     std::uint8_t* p =
         &image_
              .rgba[(static_cast<std::size_t>(y) * image_.width + static_cast<std::size_t>(x)) * 4];
@@ -105,7 +109,136 @@ class Canvas {
 
  private:
   Image& image_;
+  std::int64_t clip_width_;
+  std::int64_t clip_height_;
 };
+
+// A 3x5 pixel font: each glyph is five rows of three bits, the top row first
+// and the high bit the left column. Only what the legend writes.
+struct Glyph {
+  char c;
+  std::array<std::uint8_t, 5> rows;
+};
+constexpr std::array<Glyph, 16> kFont{{
+    {'0', {0b111, 0b101, 0b101, 0b101, 0b111}},
+    {'1', {0b010, 0b110, 0b010, 0b010, 0b111}},
+    {'2', {0b111, 0b001, 0b111, 0b100, 0b111}},
+    {'3', {0b111, 0b001, 0b111, 0b001, 0b111}},
+    {'4', {0b101, 0b101, 0b111, 0b001, 0b001}},
+    {'5', {0b111, 0b100, 0b111, 0b001, 0b111}},
+    {'6', {0b111, 0b100, 0b111, 0b101, 0b111}},
+    {'7', {0b111, 0b001, 0b010, 0b010, 0b010}},
+    {'8', {0b111, 0b101, 0b111, 0b101, 0b111}},
+    {'9', {0b111, 0b101, 0b111, 0b001, 0b111}},
+    {'a', {0b000, 0b110, 0b011, 0b101, 0b111}},
+    {'e', {0b010, 0b101, 0b111, 0b100, 0b011}},
+    {'f', {0b011, 0b100, 0b110, 0b100, 0b100}},
+    {'n', {0b000, 0b110, 0b101, 0b101, 0b101}},
+    {'r', {0b000, 0b101, 0b110, 0b100, 0b100}},
+    {' ', {0b000, 0b000, 0b000, 0b000, 0b000}},
+}};
+
+constexpr std::uint32_t kGlyphAdvance = 4 * kLegendTextScale;  // three columns and a gap
+constexpr std::uint32_t kTextHeight = 5 * kLegendTextScale;
+
+std::uint32_t text_width(std::string_view text) {
+  return text.empty() ? 0
+                      : static_cast<std::uint32_t>(text.size()) * kGlyphAdvance - kLegendTextScale;
+}
+
+// Writes text with its top-left corner at (x, y); characters without a glyph are skipped.
+void draw_text(Canvas& canvas, std::int64_t x, std::int64_t y, std::string_view text, Rgba c) {
+  for (const char ch : text) {
+    const auto glyph =
+        std::find_if(kFont.begin(), kFont.end(), [&](const Glyph& g) { return g.c == ch; });
+    if (glyph != kFont.end()) {
+      for (std::int64_t row = 0; row < 5; ++row) {
+        for (std::int64_t column = 0; column < 3; ++column) {
+          if (((glyph->rows[static_cast<std::size_t>(row)] >> (2 - column)) & 1U) == 0) continue;
+          for (std::int64_t dy = 0; dy < kLegendTextScale; ++dy) {
+            for (std::int64_t dx = 0; dx < kLegendTextScale; ++dx) {
+              canvas.set(x + column * kLegendTextScale + dx, y + row * kLegendTextScale + dy, c);
+            }
+          }
+        }
+      }
+    }
+    x += kGlyphAdvance;
+  }
+}
+
+void fill_rect(Canvas& canvas, std::int64_t x, std::int64_t y, std::int64_t width,
+               std::int64_t height, Rgba c) {
+  for (std::int64_t dy = 0; dy < height; ++dy) {
+    for (std::int64_t dx = 0; dx < width; ++dx) canvas.set(x + dx, y + dy, c);
+  }
+}
+
+// Where the legend's parts go, for a map of map_width x map_height picture pixels.
+struct LegendLayout {
+  std::vector<int> areas;    // the entries, in order
+  std::string far_text;      // "far N" with a field, else empty
+  std::uint64_t width = 0;   // of the whole picture
+  std::uint64_t height = 0;  // of the strip
+  std::uint64_t per_row = 1;
+  std::uint64_t area_rows = 0;
+};
+
+constexpr std::string_view kNearText = "near";
+constexpr std::uint32_t kTextGap = 4;  // between a swatch or ramp and its text
+
+LegendLayout legend_layout(std::uint64_t map_width, std::vector<int> areas, bool heat,
+                           double highest_cost) {
+  LegendLayout layout;
+  layout.areas = std::move(areas);
+  std::uint64_t needed = 2 * kLegendMargin + kLegendEntryWidth;
+  if (heat) {
+    layout.far_text = "far " + std::to_string(std::llround(highest_cost));
+    needed =
+        std::max<std::uint64_t>(needed, 2 * kLegendMargin + text_width(kNearText) + 2 * kTextGap +
+                                            kLegendRampWidth + text_width(layout.far_text));
+  }
+  if (layout.areas.empty() && !heat) {  // nothing to explain: no strip
+    layout.width = map_width;
+    return layout;
+  }
+  layout.width = std::max(map_width, needed);
+  layout.per_row =
+      std::max<std::uint64_t>(1, (layout.width - 2 * kLegendMargin) / kLegendEntryWidth);
+  layout.area_rows = (layout.areas.size() + layout.per_row - 1) / layout.per_row;
+  const std::uint64_t rows = layout.area_rows + (heat ? 1 : 0);
+  layout.height = kLegendMargin + rows * kLegendRowHeight;
+  return layout;
+}
+
+void draw_legend(Canvas& canvas, const LegendLayout& layout, std::uint64_t top) {
+  const auto text_top = [](std::int64_t row_top) {
+    return row_top + (static_cast<std::int64_t>(kLegendSwatch) - kTextHeight) / 2;
+  };
+  for (std::size_t k = 0; k < layout.areas.size(); ++k) {
+    const auto x =
+        static_cast<std::int64_t>(kLegendMargin + (k % layout.per_row) * kLegendEntryWidth);
+    const auto y =
+        static_cast<std::int64_t>(top + kLegendMargin + (k / layout.per_row) * kLegendRowHeight);
+    fill_rect(canvas, x, y, kLegendSwatch, kLegendSwatch, kOutlineColour);
+    fill_rect(canvas, x + 1, y + 1, kLegendSwatch - 2, kLegendSwatch - 2,
+              area_colour(layout.areas[k]));
+    draw_text(canvas, x + kLegendSwatch + kTextGap, text_top(y), std::to_string(layout.areas[k]),
+              kOutlineColour);
+  }
+  if (layout.far_text.empty()) return;
+  const auto y =
+      static_cast<std::int64_t>(top + kLegendMargin + layout.area_rows * kLegendRowHeight);
+  std::int64_t x = kLegendMargin;
+  draw_text(canvas, x, text_top(y), kNearText, kOutlineColour);
+  x += text_width(kNearText) + kTextGap;
+  for (std::uint32_t i = 0; i < kLegendRampWidth; ++i) {
+    const Rgba c = heatmap_colour(static_cast<double>(i) / (kLegendRampWidth - 1));
+    fill_rect(canvas, x + i, y, 1, kLegendSwatch, c);
+  }
+  x += kLegendRampWidth + kTextGap;
+  draw_text(canvas, x, text_top(y), layout.far_text, kOutlineColour);
+}
 
 }  // namespace
 
@@ -159,14 +292,15 @@ Rgba unreachable_colour(Rgba c) {
 
 Image render(const Mask& mask, const RenderLayers& layers) {
   const std::uint64_t scale = layers.scale;
-  const std::uint64_t width = std::uint64_t{mask.width()} * scale;
-  const std::uint64_t height = std::uint64_t{mask.height()} * scale;
+  // The map's part of the picture; `width` is the picture's (wider for a wide legend).
+  const std::uint64_t map_width = std::uint64_t{mask.width()} * scale;
+  const std::uint64_t map_height = std::uint64_t{mask.height()} * scale;
   if (scale == 0) throw InvalidArgument("scale must be at least 1");
   constexpr std::uint64_t kMaxSide = 0x7FFFFFFF;
-  if (width > kMaxSide || height > kMaxSide || width * height > kMaxRenderPixels) {
-    throw InvalidArgument("a picture of " + std::to_string(width) + "x" + std::to_string(height) +
-                          " pixels (scale " + std::to_string(scale) + ") exceeds the limit of " +
-                          std::to_string(kMaxRenderPixels) + " pixels");
+  if (map_width > kMaxSide || map_height > kMaxSide || map_width * map_height > kMaxRenderPixels) {
+    throw InvalidArgument("a picture of " + std::to_string(map_width) + "x" +
+                          std::to_string(map_height) + " pixels (scale " + std::to_string(scale) +
+                          ") exceeds the limit of " + std::to_string(kMaxRenderPixels) + " pixels");
   }
   const DistanceField* field = layers.field;
   if (field != nullptr && (field->width() != mask.width() || field->height() != mask.height())) {
@@ -180,11 +314,6 @@ Image render(const Mask& mask, const RenderLayers& layers) {
                           std::to_string(components->height()) + " does not fit the mask");
   }
 
-  Image image;
-  image.width = static_cast<std::uint32_t>(width);
-  image.height = static_cast<std::uint32_t>(height);
-  image.rgba.resize(width * height * 4);
-
   double highest_cost = 0;
   if (field != nullptr) {
     for (std::uint32_t y = 0; y < mask.height(); ++y) {
@@ -192,6 +321,40 @@ Image render(const Mask& mask, const RenderLayers& layers) {
         const Point p{static_cast<std::int32_t>(x), static_cast<std::int32_t>(y)};
         if (field->reachable(p)) highest_cost = std::max(highest_cost, field->cost_at(p));
       }
+    }
+  }
+
+  LegendLayout legend;
+  legend.width = map_width;
+  if (layers.legend) {
+    std::vector<int> areas;
+    if (components == nullptr) {  // components replace the area colours
+      std::array<bool, kMaxAreaId + 1> present{};
+      for (const std::uint8_t area : mask.areas()) present[area] = true;
+      for (int area = 0; area <= kMaxAreaId; ++area) {
+        if (present[static_cast<std::size_t>(area)]) areas.push_back(area);
+      }
+    }
+    legend = legend_layout(map_width, std::move(areas), field != nullptr, highest_cost);
+  }
+  const std::uint64_t width = legend.width;
+  const std::uint64_t height = map_height + legend.height;
+  if (width > kMaxSide || height > kMaxSide || width * height > kMaxRenderPixels) {
+    throw InvalidArgument("a picture of " + std::to_string(width) + "x" + std::to_string(height) +
+                          " pixels with its legend exceeds the limit of " +
+                          std::to_string(kMaxRenderPixels) + " pixels");
+  }
+
+  Image image;
+  image.width = static_cast<std::uint32_t>(width);
+  image.height = static_cast<std::uint32_t>(height);
+  image.rgba.resize(width * height * 4);
+  if (width != map_width || height != map_height) {
+    for (std::size_t i = 0; i < image.rgba.size(); i += 4) {
+      image.rgba[i] = kLegendBackground.r;
+      image.rgba[i + 1] = kLegendBackground.g;
+      image.rgba[i + 2] = kLegendBackground.b;
+      image.rgba[i + 3] = kLegendBackground.a;
     }
   }
 
@@ -239,7 +402,7 @@ Image render(const Mask& mask, const RenderLayers& layers) {
     }
   }
 
-  Canvas canvas(image);
+  Canvas canvas(image, map_width, map_height);
   const auto centre = [&](std::int32_t v) {
     return static_cast<std::int64_t>(v) * static_cast<std::int64_t>(scale) +
            static_cast<std::int64_t>(scale / 2);
@@ -261,6 +424,10 @@ Image render(const Mask& mask, const RenderLayers& layers) {
     if (!point) continue;
     canvas.disc(centre(point->x), centre(point->y), marker_radius + 1, kOutlineColour);
     canvas.disc(centre(point->x), centre(point->y), marker_radius, colour);
+  }
+  if (legend.height > 0) {
+    Canvas whole(image, width, height);
+    draw_legend(whole, legend, map_height);
   }
   return image;
 }

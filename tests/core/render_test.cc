@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <png.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <set>
@@ -266,6 +267,192 @@ TEST(RenderTest, RefusesBadScalesAndLayersOfAnotherSize) {
   RenderLayers with_components;
   with_components.components = &components;
   EXPECT_THROW(static_cast<void>(render(mask, with_components)), InvalidArgument);
+}
+
+// ---------------------------------------------------------------------------
+// The legend strip (positions from the kLegend* constants render.h documents).
+
+// Whether every pixel of the rectangle has colour c.
+bool rect_is(const Image& image, std::uint32_t x0, std::uint32_t y0, std::uint32_t width,
+             std::uint32_t height, Rgba c) {
+  for (std::uint32_t y = y0; y < y0 + height; ++y) {
+    for (std::uint32_t x = x0; x < x0 + width; ++x) {
+      if (image.at(x, y) != c) return false;
+    }
+  }
+  return true;
+}
+
+// Whether some pixel of the rectangle has colour c.
+bool rect_has(const Image& image, std::uint32_t x0, std::uint32_t y0, std::uint32_t width,
+              std::uint32_t height, Rgba c) {
+  for (std::uint32_t y = y0; y < y0 + height; ++y) {
+    for (std::uint32_t x = x0; x < x0 + width; ++x) {
+      if (image.at(x, y) == c) return true;
+    }
+  }
+  return false;
+}
+
+TEST(RenderLegendTest, EachPresentAreaHasItsSwatchAtItsPlace) {
+  // Areas 0, 1, 2, 5 and 63 present; 100 pixels wide fits two entries a row.
+  const Mask mask = make_mask(
+      100, 20, 1, {{0, 0, 9, 9, 0}, {20, 0, 29, 9, 2}, {40, 0, 49, 9, 5}, {60, 10, 69, 19, 63}});
+  const std::vector<int> present{0, 1, 2, 5, 63};
+  RenderLayers layers;
+  layers.legend = true;
+  const Image image = render(mask, layers);
+  const std::uint32_t per_row = (100 - 2 * kLegendMargin) / kLegendEntryWidth;
+  ASSERT_EQ(per_row, 2U);
+  const std::uint32_t rows = (static_cast<std::uint32_t>(present.size()) + per_row - 1) / per_row;
+  ASSERT_EQ(image.width, 100U);
+  ASSERT_EQ(image.height, 20U + kLegendMargin + rows * kLegendRowHeight);
+
+  // The map is the picture without a legend, at the top left.
+  const Image plain = render(mask, {});
+  for (std::uint32_t y = 0; y < 20; ++y) {
+    for (std::uint32_t x = 0; x < 100; ++x)
+      ASSERT_EQ(image.at(x, y), plain.at(x, y)) << x << "," << y;
+  }
+  // The margin between the map and the first row is background.
+  EXPECT_TRUE(rect_is(image, 0, 20, 100, kLegendMargin, kLegendBackground));
+
+  for (std::size_t k = 0; k < present.size(); ++k) {
+    const std::uint32_t x =
+        kLegendMargin + static_cast<std::uint32_t>(k % per_row) * kLegendEntryWidth;
+    const std::uint32_t y =
+        20 + kLegendMargin + static_cast<std::uint32_t>(k / per_row) * kLegendRowHeight;
+    const Rgba colour = area_colour(present[k]);
+    // The outline ring, then the area's colour inside it.
+    EXPECT_TRUE(rect_is(image, x, y, kLegendSwatch, 1, kOutlineColour)) << present[k];
+    EXPECT_TRUE(rect_is(image, x, y + kLegendSwatch - 1, kLegendSwatch, 1, kOutlineColour));
+    EXPECT_TRUE(rect_is(image, x, y, 1, kLegendSwatch, kOutlineColour)) << present[k];
+    EXPECT_TRUE(rect_is(image, x + kLegendSwatch - 1, y, 1, kLegendSwatch, kOutlineColour));
+    EXPECT_TRUE(rect_is(image, x + 1, y + 1, kLegendSwatch - 2, kLegendSwatch - 2, colour))
+        << "area " << present[k];
+    // Its id is written beside it: text pixels right of the swatch, within the entry.
+    const std::uint32_t text_x = x + kLegendSwatch + 1;
+    EXPECT_TRUE(rect_has(image, text_x, y, kLegendEntryWidth - kLegendSwatch - 2, kLegendSwatch,
+                         kOutlineColour))
+        << "area " << present[k];
+    EXPECT_TRUE(rect_has(image, text_x, y, kLegendEntryWidth - kLegendSwatch - 2, kLegendSwatch,
+                         kLegendBackground));
+  }
+  // Absent areas have no swatch anywhere in the strip.
+  for (const int absent : {3, 4, 6, 62}) {
+    EXPECT_FALSE(rect_has(image, 0, 20, image.width, image.height - 20, area_colour(absent)))
+        << absent;
+  }
+}
+
+TEST(RenderLegendTest, IdsWithOneAndTwoDigitsDiffer) {
+  // The same swatch place, different ids: the text beside it differs.
+  RenderLayers layers;
+  layers.legend = true;
+  const Image one = render(make_mask(60, 4, 1), layers);
+  const Image seven = render(make_mask(60, 4, 7), layers);
+  const Image forty_two = render(make_mask(60, 4, 42), layers);
+  ASSERT_EQ(one.height, seven.height);
+  ASSERT_EQ(one.height, forty_two.height);
+  const auto text_pixels = [](const Image& image) {
+    std::vector<bool> dark;
+    for (std::uint32_t y = 4 + kLegendMargin; y < 4 + kLegendMargin + kLegendSwatch; ++y) {
+      for (std::uint32_t x = kLegendMargin + kLegendSwatch; x < kLegendMargin + kLegendEntryWidth;
+           ++x) {
+        dark.push_back(image.at(x, y) == kOutlineColour);
+      }
+    }
+    return dark;
+  };
+  EXPECT_NE(text_pixels(one), text_pixels(seven));
+  EXPECT_NE(text_pixels(one), text_pixels(forty_two));
+  EXPECT_NE(text_pixels(seven), text_pixels(forty_two));
+}
+
+TEST(RenderLegendTest, HeatScaleRunsFromNearToFarAndANarrowMapWidens) {
+  const Mask mask = make_mask(6, 4, 1, {{3, 0, 3, 2, 0}});
+  const DistanceField field = compute_distance_field(mask, {0, 0}, {});
+  RenderLayers layers;
+  layers.field = &field;
+  layers.legend = true;
+  const Image image = render(mask, layers);
+  // Two rows: the areas (0 and 1), then the heat scale.
+  ASSERT_EQ(image.height, 4U + kLegendMargin + 2 * kLegendRowHeight);
+  ASSERT_GT(image.width, 6U + kLegendRampWidth);  // the ramp and its labels need room
+
+  RenderLayers without_legend = layers;
+  without_legend.legend = false;
+  const Image plain = render(mask, without_legend);
+  for (std::uint32_t y = 0; y < 4; ++y) {
+    for (std::uint32_t x = 0; x < 6; ++x) EXPECT_EQ(image.at(x, y), plain.at(x, y));
+    for (std::uint32_t x = 6; x < image.width; ++x) EXPECT_EQ(image.at(x, y), kLegendBackground);
+  }
+
+  // The ramp, through the middle of the heat row: heatmap_colour(0) at its left
+  // end, heatmap_colour(1) kLegendRampWidth - 1 pixels right, darker and darker.
+  const std::uint32_t row_y = 4 + kLegendMargin + kLegendRowHeight;
+  const std::uint32_t mid_y = row_y + kLegendSwatch / 2;
+  std::uint32_t ramp_x = 0;
+  while (ramp_x < image.width && image.at(ramp_x, mid_y) != heatmap_colour(0)) ++ramp_x;
+  ASSERT_LT(ramp_x + kLegendRampWidth - 1, image.width);
+  EXPECT_GT(ramp_x, kLegendMargin);  // "near" comes first
+  EXPECT_TRUE(
+      rect_has(image, kLegendMargin, row_y, ramp_x - kLegendMargin, kLegendSwatch, kOutlineColour));
+  EXPECT_EQ(image.at(ramp_x + kLegendRampWidth - 1, mid_y), heatmap_colour(1));
+  for (std::uint32_t x = ramp_x + 1; x < ramp_x + kLegendRampWidth; ++x) {
+    EXPECT_LE(luma(image.at(x, mid_y)), luma(image.at(x - 1, mid_y)) + 0.5) << x;
+  }
+  // The whole ramp is kLegendSwatch tall.
+  for (std::uint32_t x = ramp_x; x < ramp_x + kLegendRampWidth; ++x) {
+    EXPECT_EQ(image.at(x, row_y), image.at(x, row_y + kLegendSwatch - 1)) << x;
+  }
+  // "far" and the distance follow it.
+  EXPECT_TRUE(rect_has(image, ramp_x + kLegendRampWidth, row_y,
+                       image.width - ramp_x - kLegendRampWidth, kLegendSwatch, kOutlineColour));
+}
+
+TEST(RenderLegendTest, FarthestDistanceLabelGrowsWithTheField) {
+  // The label's digits: a longer corridor needs more text after the ramp.
+  const auto last_text_column = [](std::uint32_t length) {
+    const Mask mask = make_mask(length, 1, 1);
+    const DistanceField field = compute_distance_field(mask, {0, 0}, {});
+    RenderLayers layers;
+    layers.field = &field;
+    layers.legend = true;
+    const Image image = render(mask, layers);
+    const std::uint32_t row_y = image.height - kLegendMargin - kLegendSwatch;
+    std::uint32_t last = 0;
+    for (std::uint32_t y = row_y; y < row_y + kLegendSwatch; ++y) {
+      for (std::uint32_t x = 0; x < image.width; ++x) {
+        if (image.at(x, y) == kOutlineColour) last = std::max(last, x);
+      }
+    }
+    return last;
+  };
+  EXPECT_LT(last_text_column(9), last_text_column(12));    // "far 8" vs "far 11"
+  EXPECT_LT(last_text_column(12), last_text_column(150));  // "far 11" vs "far 149"
+}
+
+TEST(RenderLegendTest, ComponentsAloneAddNoStripAndMarkersStayOnTheMap) {
+  const Mask mask = make_mask(12, 6, 1, {{5, 0, 5, 5, 0}});
+  const Components components = label_components(mask, {});
+  RenderLayers with_components;
+  with_components.components = &components;
+  with_components.legend = true;
+  const Image image = render(mask, with_components);
+  // Component colours have no key to show: no strip, and no widening.
+  EXPECT_EQ(image.width, 12U);
+  EXPECT_EQ(image.height, 6U);
+
+  // A goal marker on the bottom row does not spill into the legend's margin.
+  const Mask wide = make_mask(80, 10, 1);
+  RenderLayers marked;
+  marked.goal = Point{40, 9};
+  marked.start = Point{0, 9};
+  marked.legend = true;
+  const Image picture = render(wide, marked);
+  EXPECT_EQ(picture.at(40, 9), kGoalColour);
+  EXPECT_TRUE(rect_is(picture, 0, 10, picture.width, kLegendMargin, kLegendBackground));
 }
 
 }  // namespace

@@ -2,7 +2,8 @@
 
 // Pictures of masks for people: the areas in distinct colours, optionally the
 // distance field as a heatmap and the component labels, a path (its raw grid
-// pixels faint, its smoothed polyline bold) and start and goal markers.
+// pixels faint, its smoothed polyline bold), start and goal markers, and a
+// legend strip under the map that says what the colours mean.
 
 #include <cstdint>
 #include <optional>
@@ -30,6 +31,29 @@ inline constexpr Rgba kPathColour{255, 255, 255, 255};  // the polyline
 inline constexpr Rgba kOutlineColour{16, 16, 16, 255};  // around lines and markers
 inline constexpr Rgba kStartColour{40, 200, 70, 255};   // start marker
 inline constexpr Rgba kGoalColour{225, 45, 45, 255};    // goal marker
+
+// The legend strip (RenderLayers::legend), in picture pixels. It lies under
+// the map, on kLegendBackground, and holds rows of kLegendRowHeight:
+//  - one entry per area id present in the mask (not with components), in
+//    increasing id order, kLegendEntryWidth apart, as many per row as fit the
+//    picture's width (at least one): a kLegendSwatch square, its outermost
+//    ring kOutlineColour and the inside area_colour(id), then the id as text;
+//  - with a field, one more row: "near", a ramp of kLegendRampWidth x
+//    kLegendSwatch from heatmap_colour(0) (left) to heatmap_colour(1)
+//    (right), then "far" and the highest reachable cost, rounded.
+// Entry k's swatch has its top-left corner at (kLegendMargin + (k % per_row) *
+// kLegendEntryWidth, map height + kLegendMargin + (k / per_row) *
+// kLegendRowHeight); the strip ends kLegendMargin below the last row. Text is
+// a 3x5 pixel font drawn kLegendTextScale times larger, in kOutlineColour.
+// When the legend needs more width than the map, the picture widens and the
+// map keeps its place at the top left, kLegendBackground beside it.
+inline constexpr std::uint32_t kLegendMargin = 6;
+inline constexpr std::uint32_t kLegendSwatch = 12;
+inline constexpr std::uint32_t kLegendTextScale = 2;
+inline constexpr std::uint32_t kLegendEntryWidth = 40;
+inline constexpr std::uint32_t kLegendRowHeight = kLegendSwatch + kLegendMargin;
+inline constexpr std::uint32_t kLegendRampWidth = 128;
+inline constexpr Rgba kLegendBackground{236, 236, 236, 255};
 
 // An 8-bit RGBA picture: width*height*4 bytes, row-major, origin top-left
 // (encode_png_rgba(width, height, rgba) writes it as PNG).
@@ -69,6 +93,8 @@ struct RenderLayers {
   // Each mask pixel becomes scale x scale picture pixels (nearest neighbour);
   // lines and markers are drawn at picture resolution through pixel centres.
   std::uint32_t scale = 1;
+  // A legend strip under the map (see kLegendMargin); the picture grows.
+  bool legend = false;
 };
 
 // Colour of area id 0..63: area 0 (never walkable) a near-black grey; areas
@@ -91,12 +117,14 @@ struct RenderLayers {
 // reach: c darkened to a quarter of its brightness.
 [[nodiscard]] Rgba unreachable_colour(Rgba c);
 
-// Draws the picture: width*scale x height*scale pixels, opaque. Base colour:
+// Draws the picture: the map is width*scale x height*scale pixels, opaque,
+// at the top left; with layers.legend the legend strip follows under it. Base colour:
 // area_colour, replaced by component_colour on labelled pixels when
 // components is set; then, when field is set, heatmap_colour(cost / highest
 // reachable cost) on reachable pixels and unreachable_colour elsewhere. Over
 // that the raw path, the polyline and the markers (goal, then start on top).
-// Points outside the mask are clipped, not refused. Throws InvalidArgument when
+// Points outside the mask are clipped, not refused; lines and markers are
+// clipped to the map, so never reach into the legend. Throws InvalidArgument when
 // scale is 0, the picture would exceed kMaxRenderPixels (or 2^31 - 1 pixels a
 // side), or field / components are not of the mask's size. O(picture pixels +
 // path length * line width^2).
