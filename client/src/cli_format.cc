@@ -28,6 +28,13 @@ std::string number_text(double value) {
   return buffer;
 }
 
+// Distances of snapped ends: one decimal ("3.2").
+std::string distance_text(double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.1f", value);
+  return buffer;
+}
+
 const char* bool_text(bool value) { return value ? "true" : "false"; }
 
 template <class Points>
@@ -100,9 +107,91 @@ std::uint32_t parse_uint32(const std::string& text, const std::string& what) {
 
 }  // namespace
 
+namespace {
+
+// Proto enum values and the flag (with its value) that sets each.
+constexpr std::pair<const char*, const char*> kEnumFlags[] = {
+    {"MASK_FORMAT_UNSPECIFIED", "--format auto"},
+    {"MASK_FORMAT_PNG", "--format png"},
+    {"MASK_FORMAT_PGM", "--format pgm"},
+    {"MASK_FORMAT_PBM", "--format pbm"},
+    {"MASK_FORMAT_MOVINGAI", "--format movingai"},
+    {"MASK_FORMAT_RAW", "--format raw"},
+    {"PIXEL_RULE_UNSPECIFIED", "--rule auto"},
+    {"PIXEL_RULE_INDEX", "--rule index"},
+    {"PIXEL_RULE_NONZERO", "--rule nonzero"},
+    {"PIXEL_RULE_BLUE_BIT7", "--rule blue-bit7"},
+    {"PIXEL_RULE_PALETTE", "--rule palette"},
+    {"CONNECTIVITY_UNSPECIFIED", "four neighbours (no --eight)"},
+    {"CONNECTIVITY_FOUR", "four neighbours (no --eight)"},
+    {"CONNECTIVITY_EIGHT", "--eight"},
+    {"SMOOTHING_UNSPECIFIED", "--smoothing beautify"},
+    {"SMOOTHING_BEAUTIFY", "--smoothing beautify"},
+    {"SMOOTHING_SIMPLIFY", "--smoothing simplify"},
+    {"SMOOTHING_NONE", "--smoothing none"},
+};
+
+// Core's decoder names rules without the prefix ("rule PALETTE", "use INDEX or NONZERO").
+constexpr std::pair<const char*, const char*> kCoreRuleFlags[] = {
+    {"AUTO", "--rule auto"},           {"INDEX", "--rule index"},     {"NONZERO", "--rule nonzero"},
+    {"BLUE_BIT7", "--rule blue-bit7"}, {"PALETTE", "--rule palette"},
+};
+
+// Request fields that name themselves at the start of a server message, and their flags.
+constexpr std::pair<const char*, const char*> kFieldFlags[] = {
+    {"format", "--format"},       {"rule", "--rule"},
+    {"palette", "--palette"},     {"width", "--width/--height"},
+    {"area_costs", "--cost"},     {"enabled_areas", "--areas"},
+    {"smoothing", "--smoothing"}, {"connectivity", "--eight"},
+    {"max_moves", "--max-moves"}, {"expected_revision", "--expected-revision"},
+};
+
+bool is_word_char(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+}  // namespace
+
+std::string cli_message(const std::string& server_message) {
+  std::string text = server_message;
+  for (const auto& [field, flag] : kFieldFlags) {
+    const std::string prefix = std::string(field) + ": ";
+    if (text.starts_with(prefix)) {
+      text = std::string(flag) + ": " + text.substr(prefix.size());
+      break;
+    }
+  }
+  // Whole words only, so PIXEL_RULE_INDEX is not read as INDEX.
+  std::string out;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    if (!is_word_char(text[i])) {
+      out += text[i++];
+      continue;
+    }
+    std::size_t end = i;
+    while (end < text.size() && is_word_char(text[end])) ++end;
+    const std::string word = text.substr(i, end - i);
+    std::string replacement = word;
+    for (const auto& [name, flag] : kEnumFlags) {
+      if (word == name) replacement = flag;
+    }
+    for (const auto& [name, flag] : kCoreRuleFlags) {
+      if (word == name) {
+        replacement = flag;
+        // "rule PALETTE" -> "--rule palette", not "rule --rule palette".
+        if (out.ends_with("rule ")) out.resize(out.size() - 5);
+      }
+    }
+    out += replacement;
+    i = end;
+  }
+  return out;
+}
+
 std::string format_status(const grpc::Status& status) {
   std::string text = "error: " + pathfinder::status_code_name(status.error_code());
-  if (!status.error_message().empty()) text += ": " + status.error_message();
+  if (!status.error_message().empty()) text += ": " + cli_message(status.error_message());
   return text;
 }
 
@@ -128,12 +217,42 @@ std::string format_mask_info(const pb::MaskInfo& info) {
          "  sha256 " + info.sha256();
 }
 
-std::string format_find_path(const pb::FindPathResponse& response) {
-  return std::string("found ") + bool_text(response.found()) + "  length " +
-         number_text(response.length()) + "  cost " + number_text(response.cost()) + "  goal " +
-         point_text(response.goal()) + "  revision " + std::to_string(response.mask_revision()) +
-         "  cache_hit " + bool_text(response.cache_hit()) + "\n" +
-         points_text("points", response.points());
+std::string find_path_reason_text(const pb::FindPathRequest& request,
+                                  const pb::FindPathResponse& response) {
+  switch (response.reason()) {
+    case pb::PATH_REASON_START_NOT_WALKABLE:
+      return "the start " + point_text(request.start()) + " is not walkable";
+    case pb::PATH_REASON_GOAL_NOT_WALKABLE:
+      return "the goal " + point_text(request.goal()) + " is not walkable";
+    case pb::PATH_REASON_NO_ROUTE:
+      return "no route between them";
+    default:
+      return "the server gave no reason";
+  }
+}
+
+std::string format_find_path(const pb::FindPathRequest& request,
+                             const pb::FindPathResponse& response) {
+  std::string text = std::string("found ") + bool_text(response.found()) + "  length " +
+                     number_text(response.length()) + "  cost " + number_text(response.cost()) +
+                     "  goal " + point_text(response.goal()) + "  revision " +
+                     std::to_string(response.mask_revision()) + "  cache_hit " +
+                     bool_text(response.cache_hit());
+  if (response.goal_snapped()) {
+    text += "\ngoal snapped to " + point_text(response.goal()) + ", " +
+            distance_text(response.goal_snap_distance()) + " px from " + point_text(request.goal());
+  }
+  if (response.start_snapped() && response.points_size() > 0) {
+    const pb::Point& start = response.points(0);
+    const double dx = start.x() - request.start().x();
+    const double dy = start.y() - request.start().y();
+    text += "\nstart snapped to " + point_text(start) + ", " + distance_text(std::hypot(dx, dy)) +
+            " px from " + point_text(request.start());
+  }
+  if (!response.found()) {
+    return text + "\nno path: " + find_path_reason_text(request, response);
+  }
+  return text + "\n" + points_text("points", response.points());
 }
 
 std::string format_reachable(const pb::ReachableRequest& request,

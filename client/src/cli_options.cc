@@ -1,20 +1,66 @@
 #include "cli_options.h"
 
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <span>
+
 #include "cli_format.h"
+#include "pathcore/codec.h"
 
 namespace pathfinder::cli {
 
 namespace pb = pathfinding::v1;
 
-void add_decode_options(CLI::App& command, DecodeArgs& args) {
-  command.add_option("--format", args.format, "Image format (auto sniffs)")
-      ->check(CLI::IsMember({"auto", "png", "pgm", "pbm", "movingai", "raw"}))
-      ->capture_default_str();
+namespace {
+
+pathcore::MaskFormat to_core(pb::MaskFormat format) {
+  switch (format) {
+    case pb::MASK_FORMAT_PNG:
+      return pathcore::MaskFormat::kPng;
+    case pb::MASK_FORMAT_PGM:
+      return pathcore::MaskFormat::kPgm;
+    case pb::MASK_FORMAT_PBM:
+      return pathcore::MaskFormat::kPbm;
+    case pb::MASK_FORMAT_MOVINGAI:
+      return pathcore::MaskFormat::kMovingAi;
+    case pb::MASK_FORMAT_RAW:
+      return pathcore::MaskFormat::kRaw;
+    default:
+      return pathcore::MaskFormat::kAuto;
+  }
+}
+
+pathcore::PixelRule to_core(pb::PixelRule rule) {
+  switch (rule) {
+    case pb::PIXEL_RULE_INDEX:
+      return pathcore::PixelRule::kIndex;
+    case pb::PIXEL_RULE_NONZERO:
+      return pathcore::PixelRule::kNonZero;
+    case pb::PIXEL_RULE_BLUE_BIT7:
+      return pathcore::PixelRule::kBlueBit7;
+    case pb::PIXEL_RULE_PALETTE:
+      return pathcore::PixelRule::kPalette;
+    default:
+      return pathcore::PixelRule::kAuto;
+  }
+}
+
+}  // namespace
+
+void add_rule_options(CLI::App& command, DecodeArgs& args) {
   command.add_option("--rule", args.rule, "How pixels become area ids")
       ->check(CLI::IsMember({"auto", "index", "nonzero", "blue-bit7", "palette"}))
       ->capture_default_str();
   command.add_option("--palette", args.palette,
                      "Colour to area for --rule palette, 0xRRGGBB=AREA (repeatable)");
+}
+
+void add_decode_options(CLI::App& command, DecodeArgs& args) {
+  command.add_option("--format", args.format, "Image format (auto sniffs)")
+      ->check(CLI::IsMember({"auto", "png", "pgm", "pbm", "movingai", "raw"}))
+      ->capture_default_str();
+  add_rule_options(command, args);
   command.add_option("--width", args.width, "Width in pixels (--format raw)");
   command.add_option("--height", args.height, "Height in pixels (--format raw)");
 }
@@ -33,6 +79,35 @@ UploadOptions to_upload_options(const DecodeArgs& args) {
   options.width = args.width;
   options.height = args.height;
   return options;
+}
+
+pathcore::Mask decode_mask_file(const std::string& path, const DecodeArgs& args) {
+  const std::string bytes = read_file(path);  // throws FileError
+  const UploadOptions upload = to_upload_options(args);
+  pathcore::DecodeOptions options;
+  options.format = to_core(upload.format);
+  options.rule = to_core(upload.rule);
+  options.palette = upload.palette;
+  options.raw_width = upload.width;
+  options.raw_height = upload.height;
+  try {
+    return pathcore::decode_mask(
+        std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()), options);
+  } catch (const pathcore::DecodeError& error) {
+    throw FileError(path + ": " + cli_message(error.what()));
+  }
+}
+
+void write_binary_file(const std::string& path, const std::vector<std::uint8_t>& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (out) {
+    out.write(reinterpret_cast<const char*>(bytes.data()),
+              static_cast<std::streamsize>(bytes.size()));
+  }
+  if (out) out.close();
+  if (!out) {
+    throw FileError("cannot write '" + path + "': " + std::strerror(errno));
+  }
 }
 
 void add_path_options(CLI::App& command, PathArgs& args) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "pathcore/mask.h"
 #include "pathfinder/client.h"
 #include "pathfinding/v1/pathfinding.pb.h"
 
@@ -25,9 +26,19 @@ struct DecodeArgs {
 };
 
 void add_decode_options(CLI::App& command, DecodeArgs& args);
+// Only --rule and --palette (for images whose format is known, e.g. patch --png).
+void add_rule_options(CLI::App& command, DecodeArgs& args);
 
 // The parsed values as upload options. Throws UsageError (a bad --palette entry).
 [[nodiscard]] UploadOptions to_upload_options(const DecodeArgs& args);
+
+// Decodes the local image file at path with core's codec, as the server would
+// decode an upload of it. Throws FileError (unreadable or undecodable, naming
+// the file) or UsageError (a bad --palette entry).
+[[nodiscard]] pathcore::Mask decode_mask_file(const std::string& path, const DecodeArgs& args);
+
+// Writes bytes to the file at path, replacing it. Throws FileError naming it.
+void write_binary_file(const std::string& path, const std::vector<std::uint8_t>& bytes);
 
 // --areas, --eight, --corner-cutting, --smoothing, --snap, --cost.
 struct PathArgs {

@@ -23,56 +23,6 @@ namespace pb = pathfinding::v1;
 
 namespace {
 
-pathcore::MaskFormat to_core(pb::MaskFormat format) {
-  switch (format) {
-    case pb::MASK_FORMAT_PNG:
-      return pathcore::MaskFormat::kPng;
-    case pb::MASK_FORMAT_PGM:
-      return pathcore::MaskFormat::kPgm;
-    case pb::MASK_FORMAT_PBM:
-      return pathcore::MaskFormat::kPbm;
-    case pb::MASK_FORMAT_MOVINGAI:
-      return pathcore::MaskFormat::kMovingAi;
-    case pb::MASK_FORMAT_RAW:
-      return pathcore::MaskFormat::kRaw;
-    default:
-      return pathcore::MaskFormat::kAuto;
-  }
-}
-
-pathcore::PixelRule to_core(pb::PixelRule rule) {
-  switch (rule) {
-    case pb::PIXEL_RULE_INDEX:
-      return pathcore::PixelRule::kIndex;
-    case pb::PIXEL_RULE_NONZERO:
-      return pathcore::PixelRule::kNonZero;
-    case pb::PIXEL_RULE_BLUE_BIT7:
-      return pathcore::PixelRule::kBlueBit7;
-    case pb::PIXEL_RULE_PALETTE:
-      return pathcore::PixelRule::kPalette;
-    default:
-      return pathcore::PixelRule::kAuto;
-  }
-}
-
-// Decodes the local mask file as the server would decode an upload of it.
-pathcore::Mask decode_file(const RenderArgs& args) {
-  const std::string bytes = read_file(args.mask_file);  // throws FileError
-  const UploadOptions upload = to_upload_options(args.decode);
-  pathcore::DecodeOptions options;
-  options.format = to_core(upload.format);
-  options.rule = to_core(upload.rule);
-  options.palette = upload.palette;
-  options.raw_width = upload.width;
-  options.raw_height = upload.height;
-  try {
-    return pathcore::decode_mask(
-        std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()), options);
-  } catch (const pathcore::DecodeError& error) {
-    throw FileError(args.mask_file + ": " + error.what());
-  }
-}
-
 // The request's path options as core's, checked as the server checks them.
 pathcore::FindPathOptions to_core_options(const pb::FindPathRequest& request) {
   pathcore::FindPathOptions options;
@@ -138,16 +88,6 @@ pathcore::Path from_proto(const google::protobuf::RepeatedPtrField<pb::Point>& p
   return path;
 }
 
-void write_output(const std::string& path, const std::vector<std::uint8_t>& png) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (out)
-    out.write(reinterpret_cast<const char*>(png.data()), static_cast<std::streamsize>(png.size()));
-  if (out) out.close();
-  if (!out) {
-    throw FileError("cannot write '" + path + "': " + std::strerror(errno));
-  }
-}
-
 }  // namespace
 
 CLI::App* add_render_command(CLI::App& app, RenderArgs& args) {
@@ -160,7 +100,9 @@ CLI::App* add_render_command(CLI::App& app, RenderArgs& args) {
       "not reach dimmed. --components: one colour per connected component. For a server mask "
       "the area grid comes from GetMask (include_areas) and the path is the server's FindPath "
       "answer; the heatmap and components are computed locally from the grid. A local file is "
-      "decoded as upload would, and its path computed locally (no server needed).");
+      "decoded as upload would, and its path computed locally (no server needed). A legend under "
+      "the map (--no-legend leaves it out) shows each area's colour and id, and with --heatmap "
+      "the ramp from near to far with the highest distance.");
   render->add_option("MASK", args.mask, "Mask name on the server (or give --mask-file)");
   render
       ->add_option(
@@ -179,6 +121,8 @@ CLI::App* add_render_command(CLI::App& app, RenderArgs& args) {
   render->add_option("--scale", args.scale, "Picture pixels per mask pixel, 1..64")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
+  render->add_flag("--no-legend", args.no_legend,
+                   "Leave out the legend strip (area colours, heat scale) under the map");
   render->add_option("-o,--output", args.output, "The PNG file to write")
       ->required()
       ->type_name("FILE");
@@ -202,7 +146,7 @@ int run_render(Client& client, const RenderArgs& args, bool json) {
   std::optional<pathcore::Mask> mask;
   std::uint64_t revision = 0;
   if (local) {
-    mask.emplace(decode_file(args));
+    mask.emplace(decode_mask_file(args.mask_file, args.decode));
   } else {
     const auto info = client.get_mask(args.mask, /*include_areas=*/true);
     if (!info.ok()) {
@@ -272,6 +216,7 @@ int run_render(Client& client, const RenderArgs& args, bool json) {
 
   pathcore::RenderLayers layers;
   layers.scale = args.scale;
+  layers.legend = !args.no_legend;
   if (from) {
     layers.start = path.found ? path.points.front() : *from;
     layers.raw_path = path.raw;
@@ -300,7 +245,7 @@ int run_render(Client& client, const RenderArgs& args, bool json) {
   } catch (const pathcore::InvalidArgument& error) {
     throw UsageError(std::string("render: ") + error.what());
   }
-  write_output(args.output, pathcore::encode_png_rgba(image.width, image.height, image.rgba));
+  write_binary_file(args.output, pathcore::encode_png_rgba(image.width, image.height, image.rgba));
 
   if (json) {
     google::protobuf::Struct summary;

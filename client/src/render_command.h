@@ -24,6 +24,7 @@ struct RenderArgs {
   bool heatmap = false;
   bool components = false;
   std::uint32_t scale = 1;
+  bool no_legend = false;  // leave out the legend strip under the map
   std::string output;
 };
 

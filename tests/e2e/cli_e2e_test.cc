@@ -6,16 +6,22 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <deque>
+#include <fstream>
 #include <iostream>
 #include <iterator>
 #include <memory>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "pathcore/codec.h"
+#include "pathcore/mask.h"
+#include "pathfinder/client.h"
 #include "support/server_process.h"
 
 namespace {
@@ -142,6 +148,45 @@ class CliE2eTest : public ::testing::Test {
     return pathtest::run_command(args);
   }
 
+  // Runs `env NAME=VALUE pathfind args...` (no --server unless args has one).
+  static CommandResult run_with_env(const std::string& assignment, std::vector<std::string> args) {
+    args.insert(args.begin(), {"env", assignment, PATHFIND_CLI_BIN});
+    return pathtest::run_command(args);
+  }
+
+  // The stored area grid of mask `name`, through GetMask include_areas (not the CLI).
+  std::string stored_grid(const std::string& name) {
+    pathfinder::Client client(server_->target());
+    const auto info = client.get_mask(name, /*include_areas=*/true);
+    EXPECT_TRUE(info.ok()) << info.status.error_message();
+    return info.value.areas();
+  }
+
+  // Writes bytes to a file in the server's temp dir; returns its path.
+  std::string scratch_file(const std::string& name, const std::string& bytes) {
+    const std::string path = server_->temp_dir() + "/" + name;
+    pathtest::write_file(path, bytes);
+    return path;
+  }
+
+  // Runs each query at the current revision (2, after one patch) and at a stale one (1).
+  void expect_stale_revision_refused(const std::vector<std::vector<std::string>>& queries) {
+    upload_level("demo");
+    ASSERT_EQ(run({"patch", "demo", "--fill", "0", "--rect", "3,3,1,1"}).exit_code, 0);
+    for (const auto& query : queries) {
+      auto current = query;
+      current.insert(current.end(), {"--expected-revision", "2"});
+      const auto ok = run(current);
+      EXPECT_EQ(ok.exit_code, 0) << describe(ok);
+      auto stale = query;
+      stale.insert(stale.end(), {"--expected-revision", "1"});
+      const auto refused = run(stale);
+      EXPECT_EQ(refused.exit_code, 1) << query.front() << "\n" << describe(refused);
+      EXPECT_THAT(refused.err, StartsWith("error: FAILED_PRECONDITION: ")) << query.front();
+      EXPECT_THAT(refused.err, HasSubstr("--expected-revision")) << query.front();
+    }
+  }
+
   // Uploads the level as `name`, failing the test on any error.
   void upload_level(const std::string& name) {
     const auto result = run({"upload", name, level_path_});
@@ -158,12 +203,64 @@ class CliE2eTest : public ::testing::Test {
 TEST(CliUsageTest, HelpExitsZeroAndNamesEveryCommand) {
   const auto result = pathfind({"--help"});
   EXPECT_EQ(result.exit_code, 0) << describe(result);
-  for (const char* command :
-       {"upload", "get", "list", "delete", "find", "reachable", "standard-move", "patch"}) {
+  for (const char* command : {"upload", "get", "list", "delete", "find", "reachable",
+                              "standard-move", "patch", "health", "render"}) {
     EXPECT_THAT(result.out, HasSubstr(command));
   }
-  EXPECT_THAT(result.out,
-              AllOf(HasSubstr("--server"), HasSubstr("--json"), HasSubstr("--timeout")));
+  EXPECT_THAT(result.out, AllOf(HasSubstr("--server"), HasSubstr("--json"), HasSubstr("--timeout"),
+                                HasSubstr("--version")));
+  // The server address's sources and the exit codes are documented.
+  EXPECT_THAT(result.out, AllOf(HasSubstr("PATHFINDER_SERVER"), HasSubstr("127.0.0.1:50051")));
+  EXPECT_THAT(result.out, AllOf(HasSubstr("Exit codes"), HasSubstr("3 find found no path")));
+}
+
+// The version in the top-level CMakeLists.txt's project() line.
+std::string project_version() {
+  std::ifstream in(std::string(PATHFINDER_SOURCE_DIR) + "/CMakeLists.txt");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::smatch match;
+  if (!std::regex_search(text, match, std::regex(R"(project\(pathfinder VERSION ([0-9.]+))"))) {
+    return "";
+  }
+  return match[1].str();
+}
+
+TEST(CliUsageTest, VersionPrintsTheProjectVersion) {
+  const std::string version = project_version();
+  ASSERT_FALSE(version.empty());
+  const auto result = pathfind({"--version"});
+  EXPECT_EQ(result.exit_code, 0) << describe(result);
+  EXPECT_EQ(result.out, "pathfind " + version + "\n");
+}
+
+TEST(CliUsageTest, MistypedCommandsAndFlagsGetASuggestion) {
+  struct Case {
+    std::vector<std::string> args;
+    std::string suggestion;  // empty: nothing is near enough
+  };
+  const std::vector<Case> cases{
+      {{"fnd"}, "did you mean 'find'?"},
+      {{"standard-mvoe", "m", "1", "2", "3", "4"}, "did you mean 'standard-move'?"},
+      {{"find", "m", "1", "2", "3", "4", "--eigth"}, "did you mean '--eight'?"},
+      {{"find", "m", "1", "2", "3", "4", "--smoothing", "none", "--snapp"},
+       "did you mean '--snap'?"},
+      {{"--jsn", "list"}, "did you mean '--json'?"},
+      {{"list", "--timout", "3"}, "did you mean '--timeout'?"},  // a global flag after the command
+      {{"upload", "m", "f", "--rlue", "index"}, "did you mean '--rule'?"},
+      {{"xyzzy"}, ""},
+      {{"find", "m", "1", "2", "3", "4", "--completely-different"}, ""},
+  };
+  for (const auto& [args, suggestion] : cases) {
+    auto with_server = args;
+    with_server.insert(with_server.begin(), {"--server", "127.0.0.1:1"});
+    const auto result = pathfind(with_server);
+    EXPECT_EQ(result.exit_code, 2) << args.front() << "\n" << describe(result);
+    if (suggestion.empty()) {
+      EXPECT_THAT(result.err, Not(HasSubstr("did you mean"))) << describe(result);
+    } else {
+      EXPECT_THAT(result.err, HasSubstr(suggestion)) << describe(result);
+    }
+  }
 }
 
 TEST(CliUsageTest, SubcommandHelpExitsZero) {
@@ -384,18 +481,79 @@ TEST_F(CliE2eTest, FindJson) {
   EXPECT_THAT(result.out, HasSubstr("\"cache_hit\":false"));
 }
 
-TEST_F(CliE2eTest, FindWithoutAPathSaysFoundFalseAndExitsZero) {
-  const std::string path = server_->temp_dir() + "/split.pgm";
+// Two rooms, x 0..4 and x 6..9, split by a wall at x = 5.
+Grid split_rooms() {
   Grid split(10, 5, 1);
   split.fill_rect(5, 0, 5, 4, 0);
-  pathtest::write_file(path, split.pgm());
-  ASSERT_EQ(run({"upload", "split", path}).exit_code, 0);
+  return split;
+}
+
+TEST_F(CliE2eTest, FindWithoutAPathExitsThree) {
+  const Grid split = split_rooms();
+  ASSERT_LT(bfs_distance(split, 1, 1, 8, 3), 0);  // the rooms are not connected
+  ASSERT_EQ(run({"upload", "split", scratch_file("split.pgm", split.pgm())}).exit_code, 0);
   const auto result = run({"find", "split", "1", "1", "8", "3"});
-  EXPECT_EQ(result.exit_code, 0) << describe(result);
+  EXPECT_EQ(result.exit_code, 3) << describe(result);
   EXPECT_THAT(result.out, StartsWith("found false "));
+  EXPECT_THAT(result.out, HasSubstr("\nno path: "));
+  EXPECT_THAT(result.out, Not(HasSubstr("points")));
   const auto json = run({"find", "split", "1", "1", "8", "3", "--json"});
-  EXPECT_EQ(json.exit_code, 0) << describe(json);
+  EXPECT_EQ(json.exit_code, 3) << describe(json);
+  ASSERT_EQ(lines_of(json.out).size(), 1U) << json.out;  // stdout stays one JSON object
   EXPECT_THAT(json.out, HasSubstr("\"found\":false"));
+  EXPECT_THAT(json.err, StartsWith("no path: "));
+  // A path that exists still exits 0, and an error still exits 1.
+  EXPECT_EQ(run({"find", "split", "1", "1", "3", "3"}).exit_code, 0);
+  EXPECT_EQ(run({"find", "split", "1", "1", "30", "3"}).exit_code, 1);
+}
+
+// The reason and snap texts need the server to fill FindPathResponse.reason,
+// goal_snapped and goal_snap_distance.
+TEST_F(CliE2eTest, FindSaysWhyThereIsNoPath) {
+  const Grid split = split_rooms();
+  ASSERT_FALSE(split.walkable(5, 2));
+  ASSERT_TRUE(split.walkable(1, 1));
+  ASSERT_EQ(run({"upload", "split", scratch_file("split.pgm", split.pgm())}).exit_code, 0);
+
+  const auto no_route = run({"find", "split", "1", "1", "8", "3"});
+  EXPECT_EQ(no_route.exit_code, 3) << describe(no_route);
+  EXPECT_EQ(lines_of(no_route.out).back(), "no path: no route between them") << no_route.out;
+
+  const auto blocked_start = run({"find", "split", "5", "2", "1", "1"});
+  EXPECT_EQ(blocked_start.exit_code, 3) << describe(blocked_start);
+  EXPECT_EQ(lines_of(blocked_start.out).back(), "no path: the start (5,2) is not walkable")
+      << blocked_start.out;
+
+  const auto blocked_goal = run({"find", "split", "1", "1", "5", "2"});
+  EXPECT_EQ(blocked_goal.exit_code, 3) << describe(blocked_goal);
+  EXPECT_EQ(lines_of(blocked_goal.out).back(), "no path: the goal (5,2) is not walkable")
+      << blocked_goal.out;
+
+  // The same reason in JSON mode, on stderr.
+  const auto json = run({"--json", "find", "split", "1", "1", "5", "2"});
+  EXPECT_EQ(json.exit_code, 3) << describe(json);
+  EXPECT_EQ(json.err, "no path: the goal (5,2) is not walkable\n");
+
+  // An area the request does not enable is not walkable either.
+  const auto disabled = run({"find", "split", "1", "1", "3", "3", "--areas", "2"});
+  EXPECT_EQ(disabled.exit_code, 3) << describe(disabled);
+  EXPECT_EQ(lines_of(disabled.out).back(), "no path: the start (1,1) is not walkable")
+      << disabled.out;
+}
+
+TEST_F(CliE2eTest, FindSaysWhenAndHowFarTheGoalWasSnapped) {
+  const Grid split = split_rooms();
+  ASSERT_EQ(run({"upload", "split", scratch_file("split.pgm", split.pgm())}).exit_code, 0);
+  // (5,2) is wall; the nearest pixel reachable from (1,1) is (4,2), one pixel away
+  // ((6,2) is as near but in the other room).
+  const auto snapped = run({"find", "split", "1", "1", "5", "2", "--snap"});
+  ASSERT_EQ(snapped.exit_code, 0) << describe(snapped);
+  EXPECT_THAT(snapped.out, HasSubstr("\ngoal snapped to (4,2), 1.0 px from (5,2)\n"));
+  EXPECT_THAT(snapped.out, Not(HasSubstr("start snapped")));
+  // Nothing to say when no end moved.
+  const auto straight = run({"find", "split", "1", "1", "4", "2", "--snap"});
+  ASSERT_EQ(straight.exit_code, 0) << describe(straight);
+  EXPECT_THAT(straight.out, Not(HasSubstr("snapped")));
 }
 
 TEST_F(CliE2eTest, DeleteThenGetIsNotFound) {
@@ -486,6 +644,265 @@ TEST_F(CliE2eTest, PatchWithAMissingAreasFileIsALocalError) {
   EXPECT_EQ(result.exit_code, 2) << describe(result);
   EXPECT_THAT(result.err, StartsWith("error: "));
   EXPECT_THAT(result.err, Not(HasSubstr("UNIMPLEMENTED")));
+}
+
+// ---------------------------------------------------------------------------
+// Issue 17: errors in the CLI's words, health, the server address, revisions,
+// grids as PNG, patch forms, upload warnings.
+
+TEST_F(CliE2eTest, ServerErrorsNameTheFlagsNotTheProtoEnums) {
+  const Grid grid = level();
+  const std::string raw = scratch_file("level.raw", grid.bytes());
+  struct Case {
+    std::vector<std::string> args;
+    std::vector<std::string> flag_words;  // what the message must say instead
+  };
+  const std::vector<Case> cases{
+      // PIXEL_RULE_PALETTE needs a palette.
+      {{"upload", "m", level_path_, "--rule", "palette"}, {"--palette", "--rule palette"}},
+      // The palette is only used with PIXEL_RULE_PALETTE.
+      {{"upload", "m", level_path_, "--rule", "nonzero", "--palette", "0x00ff00=1"},
+       {"--palette", "--rule palette"}},
+      // MASK_FORMAT_RAW needs width and height.
+      {{"upload", "m", raw, "--format", "raw"}, {"--width", "--format raw"}},
+      // Core's decoder: rule BLUE_BIT7 does not apply to RAW data.
+      {{"upload", "m", raw, "--format", "raw", "--width", "32", "--height", "16", "--rule",
+        "blue-bit7"},
+       {"--rule blue-bit7"}},
+  };
+  for (const auto& [args, flag_words] : cases) {
+    const auto result = run(args);
+    EXPECT_EQ(result.exit_code, 1) << describe(result);
+    EXPECT_THAT(result.err, StartsWith("error: INVALID_ARGUMENT: ")) << describe(result);
+    for (const auto& words : flag_words) {
+      EXPECT_THAT(result.err, HasSubstr(words)) << describe(result);
+    }
+    for (const char* proto_name :
+         {"PIXEL_RULE_", "MASK_FORMAT_", "CONNECTIVITY_", "SMOOTHING_", "BLUE_BIT7", "RAW needs"}) {
+      EXPECT_THAT(result.err, Not(HasSubstr(proto_name))) << describe(result);
+    }
+  }
+}
+
+TEST_F(CliE2eTest, HealthSaysServing) {
+  const auto result = run({"health"});
+  EXPECT_EQ(result.exit_code, 0) << describe(result);
+  EXPECT_EQ(result.out, "SERVING\n");
+  const auto json = run({"health", "--json"});
+  EXPECT_EQ(json.exit_code, 0) << describe(json);
+  EXPECT_EQ(json.out, "{\"status\":\"SERVING\"}\n");
+  // A service the server does not know: the health service says NOT_FOUND.
+  const auto unknown = run({"health", "no.such.Service"});
+  EXPECT_EQ(unknown.exit_code, 1) << describe(unknown);
+  EXPECT_THAT(unknown.err, StartsWith("error: NOT_FOUND"));
+  EXPECT_TRUE(unknown.out.empty());
+}
+
+TEST(CliUsageTest, HealthOfNoServerFailsWithinItsTimeout) {
+  const auto started = std::chrono::steady_clock::now();
+  const auto result = pathfind({"--server", "127.0.0.1:1", "--timeout", "2", "health"});
+  const auto elapsed = std::chrono::steady_clock::now() - started;
+  EXPECT_EQ(result.exit_code, 1) << describe(result);
+  EXPECT_THAT(result.err, StartsWith("error: "));
+  EXPECT_THAT(result.out, Not(HasSubstr("SERVING")));
+  EXPECT_LT(elapsed, std::chrono::seconds(4));
+}
+
+TEST_F(CliE2eTest, ServerAddressComesFromTheEnvironmentUnlessGiven) {
+  upload_level("demo");
+  const std::string env_here = "PATHFINDER_SERVER=" + server_->target();
+  const std::string env_nowhere = "PATHFINDER_SERVER=127.0.0.1:1";
+
+  const auto from_env = run_with_env(env_here, {"get", "demo"});
+  EXPECT_EQ(from_env.exit_code, 0) << describe(from_env);
+  EXPECT_THAT(from_env.out, StartsWith("mask demo "));
+  EXPECT_EQ(run_with_env(env_here, {"health"}).exit_code, 0);
+
+  // --server wins over the environment, both ways.
+  const auto flag_wins = run_with_env(env_nowhere, {"--server", server_->target(), "get", "demo"});
+  EXPECT_EQ(flag_wins.exit_code, 0) << describe(flag_wins);
+  const auto flag_wins_too =
+      run_with_env(env_here, {"--server", "127.0.0.1:1", "--timeout", "3", "get", "demo"});
+  EXPECT_EQ(flag_wins_too.exit_code, 1) << describe(flag_wins_too);
+  EXPECT_THAT(flag_wins_too.err, StartsWith("error: UNAVAILABLE"));
+
+  // Neither (or an empty variable): the documented default, 127.0.0.1:50051. Another
+  // server (`make run`) may listen there; when none does, the error names the address.
+  for (const auto& env_args : {std::vector<std::string>{"env", "-u", "PATHFINDER_SERVER"},
+                               std::vector<std::string>{"env", "PATHFINDER_SERVER="}}) {
+    auto args = env_args;
+    args.insert(args.end(), {PATHFIND_CLI_BIN, "--timeout", "3", "list"});
+    const auto result = pathtest::run_command(args);
+    if (result.exit_code != 0) {
+      EXPECT_EQ(result.exit_code, 1) << describe(result);
+      EXPECT_THAT(result.err, HasSubstr("127.0.0.1:50051")) << describe(result);
+    }
+  }
+}
+
+TEST_F(CliE2eTest, StaleExpectedRevisionIsFailedPrecondition) {
+  expect_stale_revision_refused({{"reachable", "demo", "2", "2", "30", "10"},
+                                 {"standard-move", "demo", "2", "2", "6", "10"}});
+}
+
+// Needs the server to honour FindPathRequest.expected_revision.
+TEST_F(CliE2eTest, FindWithAStaleExpectedRevisionIsFailedPrecondition) {
+  expect_stale_revision_refused({{"find", "demo", "2", "2", "30", "10"}});
+}
+
+TEST_F(CliE2eTest, GetAreasWritesAPngThatUploadsToTheSameGrid) {
+  Grid grid = level();
+  grid.fill_rect(10, 10, 12, 12, 63);  // the largest id survives too
+  ASSERT_EQ(run({"upload", "original", scratch_file("original.pgm", grid.pgm())}).exit_code, 0);
+  const std::string out = server_->temp_dir() + "/original.png";
+  const auto got = run({"get", "original", "--areas", "-o", out});
+  ASSERT_EQ(got.exit_code, 0) << describe(got);
+  EXPECT_THAT(got.out, AllOf(StartsWith("mask original "), HasSubstr("wrote " + out)));
+
+  const auto copy = run({"upload", "copy", out});  // --rule auto reads grey as INDEX
+  ASSERT_EQ(copy.exit_code, 0) << describe(copy);
+  EXPECT_THAT(copy.out, HasSubstr("sha256 " + sha256_hex(grid.bytes())));
+  EXPECT_EQ(stored_grid("copy"), grid.bytes());
+  EXPECT_TRUE(copy.err.empty()) << copy.err;  // a grey image: no warning
+
+  const auto json = run({"--json", "get", "original", "--areas", "-o", out});
+  ASSERT_EQ(json.exit_code, 0) << describe(json);
+  EXPECT_THAT(json.out, AllOf(HasSubstr("\"name\":\"original\""), HasSubstr("\"areas\":\"\"")));
+
+  EXPECT_EQ(run({"get", "original", "-o", out}).exit_code, 2);  // -o needs --areas
+  EXPECT_EQ(run({"get", "original", "--areas"}).exit_code, 2);  // and --areas needs -o
+  const auto unwritable = run({"get", "original", "--areas", "-o", out + ".d/x.png"});
+  EXPECT_EQ(unwritable.exit_code, 2) << describe(unwritable);
+  EXPECT_THAT(unwritable.err, HasSubstr(out + ".d/x.png"));
+  const auto missing = run({"get", "ghost", "--areas", "-o", out});
+  EXPECT_EQ(missing.exit_code, 1) << describe(missing);
+}
+
+TEST_F(CliE2eTest, PatchFillsARectangle) {
+  upload_level("demo");
+  const auto result = run({"patch", "demo", "--fill", "2", "--rect", "1,2,5,3"});
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  EXPECT_THAT(result.out, HasSubstr("revision 2"));
+  Grid expected = level();
+  expected.fill_rect(1, 2, 5, 4, 2);
+  EXPECT_EQ(stored_grid("demo"), expected.bytes());
+
+  const auto wall =
+      run({"patch", "demo", "--rect", "0,0,1,1", "--fill", "0", "--expected-revision", "2"});
+  ASSERT_EQ(wall.exit_code, 0) << describe(wall);
+  expected.fill_rect(0, 0, 0, 0, 0);
+  EXPECT_EQ(stored_grid("demo"), expected.bytes());
+}
+
+TEST_F(CliE2eTest, PatchPastesAPng) {
+  upload_level("demo");
+  // A grey PNG: the grey value is the area id (--rule auto = index).
+  const pathcore::Mask stamp(3, 2, {0, 5, 0, 5, 5, 5});
+  const auto grey = pathcore::encode_png_areas(stamp);
+  const std::string grey_path = scratch_file("stamp.png", std::string(grey.begin(), grey.end()));
+  const auto pasted = run({"patch", "demo", "--png", grey_path, "--at", "10,4"});
+  ASSERT_EQ(pasted.exit_code, 0) << describe(pasted);
+  Grid expected = level();
+  const std::uint8_t stamp_areas[] = {0, 5, 0, 5, 5, 5};
+  for (int y = 0; y < 2; ++y) {
+    for (int x = 0; x < 3; ++x)
+      expected.areas[expected.index(10 + x, 4 + y)] = stamp_areas[y * 3 + x];
+  }
+  EXPECT_EQ(stored_grid("demo"), expected.bytes());
+
+  // A colour PNG with upload's --rule palette: green 7, red unlisted (blocked).
+  const std::vector<std::uint8_t> rgba{0, 255, 0, 255, 255, 0,   0, 255,   // row 0: green, red
+                                       0, 255, 0, 255, 0,   255, 0, 255};  // row 1: green, green
+  const auto colour = pathcore::encode_png_rgba(2, 2, rgba);
+  const std::string colour_path =
+      scratch_file("colour.png", std::string(colour.begin(), colour.end()));
+  const auto palette = run({"patch", "demo", "--png", colour_path, "--at", "0,14", "--rule",
+                            "palette", "--palette", "0x00ff00=7", "--palette", "0xff0000=0"});
+  ASSERT_EQ(palette.exit_code, 0) << describe(palette);
+  expected.areas[expected.index(0, 14)] = 7;
+  expected.areas[expected.index(1, 14)] = 0;
+  expected.areas[expected.index(0, 15)] = 7;
+  expected.areas[expected.index(1, 15)] = 7;
+  EXPECT_EQ(stored_grid("demo"), expected.bytes());
+
+  // A picture that does not fit is the server's INVALID_ARGUMENT.
+  const auto outside = run({"patch", "demo", "--png", grey_path, "--at", "31,0"});
+  EXPECT_EQ(outside.exit_code, 1) << describe(outside);
+  EXPECT_THAT(outside.err, StartsWith("error: INVALID_ARGUMENT: "));
+  EXPECT_EQ(stored_grid("demo"), expected.bytes());
+}
+
+TEST_F(CliE2eTest, PatchRefusesBadCombinations) {
+  upload_level("demo");
+  const std::string bytes = scratch_file("one.bin", std::string(1, '\1'));
+  const std::string png = scratch_file("stamp.png", [] {
+    const auto encoded = pathcore::encode_png_areas(pathcore::Mask(1, 1, {1}));
+    return std::string(encoded.begin(), encoded.end());
+  }());
+  const std::vector<std::vector<std::string>> cases{
+      {"patch", "demo"},                                              // nothing to write
+      {"patch", "demo", "--fill", "1"},                               // no --rect
+      {"patch", "demo", "--rect", "0,0,1,1"},                         // no --fill
+      {"patch", "demo", "--fill", "1", "--rect", "0,0,1"},            // three numbers
+      {"patch", "demo", "--fill", "1", "--rect", "0,0,0,1"},          // empty
+      {"patch", "demo", "--fill", "1", "--rect", "0,x,1,1"},          // not a number
+      {"patch", "demo", "--fill", "64", "--rect", "0,0,1,1"},         // not an area id
+      {"patch", "demo", "--png", png},                                // no --at
+      {"patch", "demo", "--at", "1,1"},                               // no --png
+      {"patch", "demo", "--png", png, "--at", "1"},                   // one number
+      {"patch", "demo", "--png", png, "--at", "1,1", "--fill", "1"},  // two forms
+      {"patch", "demo", "0", "0", "1", "1", bytes, "--fill", "1", "--rect", "0,0,1,1"},
+      {"patch", "demo", "0", "0", "1", bytes},                                   // four positionals
+      {"patch", "demo", "--fill", "1", "--rect", "0,0,1,1", "--rule", "index"},  // --rule, no --png
+      {"patch", "demo", "--png", scratch_file("garbage.png", "nope"), "--at", "0,0"},
+      {"patch", "demo", "--png", server_->temp_dir() + "/missing.png", "--at", "0,0"},
+  };
+  for (const auto& args : cases) {
+    std::string joined;
+    for (const auto& arg : args) joined += arg + " ";
+    const auto result = run(args);
+    EXPECT_EQ(result.exit_code, 2) << joined << "\n" << describe(result);
+    EXPECT_THAT(result.err, StartsWith("error: ")) << joined;
+  }
+  // Nothing was written.
+  EXPECT_EQ(stored_grid("demo"), level().bytes());
+}
+
+// An RGBA PNG of `colours` (0xRRGGBB each), width x 1.
+std::string colour_png(const std::vector<std::uint32_t>& colours) {
+  std::vector<std::uint8_t> rgba;
+  for (const std::uint32_t c : colours) {
+    rgba.insert(rgba.end(), {static_cast<std::uint8_t>(c >> 16), static_cast<std::uint8_t>(c >> 8),
+                             static_cast<std::uint8_t>(c), 255});
+  }
+  const auto png = pathcore::encode_png_rgba(static_cast<std::uint32_t>(colours.size()), 1, rgba);
+  return {png.begin(), png.end()};
+}
+
+TEST_F(CliE2eTest, UploadWarnsWhenAColourImageBecomesOneArea) {
+  // Red and green level art: --rule auto (nonzero) makes both area 1.
+  const std::string art = scratch_file("art.png", colour_png({0xff0000, 0x00ff00, 0xff0000}));
+  const auto warned = run({"upload", "art", art});
+  ASSERT_EQ(warned.exit_code, 0) << describe(warned);
+  EXPECT_THAT(warned.out, HasSubstr("areas 1 "));
+  EXPECT_THAT(warned.err, AllOf(StartsWith("warning: "), HasSubstr(art), HasSubstr("one area"),
+                                HasSubstr("--rule palette --palette 0xRRGGBB=AREA"),
+                                HasSubstr("--rule blue-bit7")));
+  EXPECT_EQ(lines_of(warned.err).size(), 1U) << warned.err;
+
+  // No warning: black walls make two areas; a chosen rule; a grey image.
+  const std::string walls = scratch_file("walls.png", colour_png({0xff0000, 0x000000}));
+  const auto two_areas = run({"upload", "walls", walls});
+  ASSERT_EQ(two_areas.exit_code, 0) << describe(two_areas);
+  EXPECT_TRUE(two_areas.err.empty()) << two_areas.err;
+  const auto chosen = run({"upload", "art", art, "--rule", "nonzero"});
+  ASSERT_EQ(chosen.exit_code, 0) << describe(chosen);
+  EXPECT_TRUE(chosen.err.empty()) << chosen.err;
+  const auto grey = pathcore::encode_png_areas(pathcore::Mask(2, 1, {1, 1}));
+  const auto one_grey_area =
+      run({"upload", "grey", scratch_file("grey.png", std::string(grey.begin(), grey.end()))});
+  ASSERT_EQ(one_grey_area.exit_code, 0) << describe(one_grey_area);
+  EXPECT_TRUE(one_grey_area.err.empty()) << one_grey_area.err;
 }
 
 }  // namespace

@@ -199,7 +199,7 @@ TEST(RenderUsageTest, HelpDescribesTheOptions) {
               AllOf(HasSubstr("--mask-file"), HasSubstr("--from"), HasSubstr("--to"),
                     HasSubstr("--heatmap"), HasSubstr("--components"), HasSubstr("--scale"),
                     HasSubstr("--output"), HasSubstr("--format"), HasSubstr("--rule"),
-                    HasSubstr("--eight"), HasSubstr("--smoothing")));
+                    HasSubstr("--eight"), HasSubstr("--smoothing"), HasSubstr("--no-legend")));
   const auto top = pathfind_offline({"--help"});
   EXPECT_THAT(top.out, HasSubstr("render"));
 }
@@ -213,12 +213,17 @@ TEST(RenderUsageTest, LocalFileWithPathHeatmapAndComponents) {
       pathfind_offline({"render", "--mask-file", level, "--from", "2", "2", "--to", "30", "10",
                         "--heatmap", "--components", "--scale", "3", "-o", out});
   ASSERT_EQ(result.exit_code, 0) << describe(result);
-  EXPECT_THAT(result.out, AllOf(StartsWith("wrote " + out + " (96x48)"), HasSubstr("found true")));
+  EXPECT_THAT(result.out, HasSubstr("found true"));
 
   const Picture picture = read_png(out);
   ASSERT_TRUE(picture.error.empty()) << picture.error;
-  EXPECT_EQ(picture.width, 32U * 3);
-  EXPECT_EQ(picture.height, 16U * 3);
+  // The map is 96x48; the legend under it has one row, the heat scale (components
+  // replace the area colours, so no area swatches), and needs more width than 96.
+  EXPECT_GT(picture.width, 32U * 3);
+  EXPECT_EQ(picture.height, 16U * 3 + pathcore::kLegendMargin + pathcore::kLegendRowHeight);
+  EXPECT_THAT(result.out, StartsWith("wrote " + out + " (" + std::to_string(picture.width) + "x" +
+                                     std::to_string(picture.height) + ")"));
+  EXPECT_EQ(picture.at(32 * 3, 0), pathcore::kLegendBackground);  // beside the map
   // Markers at the centres of the start and goal blocks.
   EXPECT_EQ(picture.at(2 * 3 + 1, 2 * 3 + 1), pathcore::kStartColour);
   EXPECT_EQ(picture.at(30 * 3 + 1, 10 * 3 + 1), pathcore::kGoalColour);
@@ -233,8 +238,9 @@ TEST(RenderUsageTest, LocalFileAloneShowsTheAreas) {
   const std::string level = dir.file("level.raw");
   pathtest::write_file(level, Level().bytes());
   const std::string out = dir.file("areas.png");
-  const auto result = pathfind_offline({"--json", "render", "--mask-file", level, "--format", "raw",
-                                        "--width", "32", "--height", "16", "-o", out});
+  const auto result =
+      pathfind_offline({"--json", "render", "--mask-file", level, "--format", "raw", "--width",
+                        "32", "--height", "16", "--no-legend", "-o", out});
   ASSERT_EQ(result.exit_code, 0) << describe(result);
   EXPECT_THAT(result.out, AllOf(HasSubstr("\"width\":32"), HasSubstr("\"height\":16")));
   const Picture picture = read_png(out);
@@ -264,10 +270,63 @@ TEST(RenderUsageTest, TheDemoLevel) {
   EXPECT_THAT(result.out, HasSubstr("found true"));
   const Picture picture = read_png(out);
   ASSERT_TRUE(picture.error.empty()) << picture.error;
+  // 640x360 of map; under it the legend: one row of areas (0, 1 and 2 fit one
+  // row at this width), one of the heat scale.
   EXPECT_EQ(picture.width, 640U);
-  EXPECT_EQ(picture.height, 360U);
+  EXPECT_EQ(picture.height, 360U + pathcore::kLegendMargin + 2 * pathcore::kLegendRowHeight);
   EXPECT_EQ(picture.at(20, 20), pathcore::kStartColour);
   EXPECT_EQ(picture.at(600, 340), pathcore::kGoalColour);
+}
+
+TEST(RenderUsageTest, LegendShowsEachAreaUnderTheMap) {
+  pathtest::TempDir dir("pathfinder-render");
+  const std::string level = dir.file("level.pgm");
+  pathtest::write_file(level, Level().pgm());
+  const std::string out = dir.file("legend.png");
+  const auto result = pathfind_offline({"render", "--mask-file", level, "--scale", "4", "-o", out});
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  const Picture picture = read_png(out);
+  ASSERT_TRUE(picture.error.empty()) << picture.error;
+  // The level has areas 0, 1 and 2; a 128-pixel-wide picture fits
+  // (128 - 2 * margin) / entry width of them in a row.
+  const std::uint32_t map_width = 32 * 4;
+  const std::uint32_t map_height = 16 * 4;
+  const std::uint32_t per_row =
+      (map_width - 2 * pathcore::kLegendMargin) / pathcore::kLegendEntryWidth;
+  const std::uint32_t rows = (3 + per_row - 1) / per_row;
+  ASSERT_EQ(picture.width, map_width);
+  ASSERT_EQ(picture.height,
+            map_height + pathcore::kLegendMargin + rows * pathcore::kLegendRowHeight);
+  // Each area's swatch: its colour in the map (a pixel known to be that area)
+  // fills the inside of the swatch at the documented place.
+  const pathcore::Rgba colours[] = {picture.at(8 * 4, 0), picture.at(0, 0), picture.at(24 * 4, 0)};
+  for (std::uint32_t k = 0; k < 3; ++k) {
+    const std::uint32_t x = pathcore::kLegendMargin + (k % per_row) * pathcore::kLegendEntryWidth;
+    const std::uint32_t y =
+        map_height + pathcore::kLegendMargin + (k / per_row) * pathcore::kLegendRowHeight;
+    EXPECT_EQ(picture.at(x, y), pathcore::kOutlineColour) << "area " << k;
+    for (std::uint32_t dy = 1; dy + 1 < pathcore::kLegendSwatch; ++dy) {
+      for (std::uint32_t dx = 1; dx + 1 < pathcore::kLegendSwatch; ++dx) {
+        ASSERT_EQ(picture.at(x + dx, y + dy), colours[k])
+            << "area " << k << " +" << dx << "," << dy;
+      }
+    }
+  }
+
+  // --no-legend: the map alone, pixel for pixel the same.
+  const std::string bare_out = dir.file("bare.png");
+  const auto bare = pathfind_offline(
+      {"render", "--mask-file", level, "--scale", "4", "--no-legend", "-o", bare_out});
+  ASSERT_EQ(bare.exit_code, 0) << describe(bare);
+  EXPECT_THAT(bare.out, StartsWith("wrote " + bare_out + " (128x64)"));
+  const Picture bare_picture = read_png(bare_out);
+  ASSERT_EQ(bare_picture.width, map_width);
+  ASSERT_EQ(bare_picture.height, map_height);
+  for (std::uint32_t y = 0; y < map_height; ++y) {
+    for (std::uint32_t x = 0; x < map_width; ++x) {
+      ASSERT_EQ(bare_picture.at(x, y), picture.at(x, y)) << x << "," << y;
+    }
+  }
 }
 
 TEST(RenderUsageTest, LocalErrorsExitTwo) {
