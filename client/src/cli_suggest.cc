@@ -101,11 +101,10 @@ std::vector<std::string> suggestions(const CLI::App& app, const std::vector<std:
       const auto known = std::find(command_names.begin(), command_names.end(), arg);
       if (known != command_names.end()) {
         command = app.get_subcommand(arg);
-      } else if (const auto candidate = nearest(arg, command_names)) {
-        did_you_mean(*candidate);
-        return lines;  // the rest belongs to a command we can only guess
       } else {
-        return lines;
+        lines.push_back("unknown command '" + arg + "'");
+        if (const auto candidate = nearest(arg, command_names)) did_you_mean(*candidate);
+        return lines;  // the rest belongs to a command we can only guess
       }
     }
   }

@@ -20,9 +20,11 @@ namespace pathfinder::cli {
 [[nodiscard]] std::optional<std::string> nearest(const std::string& word,
                                                  const std::vector<std::string>& candidates);
 
-// "did you mean 'X'?" lines for the arguments (argv without argv[0]) of a
-// command line app failed to parse: an unknown first command word, and each
-// unknown --flag (against the app's and the chosen subcommand's flags).
+// Lines to print after CLI11's own error for the arguments (argv without
+// argv[0]) of a command line app failed to parse: "unknown command 'X'" for
+// an unknown command word, and "did you mean 'Y'?" for it and for each
+// unknown --flag (against the app's and the chosen subcommand's flags) when
+// a name is near enough.
 [[nodiscard]] std::vector<std::string> suggestions(const CLI::App& app,
                                                    const std::vector<std::string>& args);
 

@@ -247,7 +247,7 @@ TEST(CliUsageTest, MistypedCommandsAndFlagsGetASuggestion) {
       {{"--jsn", "list"}, "did you mean '--json'?"},
       {{"list", "--timout", "3"}, "did you mean '--timeout'?"},  // a global flag after the command
       {{"upload", "m", "f", "--rlue", "index"}, "did you mean '--rule'?"},
-      {{"xyzzy"}, ""},
+      {{"xyzzy"}, ""},  // nothing near: only "unknown command"
       {{"find", "m", "1", "2", "3", "4", "--completely-different"}, ""},
   };
   for (const auto& [args, suggestion] : cases) {
@@ -255,6 +255,9 @@ TEST(CliUsageTest, MistypedCommandsAndFlagsGetASuggestion) {
     with_server.insert(with_server.begin(), {"--server", "127.0.0.1:1"});
     const auto result = pathfind(with_server);
     EXPECT_EQ(result.exit_code, 2) << args.front() << "\n" << describe(result);
+    if (args.front() == "fnd" || args.front() == "xyzzy") {
+      EXPECT_THAT(result.err, HasSubstr("unknown command '" + args.front() + "'"));
+    }
     if (suggestion.empty()) {
       EXPECT_THAT(result.err, Not(HasSubstr("did you mean"))) << describe(result);
     } else {
@@ -670,6 +673,15 @@ TEST_F(CliE2eTest, ServerErrorsNameTheFlagsNotTheProtoEnums) {
         "blue-bit7"},
        {"--rule blue-bit7"}},
   };
+  upload_level("demo");
+  // Fields the CLI sets from a flag: the server names the field, the CLI the flag.
+  const auto cost = run({"find", "demo", "1", "1", "2", "2", "--cost", "1=0"});
+  EXPECT_EQ(cost.exit_code, 1) << describe(cost);
+  EXPECT_THAT(cost.err, StartsWith("error: INVALID_ARGUMENT: --cost: "));
+  const auto moves = run({"standard-move", "demo", "1", "1", "2", "2", "--max-moves", "9"});
+  EXPECT_EQ(moves.exit_code, 1) << describe(moves);
+  EXPECT_THAT(moves.err, StartsWith("error: INVALID_ARGUMENT: --max-moves: "));
+
   for (const auto& [args, flag_words] : cases) {
     const auto result = run(args);
     EXPECT_EQ(result.exit_code, 1) << describe(result);
