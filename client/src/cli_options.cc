@@ -15,6 +15,9 @@ void add_decode_options(CLI::App& command, DecodeArgs& args) {
       ->capture_default_str();
   command.add_option("--palette", args.palette,
                      "Colour to area for --rule palette, 0xRRGGBB=AREA (repeatable)");
+  command.add_flag("--block-unmapped", args.block_unmapped,
+                   "With --rule palette: store colours the palette does not list as area 0 "
+                   "(blocked) instead of refusing the image");
   command.add_option("--width", args.width, "Width in pixels (--format raw)");
   command.add_option("--height", args.height, "Height in pixels (--format raw)");
 }
@@ -30,6 +33,7 @@ UploadOptions to_upload_options(const DecodeArgs& args) {
     }
     options.palette[colour] = area;
   }
+  options.block_unmapped = args.block_unmapped;
   options.width = args.width;
   options.height = args.height;
   return options;

@@ -203,6 +203,7 @@ Result<pb::MaskInfo> Client::upload_mask_file(const std::string& name, const std
   for (const auto& [colour, area] : options.palette) {
     (*request.mutable_palette())[colour] = area;
   }
+  request.set_block_unmapped(options.block_unmapped);
   request.set_width(options.width);
   request.set_height(options.height);
   return upload_mask(request);

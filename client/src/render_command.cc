@@ -63,6 +63,7 @@ pathcore::Mask decode_file(const RenderArgs& args) {
   options.format = to_core(upload.format);
   options.rule = to_core(upload.rule);
   options.palette = upload.palette;
+  options.block_unmapped = upload.block_unmapped;
   options.raw_width = upload.width;
   options.raw_height = upload.height;
   try {
