@@ -382,8 +382,11 @@ grpc::Status PathfinderService::upload_mask(const v1::UploadMaskRequest& request
       }
       options.palette.emplace(colour, area);
     }
+    options.block_unmapped = request.block_unmapped();
   } else if (!request.palette().empty()) {
     return invalid("palette: is only used with PIXEL_RULE_PALETTE");
+  } else if (request.block_unmapped()) {
+    return invalid("block_unmapped: is only used with PIXEL_RULE_PALETTE");
   }
 
   if (*format == pathcore::MaskFormat::kRaw) {
@@ -489,6 +492,9 @@ grpc::Status PathfinderService::find_path(const v1::FindPathRequest& request,
 
   const MaskEntryPtr entry = store_.get(request.mask());
   if (!entry) return mask_not_found(request.mask());
+  if (auto status = check_revision(request.expected_revision(), *entry); !status.ok()) {
+    return status;
+  }
   const pathcore::Mask& mask = *entry->mask;
   const pathcore::Point start = to_core(request.start());
   const pathcore::Point goal = to_core(request.goal());
@@ -518,6 +524,7 @@ grpc::Status PathfinderService::find_path(const v1::FindPathRequest& request,
     return grpc::Status::OK;
   }
   CachedPathResult result = cached_find_path(*entry, source, start, goal, options);
+  pathcore::explain_result(mask, enabled, start, goal, result.path);
   to_proto(result.path, &response);
   response.set_mask_revision(entry->revision);
   response.set_cache_hit(result.cache_hit);

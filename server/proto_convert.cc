@@ -83,6 +83,22 @@ void to_proto(const pathcore::PathResult& result, v1::FindPathResponse* out) {
   out->set_length(result.length);
   out->set_cost(result.cost);
   to_proto(result.goal, out->mutable_goal());
+  out->set_reason(to_proto(result.reason));
+  out->set_goal_snapped(result.goal_snapped);
+  out->set_goal_snap_distance(result.goal_snap_distance);
+  out->set_start_snapped(result.start_snapped);
+}
+
+v1::PathReason to_proto(pathcore::PathReason reason) {
+  switch (reason) {
+    case pathcore::PathReason::kFound: return v1::PATH_REASON_FOUND;
+    case pathcore::PathReason::kGoalSnapped: return v1::PATH_REASON_GOAL_SNAPPED;
+    case pathcore::PathReason::kStartSnapped: return v1::PATH_REASON_START_SNAPPED;
+    case pathcore::PathReason::kStartNotWalkable: return v1::PATH_REASON_START_NOT_WALKABLE;
+    case pathcore::PathReason::kGoalNotWalkable: return v1::PATH_REASON_GOAL_NOT_WALKABLE;
+    case pathcore::PathReason::kNoRoute: return v1::PATH_REASON_NO_ROUTE;
+  }
+  return v1::PATH_REASON_UNSPECIFIED;
 }
 
 std::string point_text(pathcore::Point p) {

@@ -33,8 +33,11 @@ inline void to_proto(pathcore::Point p, pathfinding::v1::Point* out) {
 // name, revision, size, areas_present, walkable_pixels, sha256.
 void to_proto(const MaskEntry& entry, pathfinding::v1::MaskInfo* out);
 
-// found, points, length, cost, goal (not mask_revision / cache_hit).
+// found, points, length, cost, goal, reason and the snap fields (not
+// mask_revision / cache_hit).
 void to_proto(const pathcore::PathResult& result, pathfinding::v1::FindPathResponse* out);
+
+[[nodiscard]] pathfinding::v1::PathReason to_proto(pathcore::PathReason reason);
 
 // found, moves, waypoints, node(s), search_truncated (not mask_revision / cache_hit).
 void to_proto(const pathcore::StandardMoveResult& result,

@@ -19,14 +19,6 @@ namespace {
 
 namespace v1 = pathfinding::v1;
 
-// FAILED_PRECONDITION unless expected is 0 or the entry's revision.
-grpc::Status check_revision(std::uint64_t expected, const MaskEntry& entry) {
-  if (expected == 0 || expected == entry.revision) return grpc::Status::OK;
-  return {grpc::StatusCode::FAILED_PRECONDITION,
-          "expected_revision: expected revision " + std::to_string(expected) + " but mask '" +
-              entry.name + "' is at revision " + std::to_string(entry.revision)};
-}
-
 }  // namespace
 
 grpc::Status PathfinderService::patch_mask(const v1::PatchMaskRequest& request,

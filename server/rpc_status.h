@@ -2,6 +2,7 @@
 
 #include <grpcpp/support/status.h>
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -31,6 +32,15 @@ namespace pathserver {
                                          const MaskEntry& entry) {
   return std::string(field) + ": " + point_text(p) + " is outside mask '" + entry.name + "' of " +
          std::to_string(entry.mask->width()) + "x" + std::to_string(entry.mask->height());
+}
+
+// FAILED_PRECONDITION unless expected is 0 or the entry's revision (the
+// expected_revision of queries).
+[[nodiscard]] inline grpc::Status check_revision(std::uint64_t expected, const MaskEntry& entry) {
+  if (expected == 0 || expected == entry.revision) return grpc::Status::OK;
+  return {grpc::StatusCode::FAILED_PRECONDITION,
+          "expected_revision: expected revision " + std::to_string(expected) + " but mask '" +
+              entry.name + "' is at revision " + std::to_string(entry.revision)};
 }
 
 }  // namespace pathserver

@@ -54,6 +54,9 @@ void add_rule_options(CLI::App& command, DecodeArgs& args) {
       ->capture_default_str();
   command.add_option("--palette", args.palette,
                      "Colour to area for --rule palette, 0xRRGGBB=AREA (repeatable)");
+  command.add_flag("--block-unmapped", args.block_unmapped,
+                   "With --rule palette: store colours the palette does not list as area 0 "
+                   "(blocked) instead of refusing the image");
 }
 
 void add_decode_options(CLI::App& command, DecodeArgs& args) {
@@ -76,6 +79,7 @@ UploadOptions to_upload_options(const DecodeArgs& args) {
     }
     options.palette[colour] = area;
   }
+  options.block_unmapped = args.block_unmapped;
   options.width = args.width;
   options.height = args.height;
   return options;
@@ -88,6 +92,7 @@ pathcore::Mask decode_mask_file(const std::string& path, const DecodeArgs& args)
   options.format = to_core(upload.format);
   options.rule = to_core(upload.rule);
   options.palette = upload.palette;
+  options.block_unmapped = upload.block_unmapped;
   options.raw_width = upload.width;
   options.raw_height = upload.height;
   try {

@@ -21,6 +21,7 @@ struct DecodeArgs {
   std::string format = "auto";
   std::string rule = "auto";
   std::vector<std::string> palette;
+  bool block_unmapped = false;
   std::uint32_t width = 0;
   std::uint32_t height = 0;
 };

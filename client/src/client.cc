@@ -207,6 +207,7 @@ Result<pb::MaskInfo> Client::upload_mask_bytes(const std::string& name, std::str
   for (const auto& [colour, area] : options.palette) {
     (*request.mutable_palette())[colour] = area;
   }
+  request.set_block_unmapped(options.block_unmapped);
   request.set_width(options.width);
   request.set_height(options.height);
   return upload_mask(request);

@@ -61,7 +61,7 @@ std::uint8_t area_for_colour(PixelRule rule, std::uint32_t rgb, bool non_black,
       return (rgb & 0x80U) != 0 ? 1 : 0;
     case PixelRule::kPalette: {
       const auto found = palette.find(rgb);
-      return found == palette.end() ? 0 : static_cast<std::uint8_t>(found->second);
+      return found == palette.end() ? kUnmappedColour : static_cast<std::uint8_t>(found->second);
     }
     case PixelRule::kAuto:
     case PixelRule::kIndex:
@@ -78,11 +78,50 @@ std::vector<std::uint8_t> grey_table(PixelRule rule, std::uint32_t maxval, GreyT
       table[v] = v <= kMaxAreaId ? static_cast<std::uint8_t>(v) : kIdTooLarge;
       continue;
     }
-    const std::uint32_t grey8 =
-        to8 == GreyTo8::kHighByte ? v >> 8 : (v * 255 + maxval / 2) / maxval;
-    table[v] = area_for_colour(rule, grey8 * 0x010101U, v != 0, palette);
+    table[v] = area_for_colour(rule, grey_colour(v, maxval, to8), v != 0, palette);
   }
   return table;
+}
+
+std::uint32_t grey_colour(std::uint32_t v, std::uint32_t maxval, GreyTo8 to8) {
+  const std::uint32_t grey8 =
+      to8 == GreyTo8::kHighByte ? v >> 8 : (v * 255 + maxval / 2) / maxval;
+  return grey8 * 0x010101U;
+}
+
+std::string grey_too_large_message(std::uint32_t value, std::uint64_t x, std::uint64_t y) {
+  return "grey value " + std::to_string(value) + " at " + position(x, y) +
+         " exceeds the largest area id " + std::to_string(kMaxAreaId) +
+         ": under rule INDEX (the automatic rule for grey images) a grey value is an area id; "
+         "for a black-and-white mask use rule NONZERO (every non-black pixel is area 1)";
+}
+
+void UnmappedColours::add(std::uint32_t rgb, std::uint64_t x, std::uint64_t y) noexcept {
+  if (pixels_++ == 0) {
+    first_x_ = x;
+    first_y_ = y;
+  }
+  if (std::find(colours_, colours_ + named_, rgb) == colours_ + named_) {
+    if (named_ < kNamed) {
+      colours_[named_++] = rgb;
+    } else {
+      more_colours_ = true;
+    }
+  }
+}
+
+void UnmappedColours::check(bool block_unmapped) const {
+  if (pixels_ == 0 || block_unmapped) {
+    return;
+  }
+  std::string colours;
+  for (std::size_t i = 0; i < named_; ++i) {
+    colours += (i == 0 ? "" : ", ") + hex_colour(colours_[i]);
+  }
+  fail(std::to_string(pixels_) + (pixels_ == 1 ? " pixel has a colour" : " pixels have colours") +
+       " the palette does not map (" + colours + (more_colours_ ? ", ..." : "") +
+       "; the first at " + position(first_x_, first_y_) +
+       "): add them to the palette, or set block_unmapped to store them as area 0 (blocked)");
 }
 
 }  // namespace codec_internal

@@ -132,6 +132,7 @@ Mask decode_pgm(Cursor& cursor, bool plain, const DecodeOptions& options) {
   const PixelRule rule = options.rule == PixelRule::kAuto ? PixelRule::kIndex : options.rule;
   const std::vector<std::uint8_t> table =
       grey_table(rule, static_cast<std::uint32_t>(maxval), GreyTo8::kScale, options.palette);
+  UnmappedColours unmapped;
 
   auto to_area = [&](std::uint64_t value, std::uint64_t index) -> std::uint8_t {
     const std::uint32_t x = static_cast<std::uint32_t>(index % width);
@@ -142,9 +143,14 @@ Mask decode_pgm(Cursor& cursor, bool plain, const DecodeOptions& options) {
            " at " + position(x, y) + " exceeds the maxval " + std::to_string(maxval));
     }
     const std::uint8_t area = table[value];
+    if (area == kUnmappedColour) {
+      unmapped.add(grey_colour(static_cast<std::uint32_t>(value),
+                               static_cast<std::uint32_t>(maxval), GreyTo8::kScale),
+                   x, y);
+      return 0;
+    }
     if (area > kMaxAreaId) {
-      fail("grey value " + std::to_string(value) + " at " + position(x, y) +
-           " exceeds the largest area id " + std::to_string(kMaxAreaId));
+      fail(grey_too_large_message(static_cast<std::uint32_t>(value), x, y));
     }
     return area;
   };
@@ -166,6 +172,7 @@ Mask decode_pgm(Cursor& cursor, bool plain, const DecodeOptions& options) {
       }
       areas[i] = to_area(value, i);
     }
+    unmapped.check(options.block_unmapped);
     return Mask(width, height, std::move(areas));
   }
 
@@ -187,6 +194,7 @@ Mask decode_pgm(Cursor& cursor, bool plain, const DecodeOptions& options) {
     }
     areas[i] = to_area(cursor.digits(kMaxMaxval), i);
   }
+  unmapped.check(options.block_unmapped);
   return Mask(width, height, std::move(areas));
 }
 
@@ -202,6 +210,13 @@ Mask decode_pbm(Cursor& cursor, bool plain, const DecodeOptions& options) {
   const std::vector<std::uint8_t> grey = grey_table(rule, 1, GreyTo8::kScale, options.palette);
   const std::uint8_t white = grey[1];
   const std::uint8_t black = grey[0];
+  UnmappedColours unmapped;
+  auto area_of = [&](bool black_bit, std::uint64_t index) -> std::uint8_t {
+    const std::uint8_t area = black_bit ? black : white;
+    if (area != kUnmappedColour) return area;
+    unmapped.add(black_bit ? 0x000000U : 0xFFFFFFU, index % width, index / width);
+    return 0;
+  };
 
   if (!plain) {
     skip_raster_separator(cursor, "PBM");
@@ -219,9 +234,11 @@ Mask decode_pbm(Cursor& cursor, bool plain, const DecodeOptions& options) {
         if (x % 8 == 0) {
           bits = cursor.next();
         }
-        areas[i++] = (bits & (0x80U >> (x % 8))) != 0 ? black : white;
+        areas[i] = area_of((bits & (0x80U >> (x % 8))) != 0, i);
+        ++i;
       }
     }
+    unmapped.check(options.block_unmapped);
     return Mask(width, height, std::move(areas));
   }
 
@@ -243,8 +260,9 @@ Mask decode_pbm(Cursor& cursor, bool plain, const DecodeOptions& options) {
            " where a 0 or 1 was expected");
     }
     cursor.next();
-    areas[i] = c == '1' ? black : white;
+    areas[i] = area_of(c == '1', i);
   }
+  unmapped.check(options.block_unmapped);
   return Mask(width, height, std::move(areas));
 }
 

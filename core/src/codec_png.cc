@@ -196,15 +196,18 @@ struct BadPixel {
 // 8 bits, two big-endian bytes at 16 bits) into area ids.
 class RowConverter {
  public:
-  RowConverter(const PngHeader& header, PixelRule rule, const ColourPalette& palette)
+  RowConverter(const PngHeader& header, PixelRule rule, const ColourPalette& palette,
+               UnmappedColours* unmapped)
       : width_(header.width),
         sixteen_(header.bit_depth == 16),
         channels_(png_channels_for(header.colour_type)),
         rule_(rule),
-        palette_(palette) {
+        palette_(palette),
+        unmapped_(unmapped) {
     const int colour_type = header.colour_type;
     if (colour_type == PNG_COLOR_TYPE_PALETTE) {
       table_.assign(256, 0);
+      table_colours_.assign(256, 0);
       for (int i = 0; i < 256; ++i) {
         if (rule == PixelRule::kIndex) {
           table_[i] = i <= kMaxAreaId ? static_cast<std::uint8_t>(i) : kIdTooLarge;
@@ -214,6 +217,7 @@ class RowConverter {
           const std::uint8_t* c = header.palette[i];
           const std::uint32_t rgb = (std::uint32_t{c[0]} << 16) | (std::uint32_t{c[1]} << 8) | c[2];
           table_[i] = area_for_colour(rule, rgb, rgb != 0, palette);
+          table_colours_[i] = rgb;
         }
       }
       for (int i = 0; i < header.alpha_count; ++i) {
@@ -223,7 +227,12 @@ class RowConverter {
       }
     } else if (colour_type == PNG_COLOR_TYPE_GRAY || colour_type == PNG_COLOR_TYPE_GRAY_ALPHA) {
       const std::uint32_t maxval = (1U << header.bit_depth) - 1;
-      table_ = grey_table(rule, maxval, sixteen_ ? GreyTo8::kHighByte : GreyTo8::kScale, palette);
+      const GreyTo8 to8 = sixteen_ ? GreyTo8::kHighByte : GreyTo8::kScale;
+      table_ = grey_table(rule, maxval, to8, palette);
+      if (rule == PixelRule::kPalette) {  // the colours, for unmapped ones
+        table_colours_.resize(table_.size());
+        for (std::uint32_t v = 0; v <= maxval; ++v) table_colours_[v] = grey_colour(v, maxval, to8);
+      }
       if (header.has_trans_colour && header.trans_colour.gray <= maxval) {
         table_[header.trans_colour.gray] = 0;
       }
@@ -250,12 +259,16 @@ class RowConverter {
         const std::uint32_t value = sample(row, first);
         const bool transparent = channels_ == 2 && sample(row, first + 1) == 0;
         area = transparent ? 0 : table_[value];
+        if (area == kUnmappedColour) {
+          unmapped_->add(table_colours_[value], x, y);
+          area = 0;
+        }
         if (area > kMaxAreaId) {
           *bad = BadPixel{x, y, value, area};
           return false;
         }
       } else {
-        area = colour_area(row, first);
+        area = colour_area(row, first, x, y);
       }
       out[x] = area;
     }
@@ -283,7 +296,8 @@ class RowConverter {
     return row[index];
   }
 
-  std::uint8_t colour_area(const std::uint8_t* row, std::size_t first) {
+  std::uint8_t colour_area(const std::uint8_t* row, std::size_t first, std::uint32_t x,
+                           std::uint32_t y) noexcept {
     const std::uint32_t r = sample(row, first);
     const std::uint32_t g = sample(row, first + 1);
     const std::uint32_t b = sample(row, first + 2);
@@ -305,6 +319,10 @@ class RowConverter {
       last_rgb_ = rgb;
       have_last_ = true;
     }
+    if (last_area_ == kUnmappedColour) {
+      unmapped_->add(rgb, x, y);
+      return 0;
+    }
     return last_area_;
   }
 
@@ -313,7 +331,9 @@ class RowConverter {
   int channels_;
   PixelRule rule_;
   const ColourPalette& palette_;
-  std::vector<std::uint8_t> table_;  // grey or palette images: sample -> area
+  UnmappedColours* unmapped_;
+  std::vector<std::uint8_t> table_;            // grey or palette images: sample -> area
+  std::vector<std::uint32_t> table_colours_;  // ... -> 0xRRGGBB (colour rules only)
   bool has_trans_rgb_ = false;
   std::uint32_t trans_r_ = 0;
   std::uint32_t trans_g_ = 0;
@@ -388,8 +408,10 @@ std::string bad_pixel_message(const BadPixel& bad, const PngHeader& header) {
     return "palette index " + std::to_string(bad.value) + " at " + where +
            " is outside the image's palette of " + std::to_string(header.palette_size) + " colours";
   }
-  const char* what = header.colour_type == PNG_COLOR_TYPE_PALETTE ? "palette index" : "grey value";
-  return std::string(what) + " " + std::to_string(bad.value) + " at " + where +
+  if (header.colour_type != PNG_COLOR_TYPE_PALETTE) {
+    return grey_too_large_message(bad.value, bad.x, bad.y);
+  }
+  return "palette index " + std::to_string(bad.value) + " at " + where +
          " exceeds the largest area id " + std::to_string(kMaxAreaId);
 }
 
@@ -486,7 +508,8 @@ Mask decode_png(Bytes bytes, const DecodeOptions& options) {
          colour_type_name(header.colour_type));
   }
 
-  RowConverter converter(header, rule, options.palette);
+  UnmappedColours unmapped;
+  RowConverter converter(header, rule, options.palette, &unmapped);
   const bool interlaced = header.interlace != PNG_INTERLACE_NONE;
   const std::size_t row_bytes = converter.row_bytes();
   std::vector<std::uint8_t> raw(interlaced ? row_bytes * header.height : row_bytes);
@@ -515,6 +538,7 @@ Mask decode_png(Bytes bytes, const DecodeOptions& options) {
   if (job.has_bad_pixel) {
     fail(bad_pixel_message(job.bad, header));
   }
+  unmapped.check(options.block_unmapped);
   return Mask(header.width, header.height, std::move(areas));
 }
 

@@ -632,7 +632,34 @@ std::optional<SnappedEndpoints> snap_endpoints(const Mask& mask, const FieldOpti
   return SnappedEndpoints{*from, *to};
 }
 
-PathResult find_path(const Mask& mask, Point start, Point goal, const FindPathOptions& options) {
+void explain_result(const Mask& mask, AreaSet enabled, Point start, Point goal,
+                    PathResult& result) {
+  if (!result.found) {
+    result.start_snapped = result.goal_snapped = false;
+    result.goal_snap_distance = 0;
+    if (!mask.walkable(start, enabled)) {
+      result.reason = PathReason::kStartNotWalkable;
+    } else if (!mask.walkable(goal, enabled)) {
+      result.reason = PathReason::kGoalNotWalkable;
+    } else {
+      result.reason = PathReason::kNoRoute;
+    }
+    return;
+  }
+  result.start_snapped = !result.points.empty() && result.points.front() != start;
+  result.goal_snapped = result.goal != goal;
+  result.goal_snap_distance = std::hypot(static_cast<double>(result.goal.x - goal.x),
+                                         static_cast<double>(result.goal.y - goal.y));
+  result.reason = result.goal_snapped    ? PathReason::kGoalSnapped
+                  : result.start_snapped ? PathReason::kStartSnapped
+                                         : PathReason::kFound;
+}
+
+namespace {
+
+// find_path without explain_result (it recurses with the snapped ends).
+PathResult find_path_between(const Mask& mask, Point start, Point goal,
+                             const FindPathOptions& options) {
   if (auto beeline = beeline_answer(mask, start, goal, options)) {
     return *std::move(beeline);
   }
@@ -658,7 +685,15 @@ PathResult find_path(const Mask& mask, Point start, Point goal, const FindPathOp
   }
   FindPathOptions plain = options;
   plain.snap_to_reachable = false;
-  return find_path(mask, ends->start, ends->goal, plain);
+  return find_path_between(mask, ends->start, ends->goal, plain);
+}
+
+}  // namespace
+
+PathResult find_path(const Mask& mask, Point start, Point goal, const FindPathOptions& options) {
+  PathResult result = find_path_between(mask, start, goal, options);
+  explain_result(mask, options.field.enabled & kAllAreas, start, goal, result);
+  return result;
 }
 
 }  // namespace pathcore

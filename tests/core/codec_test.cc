@@ -22,6 +22,7 @@ namespace pathcore {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::StartsWith;
 using Bytes = std::vector<std::uint8_t>;
 
 // ------------------------------------------------------------------------
@@ -298,13 +299,13 @@ TEST(MaskCodecPng, GreyEveryBitDepthIsTheAreaIdUnderIndexAndAuto) {
 TEST(MaskCodecPng, GreyIndexAboveLargestAreaIdNamesValueAndPosition) {
   std::vector<std::uint32_t> values(4 * 2, 1);
   values[3] = 200;  // (3,0)
-  EXPECT_EQ(decode_error(write_png(grey_png(4, 2, 8, values))),
-            "grey value 200 at (3,0) exceeds the largest area id 63");
+  EXPECT_THAT(decode_error(write_png(grey_png(4, 2, 8, values))),
+              StartsWith("grey value 200 at (3,0) exceeds the largest area id 63"));
   // 16 bits: the whole value counts, so 256 is too large although its low byte is 0.
   std::vector<std::uint32_t> wide(4 * 2, 1);
   wide[5] = 256;  // (1,1)
-  EXPECT_EQ(decode_error(write_png(grey_png(4, 2, 16, wide))),
-            "grey value 256 at (1,1) exceeds the largest area id 63");
+  EXPECT_THAT(decode_error(write_png(grey_png(4, 2, 16, wide))),
+              StartsWith("grey value 256 at (1,1) exceeds the largest area id 63"));
   // 4-bit values fit, 8-bit 64 does not.
   std::vector<std::uint32_t> just_over(4 * 2, 63);
   just_over[7] = 64;
@@ -321,6 +322,7 @@ TEST(MaskCodecPng, GreyNonZeroBlueBit7AndPalette) {
             (std::vector<std::uint8_t>{0, 0, 0, 1, 1, 1}));
   DecodeOptions palette = with_rule(PixelRule::kPalette);
   palette.palette = {{0x808080, 5}, {0xFFFFFF, 63}, {0x010101, 2}};
+  palette.block_unmapped = true;  // colours not listed: area 0
   EXPECT_EQ(areas_of(decode(eight, palette)), (std::vector<std::uint8_t>{0, 2, 0, 5, 0, 63}));
 
   // 2-bit grey scales to 0, 85, 170, 255: bit 7 set for the upper two.
@@ -329,6 +331,7 @@ TEST(MaskCodecPng, GreyNonZeroBlueBit7AndPalette) {
             (std::vector<std::uint8_t>{0, 0, 1, 1}));
   DecodeOptions two_palette = with_rule(PixelRule::kPalette);
   two_palette.palette = {{0x555555, 7}, {0xAAAAAA, 9}};
+  two_palette.block_unmapped = true;  // colours not listed: area 0
   EXPECT_EQ(areas_of(decode(two, two_palette)), (std::vector<std::uint8_t>{0, 7, 9, 0}));
 
   // 4-bit: v * 17, bit 7 from 8 up.
@@ -351,6 +354,7 @@ TEST(MaskCodecPng, GreyNonZeroBlueBit7AndPalette) {
             (std::vector<std::uint8_t>{0, 0, 0, 1}));
   DecodeOptions wide_palette = with_rule(PixelRule::kPalette);
   wide_palette.palette = {{0x808080, 3}, {0x7F7F7F, 4}};
+  wide_palette.block_unmapped = true;  // colours not listed: area 0
   EXPECT_EQ(areas_of(decode(sixteen, wide_palette)), (std::vector<std::uint8_t>{0, 0, 4, 3}));
 }
 
@@ -383,8 +387,8 @@ TEST(MaskCodecPng, GreyAlphaUsesGreyAndTreatsTransparentAsAreaZero) {
     EXPECT_EQ(areas_of(decode(bytes, with_rule(PixelRule::kNonZero))),
               (std::vector<std::uint8_t>{1, 0, 1, 0}));
     png.samples[3] = opaque;  // now grey 200 is visible: too large an id
-    EXPECT_EQ(decode_error(write_png(png)),
-              "grey value 200 at (1,0) exceeds the largest area id 63");
+    EXPECT_THAT(decode_error(write_png(png)),
+              StartsWith("grey value 200 at (1,0) exceeds the largest area id 63"));
   }
 }
 
@@ -442,6 +446,7 @@ TEST(MaskCodecPng, PaletteColourRulesUseThePaletteColour) {
             (std::vector<std::uint8_t>{0, 1, 0, 1}));
   DecodeOptions options = with_rule(PixelRule::kPalette);
   options.palette = {{0x021002, 12}, {0x031083, 40}};
+  options.block_unmapped = true;  // colours not listed: area 0
   EXPECT_EQ(areas_of(decode(bytes, options)), (std::vector<std::uint8_t>{0, 0, 12, 40}));
 }
 
@@ -491,6 +496,7 @@ TEST(MaskCodecPng, RgbEveryDepthUnderNonZeroBlueBit7AndPalette) {
                 (std::vector<std::uint8_t>{0, 0, 1, 0, 0}));
       DecodeOptions options = with_rule(PixelRule::kPalette);
       options.palette = {{0x001000, 2}, {0x123456, 33}, {0x000000, 9}};
+      options.block_unmapped = true;  // colours not listed: area 0
       EXPECT_EQ(areas_of(decode(bytes, options)), (std::vector<std::uint8_t>{9, 2, 0, 0, 33}));
     }
   }
@@ -507,6 +513,7 @@ TEST(MaskCodecPng, Rgb16NonZeroCountsLowBitsAndPaletteUsesTheHighByte) {
   EXPECT_EQ(areas_of(decode(bytes)), (std::vector<std::uint8_t>{1, 1}));
   DecodeOptions options = with_rule(PixelRule::kPalette);
   options.palette = {{0x123456, 8}, {0x000000, 4}};
+  options.block_unmapped = true;  // colours not listed: area 0
   EXPECT_EQ(areas_of(decode(bytes, options)), (std::vector<std::uint8_t>{4, 8}));
 }
 
@@ -544,6 +551,7 @@ TEST(MaskCodecPng, RgbaAlphaZeroIsAreaZero) {
                 (std::vector<std::uint8_t>{0, 1, 0, 1}));
       DecodeOptions options = with_rule(PixelRule::kPalette);
       options.palette = {{0xFFFFFF, 6}, {0x000000, 5}};
+      options.block_unmapped = true;  // colours not listed: area 0
       EXPECT_EQ(areas_of(decode(bytes, options)), (std::vector<std::uint8_t>{0, 6, 5, 0}));
     }
   }
@@ -660,6 +668,7 @@ TEST(MaskCodecPng, EncodeRgbaDecodesUnderColourRules) {
             (std::vector<std::uint8_t>{0, 1, 0, 1, 0, 0}));
   DecodeOptions options = with_rule(PixelRule::kPalette);
   options.palette = {{0x00FF00, 1}, {0x000080, 2}};  // green always, blue after the gate
+  options.block_unmapped = true;  // colours not listed: area 0
   EXPECT_EQ(areas_of(decode(png, options)), (std::vector<std::uint8_t>{0, 0, 0, 2, 0, 1}));
 }
 
@@ -868,8 +877,8 @@ TEST(MaskCodecPgm, PlainWithComments) {
   const Mask mask = decode(bytes);
   EXPECT_EQ(areas_of(mask), (std::vector<std::uint8_t>{0, 1, 2, 3, 63, 0, 5, 6}));
   EXPECT_EQ(sniff_format(bytes), MaskFormat::kPgm);
-  EXPECT_EQ(decode_error(bytes_of("P2 2 1 255 7 99")),
-            "grey value 99 at (1,0) exceeds the largest area id 63");
+  EXPECT_THAT(decode_error(bytes_of("P2 2 1 255 7 99")),
+              StartsWith("grey value 99 at (1,0) exceeds the largest area id 63"));
   EXPECT_EQ(decode_error(bytes_of("P2 2 1 50 7 51")),
             "PGM sample 51 at (1,0) exceeds the maxval 50");
   EXPECT_THAT(decode_error(bytes_of("P2 2 2 9 1 2 3 x")), HasSubstr("'x'"));
@@ -912,6 +921,7 @@ TEST(MaskCodecPbm, PlainWhiteIsWalkableBlackIsWall) {
   }
   DecodeOptions palette = with_rule(PixelRule::kPalette);
   palette.palette = {{0x000000, 9}};
+  palette.block_unmapped = true;  // colours not listed: area 0
   EXPECT_EQ(areas_of(decode(bytes, palette)),
             (std::vector<std::uint8_t>{9, 0, 0, 0, 9, 9, 0, 0, 0, 9}));
   EXPECT_THAT(decode_error(bytes_of("P1 3 1 1 2 0")), HasSubstr("'2' at byte"));
@@ -1037,8 +1047,7 @@ std::string read_file(const std::filesystem::path& path) {
 }
 
 TEST(MaskCodecMovingAi, EveryBenchmarkMapDecodes) {
-  const std::filesystem::path root =
-      std::filesystem::path(__FILE__).parent_path() / "../data/movingai";
+  const std::filesystem::path root = PATHFINDER_MOVINGAI_DIR;
   ASSERT_TRUE(std::filesystem::is_directory(root)) << "no Moving AI data at " << root;
   int maps = 0;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
@@ -1092,6 +1101,7 @@ TEST(MaskCodecRaw, Errors) {
   EXPECT_EQ(decode_error(bad, options), "area id 70 at (1,2) exceeds the largest area id 63");
   options.rule = PixelRule::kPalette;
   options.palette = {{0, 1}};
+  options.block_unmapped = true;  // colours not listed: area 0
   EXPECT_THAT(decode_error(Bytes(12, 1), options), HasSubstr("does not apply to RAW"));
   DecodeOptions huge;
   huge.format = MaskFormat::kRaw;
@@ -1150,11 +1160,8 @@ TEST(MaskCodecNames, FormatAndRuleNames) {
 // The bundled demo level (scripts/make-demo-mask.py)
 
 TEST(MaskCodecDemo, DemoLevelDecodesAndNeedsADetour) {
-  const std::filesystem::path path =
-      std::filesystem::path(__FILE__).parent_path() / "../../assets/demo.png";
-  if (!std::filesystem::exists(path)) {
-    GTEST_SKIP() << "no " << path;
-  }
+  const std::filesystem::path path = PATHFINDER_DEMO_MASK;
+  ASSERT_TRUE(std::filesystem::exists(path)) << path;
   const std::string text = read_file(path);
   const Mask mask = decode(bytes_of(text));
   ASSERT_EQ(mask.width(), 640U);
@@ -1211,6 +1218,72 @@ TEST(MaskCodecDemo, DemoLevelDecodesAndNeedsADetour) {
     }
   }
   EXPECT_TRUE(seen[mask.index(goal)]);
+}
+
+
+// ------------------------------------------------------------------------
+// Friendly refusals: what to do about a black-and-white grey image, and
+// palette uploads whose pixels have colours the palette does not map.
+
+TEST(MaskCodecAdvice, BlackAndWhiteGreyImagePointsAtTheNonZeroRule) {
+  const std::vector<std::uint32_t> black_and_white = {0, 255, 255, 0, 255, 255};
+  const Bytes png = write_png(grey_png(3, 2, 8, black_and_white));
+  EXPECT_THAT(decode_error(png), HasSubstr("grey value 255 at (1,0)"));
+  EXPECT_THAT(decode_error(png), HasSubstr("use rule NONZERO"));
+  EXPECT_THAT(decode_error(bytes_of("P2 3 2 255 0 255 255 0 255 255")),
+              HasSubstr("use rule NONZERO"));
+  // Following the advice works: non-black is area 1.
+  EXPECT_EQ(areas_of(decode(png, with_rule(PixelRule::kNonZero))),
+            (std::vector<std::uint8_t>{0, 1, 1, 0, 1, 1}));
+}
+
+TEST(MaskCodecAdvice, UnmappedPaletteColoursAreRefusedByNameUnlessBlocked) {
+  // RGBA: black, green, red, grey, red, teal; the palette maps only green.
+  const Bytes rgba = {0,    0,    0,    255, 0,    255,  0,    255, 255, 0, 0, 255,
+                      0x80, 0x80, 0x80, 255, 255,  0,    0,    255, 0,   0x80, 0x80, 255};
+  const Bytes png = encode_png_rgba(3, 2, rgba);
+  DecodeOptions options = with_rule(PixelRule::kPalette);
+  options.palette = {{0x00FF00, 3}};
+  const std::string message = decode_error(png, options);
+  EXPECT_THAT(message, StartsWith("5 pixels have colours the palette does not map"));
+  EXPECT_THAT(message, HasSubstr("(0x000000, 0xff0000, 0x808080, 0x008080; the first at (0,0))"));
+  EXPECT_THAT(message, HasSubstr("block_unmapped"));
+  options.block_unmapped = true;
+  EXPECT_EQ(areas_of(decode(png, options)), (std::vector<std::uint8_t>{0, 3, 0, 0, 0, 0}));
+}
+
+TEST(MaskCodecAdvice, UnmappedColoursAreFoundInEveryImageKind) {
+  DecodeOptions options = with_rule(PixelRule::kPalette);
+  options.palette = {{0xFFFFFF, 2}};
+  // Paletted PNG: entry 1 is (1, 0x10, 0x81), entry 2 (2, 0x10, 0x02); index 2 at (2,0).
+  EXPECT_THAT(decode_error(write_png(palette_png(3, 1, 8, {0, 0, 2}, 3)), options),
+              HasSubstr("0x000000, 0x021002; the first at (0,0)"));
+  // Grey PNG, 16 bits: the high byte is the grey level.
+  EXPECT_THAT(decode_error(write_png(grey_png(2, 1, 16, {0xFFFF, 0x8000})), options),
+              StartsWith("1 pixel has a colour the palette does not map (0x808080; the first at (1,0))"));
+  // PGM and PBM (a set PBM bit is black).
+  EXPECT_THAT(decode_error(bytes_of("P2 2 1 255 255 17"), options),
+              HasSubstr("(0x111111; the first at (1,0))"));
+  EXPECT_THAT(decode_error(bytes_of("P1 2 1 0 1"), options),
+              HasSubstr("(0x000000; the first at (1,0))"));
+  const Bytes p4 = {'P', '4', ' ', '2', ' ', '1', '\n', 0x40};
+  EXPECT_THAT(decode_error(p4, options), HasSubstr("(0x000000; the first at (1,0))"));
+  options.block_unmapped = true;
+  EXPECT_EQ(areas_of(decode(bytes_of("P1 2 1 0 1"), options)), (std::vector<std::uint8_t>{2, 0}));
+  EXPECT_EQ(areas_of(decode(p4, options)), (std::vector<std::uint8_t>{2, 0}));
+}
+
+TEST(MaskCodecAdvice, ManyUnmappedColoursNameTheFirstFourAndSaySoMore) {
+  Bytes rgba(6 * 4, 0);
+  for (std::size_t i = 0; i < 6; ++i) {
+    rgba[4 * i] = static_cast<std::uint8_t>(i + 1);  // red 1..6
+    rgba[4 * i + 3] = 255;
+  }
+  DecodeOptions options = with_rule(PixelRule::kPalette);
+  options.palette = {{0x010000, 1}};
+  EXPECT_THAT(decode_error(encode_png_rgba(6, 1, rgba), options),
+              HasSubstr("5 pixels have colours the palette does not map (0x020000, 0x030000, "
+                        "0x040000, 0x050000, ...; the first at (1,0))"));
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // Measures beautified paths against the exact any-angle shortest path
-// (support/any_angle_reference.h) on the Moving AI maps, DESIGN.md's quality
+// (support/any_angle_reference.h) on the Moving AI maps, docs/design.md's quality
 // target for Beautify: on game maps, eight-connected beautified paths without
 // corner cutting average within 0.8% of the exact length, and no path is ever
 // shorter than it (that would be a segment cutting a corner the request
@@ -35,7 +35,7 @@ namespace fs = std::filesystem;
 
 const fs::path kDataDir = PATHFINDER_MOVINGAI_DIR;
 
-// DESIGN.md: beautified paths average within 0.8% of the exact length.
+// docs/design.md: beautified paths average within 0.8% of the exact length.
 constexpr double kDesignMeanRatio = 1.008;
 
 struct MapPlan {

@@ -365,7 +365,8 @@ TEST_F(CliE2eTest, UploadRawNeedsDimensions) {
 }
 
 TEST_F(CliE2eTest, UploadWithAColourPalette) {
-  // Green is area 1, blue area 2; every other colour (black, red) is area 0.
+  // Green is area 1, blue area 2; with --block-unmapped every other colour
+  // (black, red) is area 0.
   const std::uint32_t colours[] = {0x00ff00, 0x0000ff, 0x000000, 0x00ff00,
                                    0x0000ff, 0x00ff00, 0xff0000, 0x000000};
   Grid expected(4, 2, 0);
@@ -380,8 +381,15 @@ TEST_F(CliE2eTest, UploadWithAColourPalette) {
   const auto png = pathcore::encode_png_rgba(4, 2, rgba);
   const std::string path = server_->temp_dir() + "/colours.png";
   pathtest::write_file(path, std::string(png.begin(), png.end()));
+  // Black and red are not in the palette: refused, naming them, nothing stored.
+  const auto refused = run({"upload", "gate", path, "--format", "png", "--rule", "palette",
+                            "--palette", "0x00ff00=1", "#0000FF=2"});
+  EXPECT_EQ(refused.exit_code, 1) << describe(refused);
+  EXPECT_THAT(refused.err, AllOf(HasSubstr("INVALID_ARGUMENT"), HasSubstr("0x000000, 0xff0000")));
+  EXPECT_NE(run({"get", "gate"}).exit_code, 0);
+
   const auto result = run({"upload", "gate", path, "--format", "png", "--rule", "palette",
-                           "--palette", "0x00ff00=1", "#0000FF=2"});
+                           "--palette", "0x00ff00=1", "#0000FF=2", "--block-unmapped"});
   ASSERT_EQ(result.exit_code, 0) << describe(result);
   EXPECT_THAT(result.out, AllOf(HasSubstr("4x2"), HasSubstr("walkable 5"), HasSubstr("areas 1,2"),
                                 HasSubstr("sha256 " + sha256_hex(expected.bytes()))));

@@ -1,6 +1,6 @@
 // End-to-end tests of the pathfinder server through the C++ client library.
 // Each test starts the real server binary on 127.0.0.1 with its own data dir
-// and checks the wire contract of DESIGN.md. Every expectation is computed
+// and checks the wire contract of docs/api.md. Every expectation is computed
 // here, independently of core and server (BFS, Dijkstra, Bresenham, sha256sum).
 
 #include <gmock/gmock.h>
@@ -266,7 +266,7 @@ std::vector<P> points_of(const pb::FindPathResponse& response) {
   return points;
 }
 
-// The DESIGN.md invariants of a found path: ends, walkable segments, length.
+// The invariants of a found path (docs/design.md): ends, walkable segments, length.
 void expect_path_invariants(const Grid& grid, const pb::FindPathRequest& request,
                             const pb::FindPathResponse& response) {
   ASSERT_TRUE(response.found());
@@ -654,6 +654,32 @@ TEST_F(FindPathE2eTest, NoPathIsNotAnError) {
     ASSERT_OK(result);
     EXPECT_FALSE(result.value.found());
     EXPECT_EQ(result.value.mask_revision(), 1U);
+    EXPECT_EQ(result.value.reason(), pb::PATH_REASON_NO_ROUTE);
+  }
+}
+
+TEST_F(FindPathE2eTest, NoPathSaysWhichEndIsBlocked) {
+  Grid split(21, 9, 1);
+  split.fill_rect(10, 0, 10, 8, 0);
+  upload(pgm_upload("split", split));
+  struct Case {
+    P start, goal;
+    pb::PathReason reason;
+  };
+  // A blocked start is reported first, also when the goal is blocked too.
+  for (const Case c : {Case{{10, 4}, {18, 4}, pb::PATH_REASON_START_NOT_WALKABLE},
+                       Case{{2, 4}, {10, 2}, pb::PATH_REASON_GOAL_NOT_WALKABLE},
+                       Case{{10, 1}, {10, 2}, pb::PATH_REASON_START_NOT_WALKABLE},
+                       Case{{2, 4}, {9, 8}, pb::PATH_REASON_FOUND}}) {
+    // Twice: the second answer may come from the answer cache.
+    for (int round = 0; round < 2; ++round) {
+      const auto result = client_->find_path(find_request("split", c.start, c.goal));
+      ASSERT_OK(result);
+      EXPECT_EQ(result.value.found(), c.reason == pb::PATH_REASON_FOUND);
+      EXPECT_EQ(result.value.reason(), c.reason) << c.start << " -> " << c.goal;
+      EXPECT_FALSE(result.value.goal_snapped());
+      EXPECT_FALSE(result.value.start_snapped());
+    }
   }
 }
 
@@ -747,6 +773,53 @@ TEST_F(FindPathE2eTest, SnapToReachableEndsOnAReachablePixel) {
   EXPECT_TRUE(grid_->walkable(snapped.x, snapped.y));
   EXPECT_EQ(points_of(result.value).back(), snapped);
   EXPECT_EQ(points_of(result.value).front(), (P{1, 1}));
+  EXPECT_EQ(result.value.reason(), pb::PATH_REASON_GOAL_SNAPPED);
+  EXPECT_TRUE(result.value.goal_snapped());
+  EXPECT_FALSE(result.value.start_snapped());
+  EXPECT_DOUBLE_EQ(result.value.goal_snap_distance(), std::hypot(snapped.x, snapped.y));
+}
+
+TEST_F(FindPathE2eTest, SnappingAcrossAWallSaysHowFarTheGoalMoved) {
+  Grid split(21, 9, 1);
+  split.fill_rect(10, 0, 10, 8, 0);
+  upload(pgm_upload("split", split));
+  // (18,4) lies beyond the wall: the nearest pixel the start reaches is
+  // found here by scanning every pixel the BFS reaches.
+  const P start{2, 4};
+  const P goal{18, 4};
+  const std::vector<int> distance = bfs4(split, start);
+  P nearest;
+  double best = std::numeric_limits<double>::infinity();
+  for (int y = 0; y < static_cast<int>(split.height); ++y) {
+    for (int x = 0; x < static_cast<int>(split.width); ++x) {
+      const double d = std::hypot(x - goal.x, y - goal.y);
+      if (distance[split.index(x, y)] >= 0 && d < best) {
+        best = d;
+        nearest = {x, y};
+      }
+    }
+  }
+  auto request = find_request("split", start, goal);
+  request.set_snap_to_reachable(true);
+  const auto result = client_->find_path(request);
+  ASSERT_OK(result);
+  ASSERT_TRUE(result.value.found());
+  EXPECT_EQ(to_p(result.value.goal()), nearest);
+  EXPECT_EQ(result.value.reason(), pb::PATH_REASON_GOAL_SNAPPED);
+  EXPECT_TRUE(result.value.goal_snapped());
+  EXPECT_DOUBLE_EQ(result.value.goal_snap_distance(), best);
+
+  // A blocked start moves to its nearest walkable pixel; the goal stays.
+  request = find_request("split", {10, 4}, {2, 4});
+  request.set_snap_to_reachable(true);
+  const auto moved = client_->find_path(request);
+  ASSERT_OK(moved);
+  ASSERT_TRUE(moved.value.found());
+  EXPECT_EQ(moved.value.reason(), pb::PATH_REASON_START_SNAPPED);
+  EXPECT_TRUE(moved.value.start_snapped());
+  EXPECT_FALSE(moved.value.goal_snapped());
+  EXPECT_EQ(moved.value.goal_snap_distance(), 0.0);
+  EXPECT_EQ(points_of(moved.value).front(), (P{9, 4}));
 }
 
 // ---------------------------------------------------------------------------
@@ -1010,13 +1083,21 @@ TEST_F(ServerE2eTest, QueriesNamingARevisionAreNotAnsweredFromAnother) {
   reach.set_expected_revision(1);
   auto move = move_request("m", {0, 0}, {5, 3});
   move.set_expected_revision(1);
+  auto find = find_request("m", {0, 0}, {5, 5});
+  find.set_expected_revision(1);
   ASSERT_OK(client_->reachable(reach));
   ASSERT_OK(client_->standard_move(move));
+  ASSERT_OK(client_->find_path(find));
   ASSERT_OK(client_->patch_mask(patch_request("m", 1, 2, 0, 1, 6, 0)));
   const auto stale_reach = client_->reachable(reach);
   EXPECT_CODE(stale_reach, FAILED_PRECONDITION);
   EXPECT_THAT(stale_reach.status.error_message(), HasSubstr("revision 2"));
   EXPECT_CODE(client_->standard_move(move), FAILED_PRECONDITION);
+  const auto stale_find = client_->find_path(find);
+  EXPECT_CODE(stale_find, FAILED_PRECONDITION);
+  EXPECT_THAT(stale_find.status.error_message(), HasSubstr("expected_revision"));
+  find.set_expected_revision(2);
+  ASSERT_OK(client_->find_path(find));
   reach.set_expected_revision(2);
   const auto current = client_->reachable(reach);
   ASSERT_OK(current);
@@ -1207,6 +1288,44 @@ TEST_F(ServerE2eTest, BadImagesAreInvalid) {
   const auto list = client_->list_masks();
   ASSERT_OK(list);
   EXPECT_EQ(list.value.masks_size(), 0);
+}
+
+TEST_F(ServerE2eTest, PaletteUploadsRefuseUnmappedColoursUnlessAskedToBlockThem) {
+  // 3x1 RGBA: green, red, green. The palette maps green only.
+  const std::vector<std::uint8_t> rgba = {0, 255, 0, 255, 255, 0, 0, 255, 0, 255, 0, 255};
+  const auto png = pathcore::encode_png_rgba(3, 1, rgba);
+  pb::UploadMaskRequest request;
+  request.set_name("gate");
+  request.set_image(std::string(png.begin(), png.end()));
+  request.set_rule(pb::PIXEL_RULE_PALETTE);
+  (*request.mutable_palette())[0x00FF00] = 4;
+  const auto refused = client_->upload_mask(request);
+  EXPECT_CODE(refused, INVALID_ARGUMENT);
+  EXPECT_THAT(refused.status.error_message(), HasSubstr("0xff0000"));
+  EXPECT_THAT(refused.status.error_message(), HasSubstr("(1,0)"));
+  EXPECT_CODE(client_->get_mask("gate"), NOT_FOUND);  // nothing stored
+
+  request.set_block_unmapped(true);
+  const auto stored = upload(request);
+  EXPECT_EQ(stored.sha256(), sha256_hex(std::string{4, 0, 4}));
+
+  request.set_rule(pb::PIXEL_RULE_NONZERO);
+  request.clear_palette();
+  const auto misused = client_->upload_mask(request);
+  EXPECT_CODE(misused, INVALID_ARGUMENT);
+  EXPECT_THAT(misused.status.error_message(), HasSubstr("block_unmapped"));
+}
+
+TEST_F(ServerE2eTest, BlackAndWhiteGreyImageIsRefusedWithTheRuleThatFits) {
+  Grid black_and_white(4, 2, 255);
+  black_and_white.set(0, 0, 0);
+  auto request = pgm_upload("bw", black_and_white);
+  const auto refused = client_->upload_mask(request);
+  EXPECT_CODE(refused, INVALID_ARGUMENT);
+  EXPECT_THAT(refused.status.error_message(), HasSubstr("grey value 255"));
+  EXPECT_THAT(refused.status.error_message(), HasSubstr("NONZERO"));
+  request.set_rule(pb::PIXEL_RULE_NONZERO);
+  EXPECT_EQ(upload(request).walkable_pixels(), 7U);
 }
 
 TEST_F(ServerE2eTest, ImageAboveMaxPixelsIsResourceExhausted) {

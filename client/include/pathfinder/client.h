@@ -74,6 +74,7 @@ struct UploadOptions {
   pathfinding::v1::MaskFormat format = pathfinding::v1::MASK_FORMAT_UNSPECIFIED;  // sniff
   pathfinding::v1::PixelRule rule = pathfinding::v1::PIXEL_RULE_UNSPECIFIED;      // auto
   std::map<std::uint32_t, std::uint32_t> palette;  // 0xRRGGBB -> area id, PIXEL_RULE_PALETTE
+  bool block_unmapped = false;  // PIXEL_RULE_PALETTE: colours not listed become area 0
   std::uint32_t width = 0;                         // MASK_FORMAT_RAW only
   std::uint32_t height = 0;                        // MASK_FORMAT_RAW only
 };

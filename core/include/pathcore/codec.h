@@ -57,6 +57,9 @@ struct DecodeOptions {
   MaskFormat format = MaskFormat::kAuto;  // kAuto sniffs the bytes
   PixelRule rule = PixelRule::kAuto;      // kAuto: INDEX for palette/grey, NONZERO for colour
   std::map<std::uint32_t, std::uint32_t> palette;  // 0xRRGGBB -> area id, for kPalette
+  // kPalette: a pixel whose colour the palette does not list is area 0 when
+  // set; unset, the image is refused (DecodeError naming the colours).
+  bool block_unmapped = false;
   std::uint32_t raw_width = 0;   // kRaw only
   std::uint32_t raw_height = 0;  // kRaw only
   // Images declaring more pixels than this are refused before any allocation.
