@@ -109,7 +109,7 @@ std::uint32_t parse_uint32(const std::string& text, const std::string& what) {
 
 namespace {
 
-// Proto enum values and the flag (with its value) that sets each.
+// Proto enum values (and a field) and the flag (with its value) that sets each.
 constexpr std::pair<const char*, const char*> kEnumFlags[] = {
     {"MASK_FORMAT_UNSPECIFIED", "--format auto"},
     {"MASK_FORMAT_PNG", "--format png"},
@@ -129,6 +129,7 @@ constexpr std::pair<const char*, const char*> kEnumFlags[] = {
     {"SMOOTHING_BEAUTIFY", "--smoothing beautify"},
     {"SMOOTHING_SIMPLIFY", "--smoothing simplify"},
     {"SMOOTHING_NONE", "--smoothing none"},
+    {"block_unmapped", "--block-unmapped"},  // a field, named mid-sentence by the decoder
 };
 
 // Core's decoder names rules without the prefix ("rule PALETTE", "use INDEX or NONZERO").

@@ -35,7 +35,8 @@ class UsageError : public std::runtime_error {
 // A server message with proto names put in the CLI's words: enum values
 // (PIXEL_RULE_NONZERO, MASK_FORMAT_PNG, CONNECTIVITY_EIGHT, SMOOTHING_NONE,
 // and core's "rule INDEX") become the flag and its value ("--rule nonzero",
-// "--format png", "--eight", "--smoothing none"), and a leading "field: "
+// "--format png", "--eight", "--smoothing none"), block_unmapped becomes
+// --block-unmapped, and a leading "field: "
 // becomes the flag that sets the field ("area_costs: " -> "--cost: ").
 [[nodiscard]] std::string cli_message(const std::string& server_message);
 

@@ -27,7 +27,8 @@ struct DecodeArgs {
 };
 
 void add_decode_options(CLI::App& command, DecodeArgs& args);
-// Only --rule and --palette (for images whose format is known, e.g. patch --png).
+// Only --rule, --palette and --block-unmapped (for images whose format is
+// known, e.g. patch --png).
 void add_rule_options(CLI::App& command, DecodeArgs& args);
 
 // The parsed values as upload options. Throws UsageError (a bad --palette entry).

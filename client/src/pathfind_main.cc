@@ -288,8 +288,11 @@ void fill_patch_request(const PatchArgs& args, pb::PatchMaskRequest& request) {
         "patch: give one of X Y W H AREAS_FILE, --fill AREA --rect X,Y,W,H, or --png FILE --at "
         "X,Y");
   }
-  const bool decode_options = args.decode.rule != "auto" || !args.decode.palette.empty();
-  if (decode_options && !png) throw UsageError("patch: --rule and --palette go with --png");
+  const bool decode_options =
+      args.decode.rule != "auto" || !args.decode.palette.empty() || args.decode.block_unmapped;
+  if (decode_options && !png) {
+    throw UsageError("patch: --rule, --palette and --block-unmapped go with --png");
+  }
   if (raw) {
     if (args.positionals.size() != 5) {
       throw UsageError("patch: expected X Y W H AREAS_FILE, got " +
@@ -464,7 +467,7 @@ int main(int argc, char** argv) {
                     "Refuse unless the mask is at this revision (default any)");
   patch->footer(
       "Three forms: patch NAME X Y W H AREAS_FILE | patch NAME --fill AREA --rect X,Y,W,H | "
-      "patch NAME --png FILE --at X,Y [--rule ...] [--palette ...].");
+      "patch NAME --png FILE --at X,Y [--rule ...] [--palette ...] [--block-unmapped].");
 
   HealthArgs health_args;
   auto* health = app.add_subcommand(

@@ -664,6 +664,9 @@ TEST_F(CliE2eTest, PatchWithAMissingAreasFileIsALocalError) {
 TEST_F(CliE2eTest, ServerErrorsNameTheFlagsNotTheProtoEnums) {
   const Grid grid = level();
   const std::string raw = scratch_file("level.raw", grid.bytes());
+  const std::vector<std::uint8_t> red_and_green{255, 0, 0, 255, 0, 255, 0, 255};
+  const auto art_png = pathcore::encode_png_rgba(2, 1, red_and_green);
+  const std::string art = scratch_file("art.png", std::string(art_png.begin(), art_png.end()));
   struct Case {
     std::vector<std::string> args;
     std::vector<std::string> flag_words;  // what the message must say instead
@@ -680,6 +683,9 @@ TEST_F(CliE2eTest, ServerErrorsNameTheFlagsNotTheProtoEnums) {
       {{"upload", "m", raw, "--format", "raw", "--width", "32", "--height", "16", "--rule",
         "blue-bit7"},
        {"--rule blue-bit7"}},
+      // Core's decoder: red is not in the palette; set block_unmapped to block it.
+      {{"upload", "m", art, "--rule", "palette", "--palette", "0x00ff00=1"},
+       {"0xff0000", "--block-unmapped"}},
   };
   upload_level("demo");
   // Fields the CLI sets from a flag: the server names the field, the CLI the flag.
@@ -697,8 +703,8 @@ TEST_F(CliE2eTest, ServerErrorsNameTheFlagsNotTheProtoEnums) {
     for (const auto& words : flag_words) {
       EXPECT_THAT(result.err, HasSubstr(words)) << describe(result);
     }
-    for (const char* proto_name :
-         {"PIXEL_RULE_", "MASK_FORMAT_", "CONNECTIVITY_", "SMOOTHING_", "BLUE_BIT7", "RAW needs"}) {
+    for (const char* proto_name : {"PIXEL_RULE_", "MASK_FORMAT_", "CONNECTIVITY_", "SMOOTHING_",
+                                   "BLUE_BIT7", "RAW needs", "block_unmapped"}) {
       EXPECT_THAT(result.err, Not(HasSubstr(proto_name))) << describe(result);
     }
   }
@@ -836,8 +842,14 @@ TEST_F(CliE2eTest, PatchPastesAPng) {
   const auto colour = pathcore::encode_png_rgba(2, 2, rgba);
   const std::string colour_path =
       scratch_file("colour.png", std::string(colour.begin(), colour.end()));
+  // Red is not in the palette: refused locally, as upload would refuse it.
+  const auto unmapped = run({"patch", "demo", "--png", colour_path, "--at", "0,14", "--rule",
+                             "palette", "--palette", "0x00ff00=7"});
+  EXPECT_EQ(unmapped.exit_code, 2) << describe(unmapped);
+  EXPECT_THAT(unmapped.err, AllOf(HasSubstr(colour_path), HasSubstr("0xff0000")));
+  EXPECT_EQ(stored_grid("demo"), expected.bytes());
   const auto palette = run({"patch", "demo", "--png", colour_path, "--at", "0,14", "--rule",
-                            "palette", "--palette", "0x00ff00=7", "--palette", "0xff0000=0"});
+                            "palette", "--palette", "0x00ff00=7", "--block-unmapped"});
   ASSERT_EQ(palette.exit_code, 0) << describe(palette);
   expected.areas[expected.index(0, 14)] = 7;
   expected.areas[expected.index(1, 14)] = 0;
@@ -874,6 +886,7 @@ TEST_F(CliE2eTest, PatchRefusesBadCombinations) {
       {"patch", "demo", "0", "0", "1", "1", bytes, "--fill", "1", "--rect", "0,0,1,1"},
       {"patch", "demo", "0", "0", "1", bytes},                                   // four positionals
       {"patch", "demo", "--fill", "1", "--rect", "0,0,1,1", "--rule", "index"},  // --rule, no --png
+      {"patch", "demo", "--fill", "1", "--rect", "0,0,1,1", "--block-unmapped"},
       {"patch", "demo", "--png", scratch_file("garbage.png", "nope"), "--at", "0,0"},
       {"patch", "demo", "--png", server_->temp_dir() + "/missing.png", "--at", "0,0"},
   };
