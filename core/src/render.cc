@@ -174,7 +174,7 @@ void fill_rect(Canvas& canvas, std::int64_t x, std::int64_t y, std::int64_t widt
   }
 }
 
-// Where the legend's parts go, for a map of map_width x map_height picture pixels.
+// Where the legend's parts go, under a map map_width picture pixels wide.
 struct LegendLayout {
   std::vector<int> areas;    // the entries, in order
   std::string far_text;      // "far N" with a field, else empty
