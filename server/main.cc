@@ -31,16 +31,14 @@
 #include "auth.h"
 #include "field_cache.h"
 #include "grpc/health/v1/health.pb.h"
+#include "listen_address.h"
 #include "logging.h"
 #include "mask_store.h"
 #include "metrics.h"
 #include "metrics_http.h"
 #include "pathcore/codec.h"
 #include "pathfinder_service.h"
-
-#ifndef PATHFINDER_VERSION
-#define PATHFINDER_VERSION "unknown"
-#endif
+#include "version.h"
 
 namespace {
 
@@ -253,14 +251,31 @@ std::shared_ptr<grpc::ServerCredentials> make_server_credentials(const Config& c
   return grpc::SslServerCredentials(options);
 }
 
+// The listening addresses are HOST:PORT and their ports are free: checked
+// first, so a mistake is one sentence and nothing was opened. Throws
+// StartupError.
+void check_listen_addresses(const Config& config) {
+  std::vector<std::pair<std::string, std::string>> addresses = {{"--listen", config.listen}};
+  if (!config.metrics_address.empty()) {
+    addresses.emplace_back("--metrics-address", config.metrics_address);
+  }
+  for (const auto& [flag, address] : addresses) {
+    if (auto problem = pathserver::host_port_problem(flag, address)) throw StartupError(*problem);
+  }
+  for (const auto& [flag, address] : addresses) {
+    if (auto problem = pathserver::bind_problem(flag, address)) throw StartupError(*problem);
+  }
+}
+
 int run(const Config& config, const sigset_t& stop_signals) {
   // Before anything is opened or bound.
+  check_listen_addresses(config);
   pathserver::Authorizer authorizer = make_authorizer(config);
   const std::shared_ptr<grpc::ServerCredentials> credentials = make_server_credentials(config);
   spdlog::info(
       "pathfinder-server {} starting: data dir '{}', max message {} MiB, max pixels {}, "
       "max masks {}, max stored {} MiB, max Reachable pairs {}, field cache {} MiB",
-      PATHFINDER_VERSION, config.data_dir, config.max_message_mb, config.max_pixels,
+      pathserver::pathfinder_version(), config.data_dir, config.max_message_mb, config.max_pixels,
       config.max_masks, config.max_stored_mb, config.max_reachable_pairs, config.cache_mb);
 
   // Throws StoreError.
@@ -328,8 +343,12 @@ int run(const Config& config, const sigset_t& stop_signals) {
   builder.RegisterService(&service);
   const std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
   if (!server || port == 0) {
-    throw StartupError("cannot listen on '" + config.listen +
-                       "' (address in use, not permitted, or not HOST:PORT)");
+    // Checked at the start; the port may have been taken since.
+    if (auto problem = pathserver::bind_problem("--listen", config.listen)) {
+      throw StartupError(*problem);
+    }
+    throw StartupError("--listen '" + config.listen +
+                       "': cannot listen (address in use, not permitted, or not available)");
   }
   // The store is loaded: report SERVING overall and for the service.
   server->GetHealthCheckService()->SetServingStatus(true);
@@ -386,7 +405,9 @@ int main(int argc, char** argv) {
       "pathfinder-server: gRPC grid pathfinding service (pathfinding.v1.Pathfinder, with "
       "grpc.health.v1.Health and reflection v1alpha). Runs until SIGTERM or SIGINT, then exits "
       "0."};
-  app.set_version_flag("--version", PATHFINDER_VERSION);
+  app.set_version_flag("--version",
+                       "pathfinder-server " + std::string(pathserver::pathfinder_version()),
+                       "Print 'pathfinder-server VERSION' and exit 0");
   app.add_option("--listen", config.listen,
                  "Address to listen on, HOST:PORT (TLS with --tls-cert, else plaintext); port 0 "
                  "picks a free port")

@@ -62,7 +62,8 @@ class Metrics {
 
   // Prometheus text exposition format 0.0.4: every request counter with a
   // non-zero value (and the OK one of every RPC), one latency histogram per
-  // RPC, and the gauges.
+  // RPC, the gauges, and pathfinder_build_info (1, labelled with the
+  // server's and gRPC's versions).
   [[nodiscard]] std::string render(const ServerGauges& gauges) const;
 
   // Index of rpc in kMetricsRpcNames, or nullopt.

@@ -19,6 +19,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <optional>
@@ -237,6 +238,84 @@ TEST(MetricsStartup, HelpDescribesTheFlags) {
     EXPECT_THAT(result.out, HasSubstr(flag));
   }
   EXPECT_THAT(result.out, HasSubstr("Default: off"));
+}
+
+// ---------------------------------------------------------------------------
+// Start-up in plain words: --version, malformed addresses, ports in use.
+
+TEST(Startup, VersionPrintsTheProjectVersion) {
+  const auto result = pathtest::run_command({PATHFINDER_SERVER_BIN, "--version"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, "pathfinder-server " PATHFINDER_VERSION "\n");
+}
+
+// The lines of text, without their newlines.
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    lines.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return lines;
+}
+
+TEST(Startup, AnAddressThatIsNotHostPortSaysWhatIsExpected) {
+  const TempDir dir;
+  struct Case {
+    std::string flag;
+    std::string address;
+    std::string expected;
+  };
+  const std::vector<Case> cases = {
+      {"--listen", "50113", "--listen '50113': expected HOST:PORT, e.g. 127.0.0.1:50113"},
+      {"--listen", "localhost", "--listen 'localhost': expected HOST:PORT"},
+      {"--listen", ":50051", "--listen ':50051': expected HOST:PORT"},
+      {"--listen", "127.0.0.1:65536", "--listen '127.0.0.1:65536': expected HOST:PORT"},
+      {"--metrics-address", "9464",
+       "--metrics-address '9464': expected HOST:PORT, e.g. 127.0.0.1:9464"},
+      {"--metrics-address", "127.0.0.1:", "--metrics-address '127.0.0.1:': expected HOST:PORT"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.flag + " " + c.address);
+    std::vector<std::string> argv = {PATHFINDER_SERVER_BIN, "--data-dir", dir.file("data")};
+    if (c.flag == "--metrics-address") argv.insert(argv.end(), {"--listen", "127.0.0.1:0"});
+    argv.insert(argv.end(), {c.flag, c.address});
+    const auto result = pathtest::run_command(argv);
+    EXPECT_EQ(result.exit_code, 1) << result.err;
+    EXPECT_THAT(result.err, HasSubstr(c.expected));
+    EXPECT_EQ(lines_of(result.err).size(), 1U) << result.err;  // that sentence, nothing more
+    // Refused before anything was done: not even the data dir was created.
+    EXPECT_FALSE(std::filesystem::exists(dir.file("data")));
+  }
+}
+
+TEST(Startup, AListenPortInUseIsSaidInPlainWords) {
+  const BusyPort busy;
+  const TempDir dir;
+  const std::string address = "127.0.0.1:" + std::to_string(busy.port());
+  const auto result = pathtest::run_command(
+      {PATHFINDER_SERVER_BIN, "--listen", address, "--data-dir", dir.file("data")});
+  EXPECT_EQ(result.exit_code, 1) << result.err;
+  EXPECT_THAT(result.err,
+              HasSubstr("--listen '" + address + "': cannot listen: address already in use"));
+  EXPECT_EQ(lines_of(result.err).size(), 1U) << result.err;  // no gRPC dump
+  EXPECT_FALSE(std::filesystem::exists(dir.file("data")));
+}
+
+TEST(Startup, AMetricsPortInUseIsSaidInPlainWords) {
+  const BusyPort busy;
+  const TempDir dir;
+  const std::string address = "127.0.0.1:" + std::to_string(busy.port());
+  const auto result =
+      pathtest::run_command({PATHFINDER_SERVER_BIN, "--listen", "127.0.0.1:0", "--data-dir",
+                             dir.file("data"), "--metrics-address", address});
+  EXPECT_EQ(result.exit_code, 1) << result.err;
+  EXPECT_THAT(result.err, HasSubstr("--metrics-address '" + address +
+                                    "': cannot listen: address already in use"));
+  EXPECT_EQ(lines_of(result.err).size(), 1U) << result.err;
 }
 
 // ---------------------------------------------------------------------------

@@ -7,6 +7,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
+#include <grpcpp/grpcpp.h>
 #include <spdlog/details/log_msg.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -182,6 +183,15 @@ TEST(Metrics, GaugesAreRendered) {
   EXPECT_EQ(parsed.samples.at("pathfinder_component_cache_entries"), 6);
   EXPECT_EQ(parsed.samples.at("pathfinder_route_cache_entries"), 8);
   EXPECT_EQ(parsed.samples.at("pathfinder_path_cache_entries"), 9);
+}
+
+TEST(Metrics, BuildInfoCarriesTheVersions) {
+  const auto parsed = parse_prometheus_text(Metrics().render({}));
+  EXPECT_EQ(parsed.types.at("pathfinder_build_info"), "gauge");
+  const std::string series =
+      "pathfinder_build_info{version=\"" PATHFINDER_VERSION "\",grpc=\"" + grpc::Version() + "\"}";
+  ASSERT_TRUE(parsed.samples.contains(series)) << Metrics().render({});
+  EXPECT_EQ(parsed.samples.at(series), 1);
 }
 
 // ---------------------------------------------------------------------------
