@@ -89,6 +89,12 @@ void seed_mask(MaskStore& store, const std::string& spec, std::uint64_t max_pixe
                  existing->revision);
     return;
   }
+  if (store.is_corrupt(name)) {
+    // What was uploaded is never overwritten, not even when unreadable: the
+    // operator decides (upload or delete it).
+    spdlog::warn("seed mask '{}': the stored mask is corrupt, leaving it", name);
+    return;
+  }
   std::ifstream in(file, std::ios::binary);
   if (!in) {
     throw StartupError("seed mask '" + name + "': cannot open '" + file +
@@ -149,6 +155,7 @@ pathserver::ServerGauges read_gauges(const MaskStore& store, const FieldCache& c
   gauges.field_cache = cache.stats();
   const auto entries = store.list();
   gauges.masks_stored = entries.size();
+  gauges.masks_corrupt = store.corrupt_count();
   for (const auto& entry : entries) {
     gauges.mask_bytes += static_cast<std::uint64_t>(entry->mask->width()) * entry->mask->height();
   }
@@ -283,9 +290,10 @@ int run(const Config& config, const sigset_t& stop_signals) {
                   {.max_masks = config.max_masks, .max_bytes = config.max_stored_mb * 1024 * 1024});
   const auto& report = store.load_report();
   spdlog::info(
-      "mask store '{}': {} masks loaded, {} bad files skipped, {} temp files removed, "
-      "{} other entries ignored",
-      store.dir().string(), report.loaded, report.skipped, report.temp_removed, report.ignored);
+      "mask store '{}': {} masks loaded, {} bad files skipped ({} of them masks now answering "
+      "DATA_LOSS), {} temp files removed, {} other entries ignored",
+      store.dir().string(), report.loaded, report.skipped, report.corrupt.size(),
+      report.temp_removed, report.ignored);
   for (const auto& spec : config.seed_masks) seed_mask(store, spec, config.max_pixels);
 
   // A stop request that arrived while loading: do not start serving.
@@ -420,13 +428,17 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--log-level", config.log_level,
                  "Log level (logs go to stderr). At info a failed call logs one line (RPC, "
-                 "status code, message) and a successful one none; debug adds one per call")
+                 "status code, message, mask, latency, peer), a successful write one audit line "
+                 "(mask, revision, size, sha256, peer, which token) and any other successful "
+                 "call none; debug adds one per call")
       ->type_name("LEVEL")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}))
       ->capture_default_str();
   app.add_option("--log-format", config.log_format,
-                 "text: '[time] [logger] [level] message'; json: one object per line with "
-                 "\"time\" (UTC), \"level\", \"logger\" and \"message\"")
+                 "text: '[time] [logger] [level] message key=value...'; json: one object per "
+                 "line with \"time\" (UTC), \"level\", \"logger\", \"message\" and the line's "
+                 "fields as keys of their own (rpc, code, mask, latency_ms, peer; audit lines: "
+                 "mask, revision, width, height, sha256, peer, token)")
       ->type_name("FORMAT")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();

@@ -125,8 +125,8 @@ using MaskEntryPtr = std::shared_ptr<const MaskEntry>;
 
 // What opening the store found on disk.
 struct LoadReport {
-  std::size_t loaded = 0;        // masks now served
-  std::size_t skipped = 0;       // corrupt, truncated or misnamed mask files (left in place)
+  std::size_t loaded = 0;   // masks now served
+  std::size_t skipped = 0;  // corrupt, truncated or misnamed mask files (left in place)
   // The names of the skipped files that map to a valid mask name: those
   // masks are corrupt (MaskStore::is_corrupt). Ordered by name.
   std::vector<std::string> corrupt;
@@ -209,8 +209,8 @@ class MaskStore {
   // lock: of concurrent patches expecting the same revision exactly one wins.
   // Throws InvalidMaskName; InvalidPatch for an empty rectangle, one not
   // inside the mask, areas.size() != width*height or an id above 63;
-  // MaskNotFound; MaskCorrupt for a corrupt name; RevisionMismatch ("expected revision N but mask 'x' is at
-  // revision M"); StoreError when the write fails.
+  // MaskNotFound; MaskCorrupt for a corrupt name; RevisionMismatch ("expected revision N but mask
+  // 'x' is at revision M"); StoreError when the write fails.
   MaskEntryPtr patch(std::string_view name, const MaskPatch& patch);
 
   // Removes the mask durably and returns the entry removed (nullptr when
@@ -253,7 +253,8 @@ class MaskStore {
   std::unordered_map<std::string, std::uint64_t> last_revision_;  // guarded by write_mutex_
   std::uint64_t temp_counter_ = 0;                                // guarded by write_mutex_
 
-  mutable std::shared_mutex map_mutex_;  // guards masks_ and corrupt_; held only for lookups and swaps
+  // Guards masks_ and corrupt_; held only for lookups and swaps.
+  mutable std::shared_mutex map_mutex_;
   std::map<std::string, MaskEntryPtr, std::less<>> masks_;
   // Names whose file was unreadable at load; never also in masks_.
   std::set<std::string, std::less<>> corrupt_;

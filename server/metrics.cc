@@ -142,6 +142,10 @@ std::string Metrics::render(const ServerGauges& gauges) const {
   single(out, "pathfinder_mask_bytes",
          "Bytes of the area grids of the stored masks (width*height each).", "gauge",
          gauges.mask_bytes);
+  single(out, "pathfinder_masks_corrupt",
+         "Masks whose stored file was unreadable at start-up (answered with DATA_LOSS until "
+         "uploaded again or deleted).",
+         "gauge", gauges.masks_corrupt);
   single(out, "pathfinder_component_cache_entries", "Component labellings cached for Reachable.",
          "gauge", gauges.component_cache_entries);
   single(out, "pathfinder_route_cache_entries", "Stitched StandardMove routes cached.", "gauge",

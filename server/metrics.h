@@ -34,7 +34,8 @@ inline constexpr std::array<std::int64_t, 17> kLatencyBucketNanos = {
 struct ServerGauges {
   FieldCacheStats field_cache;
   std::uint64_t masks_stored = 0;
-  std::uint64_t mask_bytes = 0;  // area grids of the stored masks (width*height each)
+  std::uint64_t mask_bytes = 0;     // area grids of the stored masks (width*height each)
+  std::uint64_t masks_corrupt = 0;  // names whose stored file was unreadable at load
   std::uint64_t component_cache_entries = 0;
   std::uint64_t route_cache_entries = 0;
   std::uint64_t path_cache_entries = 0;

@@ -642,8 +642,8 @@ TEST_F(MaskStoreTest, SameGridKeepsTheRevisionAndTheFile) {
   const auto identity = file_identity(dir_ / mask_file_name("m"));
   const auto bytes_before = store.stored_bytes();
 
-  const auto again = store.put("m", pathcore::Mask(mask.width(), mask.height(), mask.areas()),
-                               &unchanged);
+  const auto again =
+      store.put("m", pathcore::Mask(mask.width(), mask.height(), mask.areas()), &unchanged);
   EXPECT_TRUE(unchanged);
   EXPECT_EQ(again, first);  // the very entry: same revision, digest, clearance
   EXPECT_EQ(store.get("m")->revision, 1U);
