@@ -55,13 +55,33 @@ Authorizer::Authorizer(std::optional<std::string> admin_token,
   }
 }
 
-grpc::Status Authorizer::check(const grpc::CallbackServerContext& ctx, Access access) const {
-  if (!admin_ && !client_) return grpc::Status::OK;
+namespace {
+
+std::optional<std::string_view> authorization_header(const grpc::CallbackServerContext& ctx) {
   const auto& metadata = ctx.client_metadata();
   const auto it = metadata.find("authorization");
-  std::optional<std::string_view> header;
-  if (it != metadata.end()) header.emplace(it->second.data(), it->second.size());
-  return check(header, access);
+  if (it == metadata.end()) return std::nullopt;
+  return std::string_view(it->second.data(), it->second.size());
+}
+
+}  // namespace
+
+grpc::Status Authorizer::check(const grpc::CallbackServerContext& ctx, Access access) const {
+  if (!admin_ && !client_) return grpc::Status::OK;
+  return check(authorization_header(ctx), access);
+}
+
+std::string_view Authorizer::token_used(const grpc::CallbackServerContext& ctx) const {
+  if (!admin_ && !client_) return "none";
+  return token_used(authorization_header(ctx));
+}
+
+std::string_view Authorizer::token_used(std::optional<std::string_view> authorization) const {
+  if (!authorization || !authorization->starts_with(kBearer)) return "none";
+  const Digest presented = digest(authorization->substr(kBearer.size()));
+  if (admin_ && CRYPTO_memcmp(presented.data(), admin_->data(), 32) == 0) return "admin";
+  if (client_ && CRYPTO_memcmp(presented.data(), client_->data(), 32) == 0) return "client";
+  return "none";
 }
 
 grpc::Status Authorizer::check(std::optional<std::string_view> authorization, Access access) const {

@@ -47,6 +47,12 @@ class Authorizer {
   [[nodiscard]] grpc::Status check(std::optional<std::string_view> authorization,
                                    Access access) const;
 
+  // Which configured token the caller sent, for the audit log: "admin",
+  // "client", or "none" (no token, a malformed header, or a token that
+  // matches neither). Never the token itself.
+  [[nodiscard]] std::string_view token_used(const grpc::CallbackServerContext& ctx) const;
+  [[nodiscard]] std::string_view token_used(std::optional<std::string_view> authorization) const;
+
  private:
   using Digest = std::array<std::uint8_t, 32>;
   std::optional<Digest> admin_;

@@ -1,13 +1,16 @@
 #include "logging.h"
 
+#include <fmt/format.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <array>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <ctime>
+#include <iterator>
 
 namespace pathserver {
 namespace {
@@ -40,7 +43,66 @@ std::size_t utf8_sequence_length(std::string_view text) {
   return length;
 }
 
+// The fields of the record being logged on this thread by log_with_fields:
+// spdlog formats synchronously on the logging thread, so the formatter
+// finds them here (null for every other record).
+struct PendingFields {
+  std::string_view message;  // without the text rendering of the fields
+  std::initializer_list<LogField> fields;
+};
+thread_local const PendingFields* pending_fields = nullptr;
+
 }  // namespace
+
+void LogField::append_value(std::string& out) const {
+  switch (kind_) {
+    case Kind::kText:
+      out.push_back('"');
+      append_json_escaped(text_, out);
+      out.push_back('"');
+      break;
+    case Kind::kUnsigned:
+      out.append(std::to_string(unsigned_));
+      break;
+    case Kind::kDouble:
+      // JSON has no NaN or infinity; three decimals are enough for milliseconds.
+      if (std::isfinite(double_)) {
+        fmt::format_to(std::back_inserter(out), "{:.3f}", double_);
+      } else {
+        out.append("null");
+      }
+      break;
+  }
+}
+
+void LogField::append_json(std::string& out) const {
+  out.push_back('"');
+  append_json_escaped(key_, out);
+  out.append("\":");
+  append_value(out);
+}
+
+void LogField::append_text(std::string& out) const {
+  append_json_escaped(key_, out);
+  out.push_back('=');
+  append_value(out);
+}
+
+void log_with_fields(spdlog::level::level_enum level, std::string_view message,
+                     std::initializer_list<LogField> fields) {
+  spdlog::logger* logger = spdlog::default_logger_raw();
+  if (logger == nullptr || !logger->should_log(level)) return;
+  std::string text(message);
+  for (const LogField& field : fields) {
+    text.push_back(' ');
+    field.append_text(text);
+  }
+  const PendingFields pending{message, fields};
+  pending_fields = &pending;
+  // spdlog catches what its sinks throw, so the pointer is always reset.
+  logger->log(level, spdlog::string_view_t(text.data(), text.size()));
+  pending_fields = nullptr;
+}
 
 void append_json_escaped(std::string_view text, std::string& out) {
   static constexpr char kHex[] = "0123456789abcdef";
@@ -111,8 +173,18 @@ void JsonLogFormatter::format(const spdlog::details::log_msg& msg, spdlog::memor
   line.append("\",\"logger\":\"");
   append_json_escaped(std::string_view(msg.logger_name.data(), msg.logger_name.size()), line);
   line.append("\",\"message\":\"");
-  append_json_escaped(std::string_view(msg.payload.data(), msg.payload.size()), line);
-  line.append("\"}\n");
+  if (pending_fields != nullptr) {
+    append_json_escaped(pending_fields->message, line);
+    line.push_back('"');
+    for (const LogField& field : pending_fields->fields) {
+      line.push_back(',');
+      field.append_json(line);
+    }
+    line.append("}\n");
+  } else {
+    append_json_escaped(std::string_view(msg.payload.data(), msg.payload.size()), line);
+    line.append("\"}\n");
+  }
   dest.append(line.data(), line.data() + line.size());
 }
 

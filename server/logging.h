@@ -1,7 +1,10 @@
 #pragma once
 
+#include <spdlog/common.h>
 #include <spdlog/formatter.h>
 
+#include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -17,7 +20,9 @@ enum class LogFormat {
 //   {"time":"2026-01-02T03:04:05.678Z","level":"info","logger":"pathfinder","message":"..."}
 // Time is UTC with milliseconds; the message is escaped (quotes, backslashes,
 // control characters as \uXXXX) and invalid UTF-8 bytes become U+FFFD, so
-// every line parses whatever a request carried.
+// every line parses whatever a request carried. A record logged with
+// log_with_fields also carries its fields as keys after "message" (strings
+// escaped the same way, numbers as JSON numbers).
 class JsonLogFormatter final : public spdlog::formatter {
  public:
   void format(const spdlog::details::log_msg& msg, spdlog::memory_buf_t& dest) override;
@@ -26,6 +31,38 @@ class JsonLogFormatter final : public spdlog::formatter {
 
 // Appends text to out as the contents of a JSON string (no quotes around).
 void append_json_escaped(std::string_view text, std::string& out);
+
+// One key and value of a structured log line. The value is text, an
+// unsigned integer or a floating-point number (pass those types exactly).
+class LogField {
+ public:
+  LogField(std::string_view key, std::string_view text) : key_(key), text_(text) {}
+  LogField(std::string_view key, std::uint64_t number)
+      : key_(key), kind_(Kind::kUnsigned), unsigned_(number) {}
+  LogField(std::string_view key, double number)
+      : key_(key), kind_(Kind::kDouble), double_(number) {}
+
+  // `"key":value` as JSON (text quoted and escaped).
+  void append_json(std::string& out) const;
+  // `key=value` for text logs (text quoted and escaped as in JSON, so a
+  // value cannot break the line).
+  void append_text(std::string& out) const;
+
+ private:
+  void append_value(std::string& out) const;
+  enum class Kind { kText, kUnsigned, kDouble };
+  std::string_view key_;
+  Kind kind_ = Kind::kText;
+  std::string_view text_;
+  std::uint64_t unsigned_ = 0;
+  double double_ = 0;
+};
+
+// Logs `message` at `level` on the default logger with `fields`: in JSON
+// logs as keys of the line's object, in text logs appended to the message as
+// ` key=value`. Nothing is formatted when the level is off.
+void log_with_fields(spdlog::level::level_enum level, std::string_view message,
+                     std::initializer_list<LogField> fields);
 
 // Makes the default logger: "pathfinder" on stderr, in `format`, at `level`
 // (a spdlog level name: trace, debug, info, warn, error, off).

@@ -31,16 +31,14 @@
 #include "auth.h"
 #include "field_cache.h"
 #include "grpc/health/v1/health.pb.h"
+#include "listen_address.h"
 #include "logging.h"
 #include "mask_store.h"
 #include "metrics.h"
 #include "metrics_http.h"
 #include "pathcore/codec.h"
 #include "pathfinder_service.h"
-
-#ifndef PATHFINDER_VERSION
-#define PATHFINDER_VERSION "unknown"
-#endif
+#include "version.h"
 
 namespace {
 
@@ -89,6 +87,12 @@ void seed_mask(MaskStore& store, const std::string& spec, std::uint64_t max_pixe
   if (const auto existing = store.get(name)) {
     spdlog::info("seed mask '{}': already stored at revision {}, leaving it", name,
                  existing->revision);
+    return;
+  }
+  if (store.is_corrupt(name)) {
+    // What was uploaded is never overwritten, not even when unreadable: the
+    // operator decides (upload or delete it).
+    spdlog::warn("seed mask '{}': the stored mask is corrupt, leaving it", name);
     return;
   }
   std::ifstream in(file, std::ios::binary);
@@ -151,6 +155,7 @@ pathserver::ServerGauges read_gauges(const MaskStore& store, const FieldCache& c
   gauges.field_cache = cache.stats();
   const auto entries = store.list();
   gauges.masks_stored = entries.size();
+  gauges.masks_corrupt = store.corrupt_count();
   for (const auto& entry : entries) {
     gauges.mask_bytes += static_cast<std::uint64_t>(entry->mask->width()) * entry->mask->height();
   }
@@ -253,14 +258,31 @@ std::shared_ptr<grpc::ServerCredentials> make_server_credentials(const Config& c
   return grpc::SslServerCredentials(options);
 }
 
+// The listening addresses are HOST:PORT and their ports are free: checked
+// first, so a mistake is one sentence and nothing was opened. Throws
+// StartupError.
+void check_listen_addresses(const Config& config) {
+  std::vector<std::pair<std::string, std::string>> addresses = {{"--listen", config.listen}};
+  if (!config.metrics_address.empty()) {
+    addresses.emplace_back("--metrics-address", config.metrics_address);
+  }
+  for (const auto& [flag, address] : addresses) {
+    if (auto problem = pathserver::host_port_problem(flag, address)) throw StartupError(*problem);
+  }
+  for (const auto& [flag, address] : addresses) {
+    if (auto problem = pathserver::bind_problem(flag, address)) throw StartupError(*problem);
+  }
+}
+
 int run(const Config& config, const sigset_t& stop_signals) {
   // Before anything is opened or bound.
+  check_listen_addresses(config);
   pathserver::Authorizer authorizer = make_authorizer(config);
   const std::shared_ptr<grpc::ServerCredentials> credentials = make_server_credentials(config);
   spdlog::info(
       "pathfinder-server {} starting: data dir '{}', max message {} MiB, max pixels {}, "
       "max masks {}, max stored {} MiB, max Reachable pairs {}, field cache {} MiB",
-      PATHFINDER_VERSION, config.data_dir, config.max_message_mb, config.max_pixels,
+      pathserver::pathfinder_version(), config.data_dir, config.max_message_mb, config.max_pixels,
       config.max_masks, config.max_stored_mb, config.max_reachable_pairs, config.cache_mb);
 
   // Throws StoreError.
@@ -268,9 +290,10 @@ int run(const Config& config, const sigset_t& stop_signals) {
                   {.max_masks = config.max_masks, .max_bytes = config.max_stored_mb * 1024 * 1024});
   const auto& report = store.load_report();
   spdlog::info(
-      "mask store '{}': {} masks loaded, {} bad files skipped, {} temp files removed, "
-      "{} other entries ignored",
-      store.dir().string(), report.loaded, report.skipped, report.temp_removed, report.ignored);
+      "mask store '{}': {} masks loaded, {} bad files skipped ({} of them masks now answering "
+      "DATA_LOSS), {} temp files removed, {} other entries ignored",
+      store.dir().string(), report.loaded, report.skipped, report.corrupt.size(),
+      report.temp_removed, report.ignored);
   for (const auto& spec : config.seed_masks) seed_mask(store, spec, config.max_pixels);
 
   // A stop request that arrived while loading: do not start serving.
@@ -328,8 +351,12 @@ int run(const Config& config, const sigset_t& stop_signals) {
   builder.RegisterService(&service);
   const std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
   if (!server || port == 0) {
-    throw StartupError("cannot listen on '" + config.listen +
-                       "' (address in use, not permitted, or not HOST:PORT)");
+    // Checked at the start; the port may have been taken since.
+    if (auto problem = pathserver::bind_problem("--listen", config.listen)) {
+      throw StartupError(*problem);
+    }
+    throw StartupError("--listen '" + config.listen +
+                       "': cannot listen (address in use, not permitted, or not available)");
   }
   // The store is loaded: report SERVING overall and for the service.
   server->GetHealthCheckService()->SetServingStatus(true);
@@ -386,7 +413,9 @@ int main(int argc, char** argv) {
       "pathfinder-server: gRPC grid pathfinding service (pathfinding.v1.Pathfinder, with "
       "grpc.health.v1.Health and reflection v1alpha). Runs until SIGTERM or SIGINT, then exits "
       "0."};
-  app.set_version_flag("--version", PATHFINDER_VERSION);
+  app.set_version_flag("--version",
+                       "pathfinder-server " + std::string(pathserver::pathfinder_version()),
+                       "Print 'pathfinder-server VERSION' and exit 0");
   app.add_option("--listen", config.listen,
                  "Address to listen on, HOST:PORT (TLS with --tls-cert, else plaintext); port 0 "
                  "picks a free port")
@@ -399,13 +428,17 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--log-level", config.log_level,
                  "Log level (logs go to stderr). At info a failed call logs one line (RPC, "
-                 "status code, message) and a successful one none; debug adds one per call")
+                 "status code, message, mask, latency, peer), a successful write one audit line "
+                 "(mask, revision, size, sha256, peer, which token) and any other successful "
+                 "call none; debug adds one per call")
       ->type_name("LEVEL")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}))
       ->capture_default_str();
   app.add_option("--log-format", config.log_format,
-                 "text: '[time] [logger] [level] message'; json: one object per line with "
-                 "\"time\" (UTC), \"level\", \"logger\" and \"message\"")
+                 "text: '[time] [logger] [level] message key=value...'; json: one object per "
+                 "line with \"time\" (UTC), \"level\", \"logger\", \"message\" and the line's "
+                 "fields as keys of their own (rpc, code, mask, latency_ms, peer; audit lines: "
+                 "mask, revision, width, height, sha256, peer, token)")
       ->type_name("FORMAT")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();

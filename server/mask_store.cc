@@ -187,6 +187,28 @@ std::string mask_file_name(std::string_view name) {
   return file;
 }
 
+std::string corrupt_mask_message(std::string_view name) {
+  return "mask '" + std::string(name) +
+         "' is unreadable: its stored file was corrupt when the server started; upload it "
+         "again or delete it";
+}
+
+namespace {
+
+// The mask name whose file this is (mask_file_name reversed), or nullopt when
+// the file name is not that of a valid mask name.
+std::optional<std::string> mask_name_of_file(std::string_view file) {
+  if (!ends_with(file, kMaskSuffix)) return std::nullopt;
+  std::string name(file.substr(0, file.size() - kMaskSuffix.size()));
+  for (char& c : name) {
+    if (c == '~') c = '/';
+  }
+  if (mask_name_problem(name)) return std::nullopt;
+  return name;
+}
+
+}  // namespace
+
 MaskStore::MaskStore(std::filesystem::path dir, StoreLimits limits)
     : dir_(std::move(dir)), limits_(limits) {
   // The directories this creates, deepest first: their entries must be made
@@ -265,8 +287,16 @@ void MaskStore::load() {
     try {
       entry = load_file(path);
     } catch (const std::exception& e) {
-      spdlog::warn("mask store: skipping '{}': {}", path.string(), e.what());
       ++load_report_.skipped;
+      if (auto name = mask_name_of_file(file)) {
+        spdlog::error(
+            "mask store: mask '{}' is corrupt, its file '{}' cannot be read: {}; requests for it "
+            "answer DATA_LOSS until it is uploaded again or deleted (the file is left in place)",
+            *name, path.string(), e.what());
+        corrupt_.insert(std::move(*name));
+      } else {
+        spdlog::warn("mask store: skipping '{}': {}", path.string(), e.what());
+      }
       continue;
     }
     last_revision_[entry->name] = entry->revision;
@@ -277,6 +307,7 @@ void MaskStore::load() {
   if (ec) {
     throw StoreError("cannot list data dir '" + dir_.string() + "': " + ec.message());
   }
+  load_report_.corrupt.assign(corrupt_.begin(), corrupt_.end());
   if (masks_.size() > limits_.max_masks || stored_bytes_ > limits_.max_bytes) {
     spdlog::warn(
         "mask store '{}' holds {} masks of {} bytes, above the limits of {} masks "
@@ -421,7 +452,7 @@ void MaskStore::check_limits(std::string_view name, const MaskEntry* old_entry,
   }
 }
 
-MaskEntryPtr MaskStore::put(std::string_view name, pathcore::Mask mask) {
+MaskEntryPtr MaskStore::put(std::string_view name, pathcore::Mask mask, bool* unchanged) {
   if (auto problem = mask_name_problem(name)) throw InvalidMaskName("name: " + *problem);
   auto entry = std::make_shared<MaskEntry>();
   entry->name = std::string(name);
@@ -434,6 +465,15 @@ MaskEntryPtr MaskStore::put(std::string_view name, pathcore::Mask mask) {
   // masks_ only changes under write_mutex_, which this thread holds.
   const auto old = masks_.find(name);
   const MaskEntryPtr old_entry = old == masks_.end() ? nullptr : old->second;
+  // The same grid again (say a level tool re-uploading on every save, or the
+  // same level as PNG instead of RAW): keep the revision and the file, so
+  // cached fields and clients' expected revisions stay valid.
+  const bool same_grid = old_entry && old_entry->mask->width() == entry->mask->width() &&
+                         old_entry->mask->height() == entry->mask->height() &&
+                         old_entry->sha256 == entry->sha256 &&
+                         old_entry->mask->areas() == entry->mask->areas();
+  if (unchanged != nullptr) *unchanged = same_grid;
+  if (same_grid) return old_entry;
   check_limits(name, old_entry.get(), new_bytes, *entry->mask);
   // The number is used up even if the write fails, so a revision is never
   // reused for different contents.
@@ -441,6 +481,7 @@ MaskEntryPtr MaskStore::put(std::string_view name, pathcore::Mask mask) {
   write_file(*entry);
   const std::unique_lock map_lock(map_mutex_);
   masks_.insert_or_assign(entry->name, entry);
+  corrupt_.erase(entry->name);  // its unreadable file was just replaced
   const std::uint64_t old_bytes = old_entry ? old_entry->mask->pixel_count() : 0;
   stored_bytes_.store(stored_bytes_.load() - old_bytes + new_bytes);
   return entry;
@@ -468,6 +509,7 @@ MaskEntryPtr MaskStore::patch(std::string_view name, const MaskPatch& patch) {
 
   const std::lock_guard write_lock(write_mutex_);
   const MaskEntryPtr current = get(name);
+  if (!current && is_corrupt(name)) throw MaskCorrupt(corrupt_mask_message(name));
   if (!current) throw MaskNotFound("mask '" + std::string(name) + "' not found");
   if (patch.expected_revision != 0 && patch.expected_revision != current->revision) {
     throw RevisionMismatch("expected revision " + std::to_string(patch.expected_revision) +
@@ -506,12 +548,15 @@ MaskEntryPtr MaskStore::patch(std::string_view name, const MaskPatch& patch) {
   return entry;
 }
 
-MaskEntryPtr MaskStore::remove(std::string_view name) {
+MaskEntryPtr MaskStore::remove(std::string_view name, bool* was_corrupt) {
   if (auto problem = mask_name_problem(name)) throw InvalidMaskName("name: " + *problem);
+  if (was_corrupt != nullptr) *was_corrupt = false;
   const std::lock_guard write_lock(write_mutex_);
+  bool corrupt = false;
   {
     const std::shared_lock map_lock(map_mutex_);
-    if (masks_.find(name) == masks_.end()) return nullptr;
+    corrupt = corrupt_.contains(name);
+    if (!corrupt && masks_.find(name) == masks_.end()) return nullptr;
   }
   const std::filesystem::path path = dir_ / mask_file_name(name);
   if (::unlink(path.c_str()) != 0 && errno != ENOENT) {
@@ -519,6 +564,11 @@ MaskEntryPtr MaskStore::remove(std::string_view name) {
   }
   sync_dir();
   const std::unique_lock map_lock(map_mutex_);
+  if (corrupt) {
+    corrupt_.erase(corrupt_.find(name));
+    if (was_corrupt != nullptr) *was_corrupt = true;
+    return nullptr;
+  }
   const auto it = masks_.find(name);
   MaskEntryPtr removed = it->second;
   stored_bytes_ -= removed->mask->pixel_count();
@@ -538,6 +588,16 @@ std::vector<MaskEntryPtr> MaskStore::list() const {
   entries.reserve(masks_.size());
   for (const auto& [name, entry] : masks_) entries.push_back(entry);
   return entries;
+}
+
+bool MaskStore::is_corrupt(std::string_view name) const {
+  const std::shared_lock lock(map_mutex_);
+  return corrupt_.contains(name);
+}
+
+std::size_t MaskStore::corrupt_count() const {
+  const std::shared_lock lock(map_mutex_);
+  return corrupt_.size();
 }
 
 std::size_t MaskStore::size() const {

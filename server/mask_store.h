@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <shared_mutex>
 #include <span>
 #include <stdexcept>
@@ -51,6 +52,16 @@ class MaskNotFound : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+// MaskStore::patch on a name whose stored file was unreadable at load
+// (MaskStore::is_corrupt). what() names the mask, never the file's path.
+class MaskCorrupt : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The message of MaskCorrupt and of the service's DATA_LOSS answers.
+[[nodiscard]] std::string corrupt_mask_message(std::string_view name);
 
 // MaskStore::patch: the mask is not at the expected revision.
 class RevisionMismatch : public std::runtime_error {
@@ -114,8 +125,11 @@ using MaskEntryPtr = std::shared_ptr<const MaskEntry>;
 
 // What opening the store found on disk.
 struct LoadReport {
-  std::size_t loaded = 0;        // masks now served
-  std::size_t skipped = 0;       // corrupt, truncated or misnamed mask files (left in place)
+  std::size_t loaded = 0;   // masks now served
+  std::size_t skipped = 0;  // corrupt, truncated or misnamed mask files (left in place)
+  // The names of the skipped files that map to a valid mask name: those
+  // masks are corrupt (MaskStore::is_corrupt). Ordered by name.
+  std::vector<std::string> corrupt;
   std::size_t temp_removed = 0;  // leftover temp files of interrupted writes (deleted)
   std::size_t ignored = 0;       // other entries in the dir (left alone)
 };
@@ -144,7 +158,11 @@ struct LoadReport {
 //   96+N    width*height area ids, row-major
 //   end-32  32  SHA-256 of every byte before it
 // A file whose size, magic, version, checksum, name or areas do not check out
-// is skipped with a warning (and left in place for the operator).
+// is skipped (and left in place for the operator). When its file name is that
+// of a valid mask name, the name is remembered as corrupt and logged at error
+// level: the service answers DATA_LOSS for it (not NOT_FOUND, which would say
+// the mask never existed) until a put() replaces it or a remove() deletes it.
+// Other bad files are logged with a warning.
 //
 // Revisions are monotonic per name for the life of the store object, across
 // delete and re-upload (deleted names keep their last revision in memory).
@@ -174,11 +192,15 @@ class MaskStore {
   [[nodiscard]] const LoadReport& load_report() const { return load_report_; }
 
   // Stores `mask` under `name` durably, as revision 1 or the previous
-  // revision + 1, and returns the new entry. Throws InvalidMaskName;
-  // StoreLimitExceeded when it would exceed the limits (nothing changes);
-  // StoreError when the write fails (then nothing changes but the revision
-  // number is used up).
-  MaskEntryPtr put(std::string_view name, pathcore::Mask mask);
+  // revision + 1, and returns the new entry. When the stored mask of that
+  // name has the same area grid (width, height, every area id), nothing is
+  // written and the stored entry is returned, at its revision, so caches
+  // keyed by revision stay valid; `*unchanged` (when not null) says which.
+  // A put of a corrupt name replaces its file and clears the corrupt state.
+  // Throws InvalidMaskName; StoreLimitExceeded when it would exceed the
+  // limits (nothing changes); StoreError when the write fails (then nothing
+  // changes but the revision number is used up).
+  MaskEntryPtr put(std::string_view name, pathcore::Mask mask, bool* unchanged = nullptr);
 
   // Overwrites a rectangle of the named mask and stores the result durably,
   // exactly like put() (same file write, revision + 1), so the new revision
@@ -187,18 +209,25 @@ class MaskStore {
   // lock: of concurrent patches expecting the same revision exactly one wins.
   // Throws InvalidMaskName; InvalidPatch for an empty rectangle, one not
   // inside the mask, areas.size() != width*height or an id above 63;
-  // MaskNotFound; RevisionMismatch ("expected revision N but mask 'x' is at
-  // revision M"); StoreError when the write fails.
+  // MaskNotFound; MaskCorrupt for a corrupt name; RevisionMismatch ("expected revision N but mask
+  // 'x' is at revision M"); StoreError when the write fails.
   MaskEntryPtr patch(std::string_view name, const MaskPatch& patch);
 
   // Removes the mask durably and returns the entry removed (nullptr when
-  // there is no such mask). Throws InvalidMaskName or StoreError.
-  MaskEntryPtr remove(std::string_view name);
+  // there is no such mask). A corrupt name's file is deleted too and its
+  // corrupt state cleared; that returns nullptr with `*was_corrupt` (when
+  // not null) set. Throws InvalidMaskName or StoreError.
+  MaskEntryPtr remove(std::string_view name, bool* was_corrupt = nullptr);
 
   // The current entry, or nullptr.
   [[nodiscard]] MaskEntryPtr get(std::string_view name) const;
-  // Every entry, ordered by name.
+  // Every entry, ordered by name (corrupt names are not entries).
   [[nodiscard]] std::vector<MaskEntryPtr> list() const;
+  // True when `name`'s stored file was unreadable at load and has been
+  // neither replaced nor deleted since.
+  [[nodiscard]] bool is_corrupt(std::string_view name) const;
+  // How many names are corrupt now.
+  [[nodiscard]] std::size_t corrupt_count() const;
   [[nodiscard]] std::size_t size() const;
   // Bytes stored (the sum of width*height over the stored masks).
   [[nodiscard]] std::uint64_t stored_bytes() const { return stored_bytes_.load(); }
@@ -224,8 +253,11 @@ class MaskStore {
   std::unordered_map<std::string, std::uint64_t> last_revision_;  // guarded by write_mutex_
   std::uint64_t temp_counter_ = 0;                                // guarded by write_mutex_
 
-  mutable std::shared_mutex map_mutex_;  // guards masks_; held only for lookups and swaps
+  // Guards masks_ and corrupt_; held only for lookups and swaps.
+  mutable std::shared_mutex map_mutex_;
   std::map<std::string, MaskEntryPtr, std::less<>> masks_;
+  // Names whose file was unreadable at load; never also in masks_.
+  std::set<std::string, std::less<>> corrupt_;
   // Sum of width*height over masks_; changed with masks_, under both locks.
   std::atomic<std::uint64_t> stored_bytes_{0};
 };

@@ -2,9 +2,12 @@
 
 #include <absl/status/status.h>
 #include <fmt/format.h>
+#include <grpcpp/grpcpp.h>
 
 #include <algorithm>
 #include <iterator>
+
+#include "version.h"
 
 namespace pathserver {
 namespace {
@@ -139,12 +142,22 @@ std::string Metrics::render(const ServerGauges& gauges) const {
   single(out, "pathfinder_mask_bytes",
          "Bytes of the area grids of the stored masks (width*height each).", "gauge",
          gauges.mask_bytes);
+  single(out, "pathfinder_masks_corrupt",
+         "Masks whose stored file was unreadable at start-up (answered with DATA_LOSS until "
+         "uploaded again or deleted).",
+         "gauge", gauges.masks_corrupt);
   single(out, "pathfinder_component_cache_entries", "Component labellings cached for Reachable.",
          "gauge", gauges.component_cache_entries);
   single(out, "pathfinder_route_cache_entries", "Stitched StandardMove routes cached.", "gauge",
          gauges.route_cache_entries);
   single(out, "pathfinder_path_cache_entries", "FindPath answers cached.", "gauge",
          gauges.path_cache_entries);
+  // The usual *_build_info shape: constant 1, the facts in the labels (both
+  // versions are digits and dots, nothing to escape).
+  help_type(out, "pathfinder_build_info",
+            "Always 1; the labels give the server's version and the gRPC library's.", "gauge");
+  fmt::format_to(append, "pathfinder_build_info{{version=\"{}\",grpc=\"{}\"}} 1\n",
+                 pathfinder_version(), grpc::Version());
   return out;
 }
 

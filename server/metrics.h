@@ -34,7 +34,8 @@ inline constexpr std::array<std::int64_t, 17> kLatencyBucketNanos = {
 struct ServerGauges {
   FieldCacheStats field_cache;
   std::uint64_t masks_stored = 0;
-  std::uint64_t mask_bytes = 0;  // area grids of the stored masks (width*height each)
+  std::uint64_t mask_bytes = 0;     // area grids of the stored masks (width*height each)
+  std::uint64_t masks_corrupt = 0;  // names whose stored file was unreadable at load
   std::uint64_t component_cache_entries = 0;
   std::uint64_t route_cache_entries = 0;
   std::uint64_t path_cache_entries = 0;
@@ -62,7 +63,8 @@ class Metrics {
 
   // Prometheus text exposition format 0.0.4: every request counter with a
   // non-zero value (and the OK one of every RPC), one latency histogram per
-  // RPC, and the gauges.
+  // RPC, the gauges, and pathfinder_build_info (1, labelled with the
+  // server's and gRPC's versions).
   [[nodiscard]] std::string render(const ServerGauges& gauges) const;
 
   // Index of rpc in kMetricsRpcNames, or nullopt.

@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "cached_find_path.h"
+#include "logging.h"
 #include "pathcore/codec.h"
 #include "pathcore/path.h"
 #include "proto_convert.h"
@@ -52,16 +53,15 @@ bool client_error(grpc::StatusCode code) {
   }
 }
 
-void log_failure(const char* rpc, const grpc::Status& status) {
-  if (status.ok()) return;
-  const grpc::StatusCode code = status.error_code();
-  const spdlog::level::level_enum level =
-      client_error(code) ? spdlog::level::info
-      : (code == grpc::StatusCode::INTERNAL || code == grpc::StatusCode::UNKNOWN ||
-         code == grpc::StatusCode::DATA_LOSS)
-          ? spdlog::level::err
-          : spdlog::level::warn;
-  spdlog::log(level, "{} failed: {}: {}", rpc, status_code_name(code), status.error_message());
+// The level of a call's log line: failures at info (client errors) or
+// warn/error, successes at debug.
+spdlog::level::level_enum call_log_level(grpc::StatusCode code) {
+  if (code == grpc::StatusCode::OK) return spdlog::level::debug;
+  if (client_error(code)) return spdlog::level::info;
+  return code == grpc::StatusCode::INTERNAL || code == grpc::StatusCode::UNKNOWN ||
+                 code == grpc::StatusCode::DATA_LOSS
+             ? spdlog::level::err
+             : spdlog::level::warn;
 }
 
 // Runs a handler body, turning escaped exceptions into statuses.
@@ -99,24 +99,64 @@ std::string status_code_name(grpc::StatusCode code) {
 // the call's default reactor when the handler already took it
 // (ctx->DefaultReactor() may be called only once per call), else null.
 grpc::ServerUnaryReactor* PathfinderService::finish_call(grpc::CallbackServerContext* ctx,
-                                                         const char* rpc,
+                                                         const char* rpc, std::string_view mask,
                                                          const grpc::Status& status,
                                                          Metrics::Clock::time_point start,
                                                          grpc::ServerUnaryReactor* reactor) {
-  if (metrics_ != nullptr) {
-    metrics_->record_call(rpc, status.error_code(), Metrics::Clock::now() - start);
+  const grpc::StatusCode code = status.error_code();
+  const spdlog::level::level_enum level = call_log_level(code);
+  const bool logged = spdlog::should_log(level);
+  const auto latency =
+      logged || metrics_ != nullptr ? Metrics::Clock::now() - start : Metrics::Clock::duration{};
+  if (metrics_ != nullptr) metrics_->record_call(rpc, code, latency);
+  if (logged) {
+    const std::string code_name = status_code_name(code);
+    const std::string message =
+        status.ok() ? std::string(rpc) + " ok"
+                    : std::string(rpc) + " failed: " + code_name + ": " + status.error_message();
+    const std::string peer = ctx->peer();
+    const double latency_ms = std::chrono::duration<double, std::milli>(latency).count();
+    log_with_fields(level, message,
+                    {{"rpc", rpc},
+                     {"code", code_name},
+                     {"mask", mask},
+                     {"latency_ms", latency_ms},
+                     {"peer", peer}});
   }
-  log_failure(rpc, status);
-  if (status.ok()) spdlog::debug("{} ok", rpc);
   auto* r = reactor != nullptr ? reactor : ctx->DefaultReactor();
   r->Finish(status);
   calls_.leave();
   return r;
 }
 
-Metrics::Clock::time_point PathfinderService::start_call() {
-  // Reading the clock costs ~0.1 us on some VMs: only when it is recorded.
-  return metrics_ != nullptr ? Metrics::Clock::now() : Metrics::Clock::time_point{};
+Metrics::Clock::time_point PathfinderService::start_call() const {
+  // Reading the clock costs ~0.1 us on some VMs: only when the latency is
+  // recorded (metrics) or may be logged (every failure is, unless logs are off).
+  return metrics_ != nullptr || spdlog::should_log(spdlog::level::err)
+             ? Metrics::Clock::now()
+             : Metrics::Clock::time_point{};
+}
+
+void PathfinderService::audit(const grpc::CallbackServerContext& ctx, std::string_view rpc,
+                              std::string_view outcome, std::string_view mask,
+                              std::uint64_t revision, std::uint32_t width, std::uint32_t height,
+                              std::string_view sha256) const {
+  if (!spdlog::should_log(spdlog::level::info)) return;
+  const std::string peer = ctx.peer();
+  const std::string_view token = authorizer_.token_used(ctx);
+  const std::string message = "audit: " + std::string(rpc) + " '" + std::string(mask) + "' " +
+                              std::string(outcome) + ", revision " + std::to_string(revision) +
+                              ", " + std::to_string(width) + "x" + std::to_string(height);
+  log_with_fields(spdlog::level::info, message,
+                  {{"audit", outcome},
+                   {"rpc", rpc},
+                   {"mask", mask},
+                   {"revision", revision},
+                   {"width", std::uint64_t{width}},
+                   {"height", std::uint64_t{height}},
+                   {"sha256", sha256},
+                   {"peer", peer},
+                   {"token", token}});
 }
 
 grpc::Status PathfinderService::admit(grpc::CallbackServerContext& ctx, Access access) {
@@ -128,11 +168,12 @@ grpc::Status PathfinderService::admit(grpc::CallbackServerContext& ctx, Access a
 // handler body only when admitted, and finishes the call.
 template <typename Body>
 grpc::ServerUnaryReactor* PathfinderService::respond(grpc::CallbackServerContext* ctx,
-                                                     const char* rpc, Access access, Body&& body) {
+                                                     const char* rpc, Access access,
+                                                     const std::string& mask, Body&& body) {
   const auto start = start_call();
   grpc::Status status = admit(*ctx, access);
   if (status.ok()) status = run_handler(std::forward<Body>(body));
-  return finish_call(ctx, rpc, status, start);
+  return finish_call(ctx, rpc, mask, status, start);
 }
 
 void PathfinderService::stop_accepting() { calls_.close(); }
@@ -251,7 +292,7 @@ class PathfinderService::FindPathCall final
  private:
   void answer(const grpc::Status& status) {
     if (answered_.exchange(true, std::memory_order_acq_rel)) return;
-    service_.finish_call(ctx_, "FindPath", status, started_, reactor_);
+    service_.finish_call(ctx_, "FindPath", request_->mask(), status, started_, reactor_);
   }
 
   PathfinderService& service_;
@@ -268,32 +309,59 @@ class PathfinderService::FindPathCall final
 grpc::ServerUnaryReactor* PathfinderService::UploadMask(grpc::CallbackServerContext* ctx,
                                                         const v1::UploadMaskRequest* request,
                                                         v1::MaskInfo* response) {
-  return respond(ctx, "UploadMask", Access::kWrite,
-                 [&] { return upload_mask(*request, *response); });
+  return respond(ctx, "UploadMask", Access::kWrite, request->name(), [&] {
+    bool unchanged = false;
+    const grpc::Status status = upload_mask(*request, *response, unchanged);
+    if (status.ok()) {
+      audit(*ctx, "UploadMask", unchanged ? "unchanged" : "stored", response->name(),
+            response->revision(), response->width(), response->height(), response->sha256());
+    }
+    return status;
+  });
 }
 
 grpc::ServerUnaryReactor* PathfinderService::PatchMask(grpc::CallbackServerContext* ctx,
                                                        const v1::PatchMaskRequest* request,
                                                        v1::MaskInfo* response) {
-  return respond(ctx, "PatchMask", Access::kWrite, [&] { return patch_mask(*request, *response); });
+  return respond(ctx, "PatchMask", Access::kWrite, request->name(), [&] {
+    const grpc::Status status = patch_mask(*request, *response);
+    if (status.ok()) {
+      audit(*ctx, "PatchMask", "patched", response->name(), response->revision(), response->width(),
+            response->height(), response->sha256());
+    }
+    return status;
+  });
 }
 
 grpc::ServerUnaryReactor* PathfinderService::DeleteMask(grpc::CallbackServerContext* ctx,
                                                         const v1::DeleteMaskRequest* request,
                                                         v1::DeleteMaskResponse* /*response*/) {
-  return respond(ctx, "DeleteMask", Access::kWrite, [&] { return delete_mask(*request); });
+  return respond(ctx, "DeleteMask", Access::kWrite, request->name(), [&] {
+    MaskEntryPtr removed;
+    bool was_corrupt = false;
+    const grpc::Status status = delete_mask(*request, removed, was_corrupt);
+    if (status.ok() && removed) {
+      audit(*ctx, "DeleteMask", "deleted", removed->name, removed->revision, removed->mask->width(),
+            removed->mask->height(), removed->sha256);
+    } else if (status.ok()) {  // a corrupt mask: nothing of it could be read
+      audit(*ctx, "DeleteMask", "deleted corrupt file", request->name(), 0, 0, 0, "");
+    }
+    return status;
+  });
 }
 
 grpc::ServerUnaryReactor* PathfinderService::GetMask(grpc::CallbackServerContext* ctx,
                                                      const v1::GetMaskRequest* request,
                                                      v1::MaskInfo* response) {
-  return respond(ctx, "GetMask", Access::kQuery, [&] { return get_mask(*request, *response); });
+  return respond(ctx, "GetMask", Access::kQuery, request->name(),
+                 [&] { return get_mask(*request, *response); });
 }
 
 grpc::ServerUnaryReactor* PathfinderService::ListMasks(grpc::CallbackServerContext* ctx,
                                                        const v1::ListMasksRequest* /*request*/,
                                                        v1::ListMasksResponse* response) {
-  return respond(ctx, "ListMasks", Access::kQuery, [&] { return list_masks(*response); });
+  static const std::string kNoMask;
+  return respond(ctx, "ListMasks", Access::kQuery, kNoMask, [&] { return list_masks(*response); });
 }
 
 grpc::ServerUnaryReactor* PathfinderService::FindPath(grpc::CallbackServerContext* ctx,
@@ -302,7 +370,7 @@ grpc::ServerUnaryReactor* PathfinderService::FindPath(grpc::CallbackServerContex
   const auto start = start_call();
   grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
   grpc::Status status = admit(*ctx, Access::kQuery);
-  if (!status.ok()) return finish_call(ctx, "FindPath", status, start, reactor);
+  if (!status.ok()) return finish_call(ctx, "FindPath", request->mask(), status, start, reactor);
   CacheOnlySource warm(cache_);
   try {
     status = run_handler([&] { return find_path(*request, *response, warm); });
@@ -316,7 +384,7 @@ grpc::ServerUnaryReactor* PathfinderService::FindPath(grpc::CallbackServerContex
               "server busy: " + std::to_string(pool_.max_queued()) +
                   " FindPath calls already wait for a flood fill; retry later"};
   }
-  return finish_call(ctx, "FindPath", status, start, reactor);
+  return finish_call(ctx, "FindPath", request->mask(), status, start, reactor);
 }
 
 // Pairs of decoding scratch a gRPC thread keeps between Reachable calls.
@@ -325,7 +393,8 @@ constexpr std::size_t kKeptScratchPairs = 16384;
 grpc::ServerUnaryReactor* PathfinderService::Reachable(grpc::CallbackServerContext* ctx,
                                                        const grpc::ByteBuffer* request,
                                                        grpc::ByteBuffer* response) {
-  return respond(ctx, "Reachable", Access::kQuery, [&] {
+  std::string mask;  // known once decoded; read by the log line when the call finishes
+  return respond(ctx, "Reachable", Access::kQuery, mask, [&] {
     // The request's bytes in one piece (a copy only when gRPC split them).
     grpc::Slice bytes;
     if (!request->TrySingleSlice(&bytes).ok() && !request->DumpToSingleSlice(&bytes).ok()) {
@@ -338,6 +407,7 @@ grpc::ServerUnaryReactor* PathfinderService::Reachable(grpc::CallbackServerConte
     const bool valid = decode_reachable_request(std::span(bytes.begin(), bytes.size()), decoded);
     grpc::Status status =
         valid ? grpc::Status::OK : invalid("request: not a valid pathfinding.v1.ReachableRequest");
+    if (valid) mask = decoded.mask;
     v1::ReachableResponse answer;
     if (status.ok()) status = reachable(decoded, answer);
     if (status.ok()) {
@@ -353,12 +423,12 @@ grpc::ServerUnaryReactor* PathfinderService::Reachable(grpc::CallbackServerConte
 grpc::ServerUnaryReactor* PathfinderService::StandardMove(grpc::CallbackServerContext* ctx,
                                                           const v1::StandardMoveRequest* request,
                                                           v1::StandardMoveResponse* response) {
-  return respond(ctx, "StandardMove", Access::kQuery,
+  return respond(ctx, "StandardMove", Access::kQuery, request->mask(),
                  [&] { return standard_move(*request, *response); });
 }
 
 grpc::Status PathfinderService::upload_mask(const v1::UploadMaskRequest& request,
-                                            v1::MaskInfo& response) {
+                                            v1::MaskInfo& response, bool& unchanged) {
   if (auto problem = mask_name_problem(request.name())) return invalid("name: " + *problem);
   if (request.image().empty()) return invalid("image: is empty");
 
@@ -416,22 +486,23 @@ grpc::Status PathfinderService::upload_mask(const v1::UploadMaskRequest& request
     return invalid(std::string("image: ") + e.what());
   }
 
-  const MaskEntryPtr entry = store_.put(request.name(), std::move(*mask));
-  cache_.erase_mask(entry->name, entry->revision);
-  query_caches_.erase_mask(entry->name);
+  const MaskEntryPtr entry = store_.put(request.name(), std::move(*mask), &unchanged);
+  if (!unchanged) {  // the same grid keeps its revision, and so its cached answers
+    cache_.erase_mask(entry->name, entry->revision);
+    query_caches_.erase_mask(entry->name);
+  }
   to_proto(*entry, &response);
-  spdlog::debug("UploadMask: stored '{}' revision {} ({}x{})", entry->name, entry->revision,
-                entry->mask->width(), entry->mask->height());
   return grpc::Status::OK;
 }
 
-grpc::Status PathfinderService::delete_mask(const v1::DeleteMaskRequest& request) {
+grpc::Status PathfinderService::delete_mask(const v1::DeleteMaskRequest& request,
+                                            MaskEntryPtr& removed, bool& was_corrupt) {
   if (auto problem = mask_name_problem(request.name())) return invalid("name: " + *problem);
-  const MaskEntryPtr removed = store_.remove(request.name());
+  removed = store_.remove(request.name(), &was_corrupt);
+  if (was_corrupt) return grpc::Status::OK;  // nothing of it was ever served or cached
   if (!removed) return mask_not_found(request.name());
   cache_.erase_mask(request.name(), removed->revision + 1);
   query_caches_.erase_mask(request.name());
-  spdlog::debug("DeleteMask: deleted '{}'", request.name());
   return grpc::Status::OK;
 }
 
@@ -439,7 +510,7 @@ grpc::Status PathfinderService::get_mask(const v1::GetMaskRequest& request,
                                          v1::MaskInfo& response) const {
   if (auto problem = mask_name_problem(request.name())) return invalid("name: " + *problem);
   const MaskEntryPtr entry = store_.get(request.name());
-  if (!entry) return mask_not_found(request.name());
+  if (!entry) return mask_missing(store_, request.name());
   to_proto(*entry, &response);
   if (request.include_areas()) {
     // The grid plus its tag and length (at most 11 bytes) must fit one message.
@@ -491,7 +562,7 @@ grpc::Status PathfinderService::find_path(const v1::FindPathRequest& request,
   if (!request.has_goal()) return invalid("goal: is required");
 
   const MaskEntryPtr entry = store_.get(request.mask());
-  if (!entry) return mask_not_found(request.mask());
+  if (!entry) return mask_missing(store_, request.mask());
   if (auto status = check_revision(request.expected_revision(), *entry); !status.ok()) {
     return status;
   }

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "arena_allocator.h"
 #include "auth.h"
@@ -122,9 +123,12 @@ class PathfinderService final : public pathfinding::v1::Pathfinder::WithRawCallb
                                          pathfinding::v1::StandardMoveResponse* response) override;
 
  private:
+  // `unchanged`: the upload had the stored grid (revision kept, nothing written).
   grpc::Status upload_mask(const pathfinding::v1::UploadMaskRequest& request,
-                           pathfinding::v1::MaskInfo& response);
-  grpc::Status delete_mask(const pathfinding::v1::DeleteMaskRequest& request);
+                           pathfinding::v1::MaskInfo& response, bool& unchanged);
+  // `removed`: the entry deleted; null with `was_corrupt` for a corrupt mask's file.
+  grpc::Status delete_mask(const pathfinding::v1::DeleteMaskRequest& request, MaskEntryPtr& removed,
+                           bool& was_corrupt);
   grpc::Status get_mask(const pathfinding::v1::GetMaskRequest& request,
                         pathfinding::v1::MaskInfo& response) const;
   grpc::Status list_masks(pathfinding::v1::ListMasksResponse& response) const;
@@ -140,17 +144,24 @@ class PathfinderService final : public pathfinding::v1::Pathfinder::WithRawCallb
 
   class FindPathCall;  // a cold FindPath on the compute pool
 
-  // Call plumbing (pathfinder_service.cc): start time for the latency metric;
-  // admission (shutdown, token); the one place every call finishes.
-  Metrics::Clock::time_point start_call();
+  // Call plumbing (pathfinder_service.cc): start time for the latency metric
+  // and log line; admission (shutdown, token); the one place every call
+  // finishes (`mask`: the request's mask name, for the log line; read when
+  // the call finishes).
+  Metrics::Clock::time_point start_call() const;
   grpc::Status admit(grpc::CallbackServerContext& ctx, Access access);
   template <typename Body>
   grpc::ServerUnaryReactor* respond(grpc::CallbackServerContext* ctx, const char* rpc,
-                                    Access access, Body&& body);
+                                    Access access, const std::string& mask, Body&& body);
   grpc::ServerUnaryReactor* finish_call(grpc::CallbackServerContext* ctx, const char* rpc,
-                                        const grpc::Status& status,
+                                        std::string_view mask, const grpc::Status& status,
                                         Metrics::Clock::time_point start,
                                         grpc::ServerUnaryReactor* reactor = nullptr);
+  // The audit line of a write (info): what happened to which mask, its
+  // revision, size and digest, and who asked (peer, which token).
+  void audit(const grpc::CallbackServerContext& ctx, std::string_view rpc, std::string_view outcome,
+             std::string_view mask, std::uint64_t revision, std::uint32_t width,
+             std::uint32_t height, std::string_view sha256) const;
 
   MaskStore& store_;
   FieldCache& cache_;
@@ -167,8 +178,7 @@ class PathfinderService final : public pathfinding::v1::Pathfinder::WithRawCallb
   // answers carry tens of points, one heap allocation each otherwise).
   ArenaMessageAllocator<pathfinding::v1::FindPathRequest, pathfinding::v1::FindPathResponse>
       find_path_allocator_;
-  ArenaMessageAllocator<pathfinding::v1::StandardMoveRequest,
-                        pathfinding::v1::StandardMoveResponse>
+  ArenaMessageAllocator<pathfinding::v1::StandardMoveRequest, pathfinding::v1::StandardMoveResponse>
       standard_move_allocator_;
   // Runs cold FindPath calls and finishes their fields; declared last, so it
   // is stopped (its queue run, its threads joined) before the rest goes.

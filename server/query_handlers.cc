@@ -2,8 +2,6 @@
 // request, translate it to core types, use the store / caches / core, and
 // translate the answer back.
 
-#include <spdlog/spdlog.h>
-
 #include <span>
 #include <string>
 #include <utility>
@@ -37,6 +35,8 @@ grpc::Status PathfinderService::patch_mask(const v1::PatchMaskRequest& request,
     entry = store_.patch(request.name(), patch);
   } catch (const MaskNotFound&) {
     return mask_not_found(request.name());
+  } catch (const MaskCorrupt& e) {
+    return {grpc::StatusCode::DATA_LOSS, e.what()};
   } catch (const RevisionMismatch& e) {
     return {grpc::StatusCode::FAILED_PRECONDITION, e.what()};
   } catch (const InvalidPatch& e) {
@@ -47,8 +47,6 @@ grpc::Status PathfinderService::patch_mask(const v1::PatchMaskRequest& request,
   cache_.erase_mask(entry->name, entry->revision);
   query_caches_.erase_mask(entry->name);
   to_proto(*entry, &response);
-  spdlog::debug("PatchMask: '{}' {}x{} at ({},{}) -> revision {}", entry->name, patch.width,
-                patch.height, patch.x, patch.y, entry->revision);
   return grpc::Status::OK;
 }
 
@@ -68,7 +66,7 @@ grpc::Status PathfinderService::reachable(const WireReachableRequest& request,
                 std::to_string(limit) + " per request (--max-reachable-pairs)"};
   }
   const MaskEntryPtr entry = store_.get(request.mask);
-  if (!entry) return mask_not_found(request.mask);
+  if (!entry) return mask_missing(store_, request.mask);
   if (auto status = check_revision(request.expected_revision, *entry); !status.ok()) {
     return status;
   }
@@ -119,7 +117,7 @@ grpc::Status PathfinderService::standard_move(const v1::StandardMoveRequest& req
   if (!request.has_start()) return invalid("start: is required");
   if (!request.has_goal()) return invalid("goal: is required");
   const MaskEntryPtr entry = store_.get(request.mask());
-  if (!entry) return mask_not_found(request.mask());
+  if (!entry) return mask_missing(store_, request.mask());
   if (auto status = check_revision(request.expected_revision(), *entry); !status.ok()) {
     return status;
   }

@@ -21,6 +21,13 @@ namespace pathserver {
   return {grpc::StatusCode::NOT_FOUND, "mask '" + std::string(name) + "' not found"};
 }
 
+// NOT_FOUND, or DATA_LOSS when the store holds `name` but its file was
+// unreadable at load (the message names the mask, not the file).
+[[nodiscard]] inline grpc::Status mask_missing(const MaskStore& store, std::string_view name) {
+  if (store.is_corrupt(name)) return {grpc::StatusCode::DATA_LOSS, corrupt_mask_message(name)};
+  return mask_not_found(name);
+}
+
 // For a request whose enabled_areas leaves nothing walkable.
 [[nodiscard]] inline grpc::Status no_walkable_area() {
   return invalid(

@@ -17,11 +17,14 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <chrono>
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -39,6 +42,7 @@ using pathtest::ServerOptions;
 using pathtest::ServerProcess;
 using pathtest::TempDir;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 pb::UploadMaskRequest open_room(const std::string& name, std::uint32_t width,
                                 std::uint32_t height) {
@@ -147,6 +151,21 @@ TEST_F(MetricsEndpoint, CountsCallsByRpcAndCodeAndReportsTheStore) {
     EXPECT_TRUE(after.samples.contains(family)) << family;
   }
 
+  EXPECT_EQ(after.samples.at("pathfinder_masks_corrupt"), 0);
+
+  // build_info: 1, labelled with the version CMake gave the project (and gRPC's).
+  EXPECT_EQ(after.types.at("pathfinder_build_info"), "gauge");
+  const std::string build_info = "pathfinder_build_info{version=\"" PATHFINDER_VERSION "\",grpc=\"";
+  int build_info_series = 0;
+  for (const auto& [series, value] : after.samples) {
+    if (!series.starts_with("pathfinder_build_info")) continue;
+    ++build_info_series;
+    EXPECT_THAT(series, ::testing::StartsWith(build_info));
+    EXPECT_THAT(series, ::testing::MatchesRegex(".*grpc=\"[0-9]+\\.[0-9]+\\.[0-9]+.*\"\\}"));
+    EXPECT_EQ(value, 1);
+  }
+  EXPECT_EQ(build_info_series, 1);
+
   EXPECT_EQ(pathtest::http_request(metrics_port_, "GET", "/").status, 404);
   EXPECT_EQ(server_->terminate_and_wait(), 0) << server_->log();
 }
@@ -240,9 +259,88 @@ TEST(MetricsStartup, HelpDescribesTheFlags) {
 }
 
 // ---------------------------------------------------------------------------
+// Start-up in plain words: --version, malformed addresses, ports in use.
+
+TEST(Startup, VersionPrintsTheProjectVersion) {
+  const auto result = pathtest::run_command({PATHFINDER_SERVER_BIN, "--version"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, "pathfinder-server " PATHFINDER_VERSION "\n");
+}
+
+// The lines of text, without their newlines.
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    lines.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return lines;
+}
+
+TEST(Startup, AnAddressThatIsNotHostPortSaysWhatIsExpected) {
+  const TempDir dir;
+  struct Case {
+    std::string flag;
+    std::string address;
+    std::string expected;
+  };
+  const std::vector<Case> cases = {
+      {"--listen", "50113", "--listen '50113': expected HOST:PORT, e.g. 127.0.0.1:50113"},
+      {"--listen", "localhost", "--listen 'localhost': expected HOST:PORT"},
+      {"--listen", ":50051", "--listen ':50051': expected HOST:PORT"},
+      {"--listen", "127.0.0.1:65536", "--listen '127.0.0.1:65536': expected HOST:PORT"},
+      {"--metrics-address", "9464",
+       "--metrics-address '9464': expected HOST:PORT, e.g. 127.0.0.1:9464"},
+      {"--metrics-address", "127.0.0.1:", "--metrics-address '127.0.0.1:': expected HOST:PORT"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.flag + " " + c.address);
+    std::vector<std::string> argv = {PATHFINDER_SERVER_BIN, "--data-dir", dir.file("data")};
+    if (c.flag == "--metrics-address") argv.insert(argv.end(), {"--listen", "127.0.0.1:0"});
+    argv.insert(argv.end(), {c.flag, c.address});
+    const auto result = pathtest::run_command(argv);
+    EXPECT_EQ(result.exit_code, 1) << result.err;
+    EXPECT_THAT(result.err, HasSubstr(c.expected));
+    EXPECT_EQ(lines_of(result.err).size(), 1U) << result.err;  // that sentence, nothing more
+    // Refused before anything was done: not even the data dir was created.
+    EXPECT_FALSE(std::filesystem::exists(dir.file("data")));
+  }
+}
+
+TEST(Startup, AListenPortInUseIsSaidInPlainWords) {
+  const BusyPort busy;
+  const TempDir dir;
+  const std::string address = "127.0.0.1:" + std::to_string(busy.port());
+  const auto result = pathtest::run_command(
+      {PATHFINDER_SERVER_BIN, "--listen", address, "--data-dir", dir.file("data")});
+  EXPECT_EQ(result.exit_code, 1) << result.err;
+  EXPECT_THAT(result.err,
+              HasSubstr("--listen '" + address + "': cannot listen: address already in use"));
+  EXPECT_EQ(lines_of(result.err).size(), 1U) << result.err;  // no gRPC dump
+  EXPECT_FALSE(std::filesystem::exists(dir.file("data")));
+}
+
+TEST(Startup, AMetricsPortInUseIsSaidInPlainWords) {
+  const BusyPort busy;
+  const TempDir dir;
+  const std::string address = "127.0.0.1:" + std::to_string(busy.port());
+  const auto result =
+      pathtest::run_command({PATHFINDER_SERVER_BIN, "--listen", "127.0.0.1:0", "--data-dir",
+                             dir.file("data"), "--metrics-address", address});
+  EXPECT_EQ(result.exit_code, 1) << result.err;
+  EXPECT_THAT(result.err, HasSubstr("--metrics-address '" + address +
+                                    "': cannot listen: address already in use"));
+  EXPECT_EQ(lines_of(result.err).size(), 1U) << result.err;
+}
+
+// ---------------------------------------------------------------------------
 // JSON logs
 
-// A flat JSON object of string values, as the server's JSON log lines are.
+// A flat JSON object of string and number values (numbers kept as their
+// text), as the server's JSON log lines are.
 // nullopt when line is anything else (or not exactly one object).
 std::optional<std::map<std::string, std::string>> parse_flat_json(const std::string& line) {
   std::size_t i = 0;
@@ -315,7 +413,23 @@ std::optional<std::map<std::string, std::string>> parse_flat_json(const std::str
     skip_space();
     if (!key || i >= line.size() || line[i++] != ':') return std::nullopt;
     skip_space();
-    const auto value = string();
+    // A string, or a JSON number kept as its text.
+    auto value = string();
+    if (!value && i < line.size() && line[i] != '"') {
+      const std::size_t end = line.find_first_not_of("0123456789+-.eE", i);
+      const std::string number = line.substr(i, end - i);
+      std::size_t used = 0;
+      try {
+        (void)std::stod(number, &used);
+      } catch (const std::exception&) {
+        return std::nullopt;
+      }
+      if (number.empty() || used != number.size() || !(std::isdigit(number.back()) != 0)) {
+        return std::nullopt;
+      }
+      value = number;
+      i = end;
+    }
     if (!value || !object.emplace(*key, *value).second) return std::nullopt;
     skip_space();
     if (i >= line.size()) return std::nullopt;
@@ -345,9 +459,10 @@ TEST(JsonLogs, OneObjectPerLineAndOneLinePerFailedCall) {
     ASSERT_TRUE(client.get_mask("room").ok());
     ASSERT_TRUE(client.find_path(find("room", 0, 0, 15, i)).ok());
   }
-  // Quotes, backslashes and a newline in what the request carried.
-  EXPECT_EQ(client.get_mask("no\"such\\mask\n").status.error_code(),
-            grpc::StatusCode::INVALID_ARGUMENT);
+  // Quotes, backslashes, a newline and other control bytes in what the
+  // request carried.
+  const std::string bad_name = "no\"such\\mask\n\x01\x1b[31m\x7f";
+  EXPECT_EQ(client.get_mask(bad_name).status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_EQ(client.find_path(find("missing", 0, 0, 1, 1)).status.error_code(),
             grpc::StatusCode::NOT_FOUND);
   ASSERT_EQ(server.terminate_and_wait(), 0) << server.log();
@@ -371,17 +486,41 @@ TEST(JsonLogs, OneObjectPerLineAndOneLinePerFailedCall) {
     lines.push_back(*object);
   }
   int failures = 0;
+  std::vector<std::map<std::string, std::string>> failed;
   for (const auto& line : lines) {
     const std::string& message = line.at("message");
-    // Successful calls log nothing at info.
+    // Successful calls log nothing at info (but writes their audit line).
     EXPECT_EQ(message.find("ListMasks"), std::string::npos) << message;
-    EXPECT_EQ(message.find("UploadMask"), std::string::npos) << message;
+    if (!message.starts_with("audit: UploadMask")) {
+      EXPECT_EQ(message.find("UploadMask"), std::string::npos) << message;
+    }
     if (message.find("failed") != std::string::npos) {
       ++failures;
+      failed.push_back(line);
       EXPECT_EQ(line.at("level"), "info") << message;  // client errors log at info
     }
   }
   EXPECT_EQ(failures, 2) << log;
+  // The request lines' fields are keys of their own.
+  ASSERT_EQ(failed.size(), 2U);
+  const auto& get = failed[0];
+  const auto& find_line = failed[1];
+  EXPECT_EQ(get.at("rpc"), "GetMask");
+  EXPECT_EQ(get.at("code"), "INVALID_ARGUMENT");
+  EXPECT_EQ(get.at("mask"), bad_name);  // escaped on the line, the same bytes once parsed
+  EXPECT_EQ(find_line.at("rpc"), "FindPath");
+  EXPECT_EQ(find_line.at("code"), "NOT_FOUND");
+  EXPECT_EQ(find_line.at("mask"), "missing");
+  for (const auto& line : failed) {
+    EXPECT_GE(std::stod(line.at("latency_ms")), 0.0);
+    EXPECT_LT(std::stod(line.at("latency_ms")), 20000.0);
+    EXPECT_THAT(line.at("peer"), ::testing::StartsWith("ipv4:127.0.0.1:"));
+  }
+  // No raw control byte reached the log.
+  for (const char c : log) {
+    EXPECT_TRUE(c == '\n' || (static_cast<unsigned char>(c) >= 0x20 && c != 0x7f))
+        << "control byte " << static_cast<int>(c);
+  }
   const auto mentions = [&](const std::string& text) {
     int n = 0;
     for (const auto& line : lines) n += line.at("message").find(text) != std::string::npos;
@@ -391,6 +530,125 @@ TEST(JsonLogs, OneObjectPerLineAndOneLinePerFailedCall) {
   EXPECT_EQ(mentions("FindPath failed: NOT_FOUND"), 1) << log;
   EXPECT_EQ(mentions("FindPath"), 1) << log;  // the five successful ones left no line
   EXPECT_EQ(mentions("listening on"), 1) << log;
+}
+
+// Every line of a JSON log, parsed (a line that is not a flat JSON object
+// fails the test and is left out).
+std::vector<std::map<std::string, std::string>> json_lines(const std::string& log) {
+  std::vector<std::map<std::string, std::string>> lines;
+  for (const std::string& line : lines_of(log)) {
+    auto object = parse_flat_json(line);
+    if (!object) {
+      ADD_FAILURE() << "not a JSON log line: '" << line << "'";
+      continue;
+    }
+    lines.push_back(std::move(*object));
+  }
+  return lines;
+}
+
+TEST(AuditLog, EveryWriteIsLoggedWithTheMaskTheCallerAndItsToken) {
+  const TempDir tokens;
+  const std::string admin_token = "audit-admin-s3cret";
+  const std::string client_token = "audit-client-s3cret";
+  pathtest::write_file(tokens.file("admin"), admin_token + "\n");
+  pathtest::write_file(tokens.file("client"), client_token + "\n");
+  ServerOptions options;
+  options.binary = PATHFINDER_SERVER_BIN;
+  options.log_level = "";  // info
+  options.extra_args = {"--log-format",        "json",
+                        "--admin-token-file",  tokens.file("admin"),
+                        "--client-token-file", tokens.file("client")};
+  ServerProcess server(options);
+  pathfinder::ClientOptions admin_options;
+  admin_options.bearer_token = admin_token;
+  Client admin(server.target(), admin_options);
+  pathfinder::ClientOptions client_options;
+  client_options.bearer_token = client_token;
+  Client reader(server.target(), client_options);
+
+  const auto stored = admin.upload_mask(open_room("levels/room", 16, 8));
+  ASSERT_TRUE(stored.ok()) << stored.status.error_message();
+  const auto again = admin.upload_mask(open_room("levels/room", 16, 8));
+  ASSERT_TRUE(again.ok());
+  pb::PatchMaskRequest patch;
+  patch.set_name("levels/room");
+  patch.set_x(3);
+  patch.set_width(1);
+  patch.set_height(1);
+  patch.set_areas(std::string(1, '\0'));
+  const auto patched = admin.patch_mask(patch);
+  ASSERT_TRUE(patched.ok()) << patched.status.error_message();
+  // Refused writes and reads leave no audit line.
+  EXPECT_EQ(reader.delete_mask("levels/room").status.error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_TRUE(reader.get_mask("levels/room").ok());
+  EXPECT_EQ(admin.delete_mask("never").status.error_code(), grpc::StatusCode::NOT_FOUND);
+  ASSERT_TRUE(admin.delete_mask("levels/room").ok());
+  ASSERT_EQ(server.terminate_and_wait(), 0) << server.log();
+
+  const std::string log = server.log();
+  std::vector<std::map<std::string, std::string>> audits;
+  for (auto& line : json_lines(log)) {
+    if (line.contains("audit")) audits.push_back(std::move(line));
+  }
+  struct Expected {
+    std::string audit;
+    std::string rpc;
+    const pb::MaskInfo& info;
+  };
+  const std::vector<Expected> expected = {{"stored", "UploadMask", stored.value},
+                                          {"unchanged", "UploadMask", stored.value},
+                                          {"patched", "PatchMask", patched.value},
+                                          {"deleted", "DeleteMask", patched.value}};
+  ASSERT_EQ(audits.size(), expected.size()) << log;
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    SCOPED_TRACE(expected[i].audit);
+    const auto& line = audits[i];
+    const pb::MaskInfo& info = expected[i].info;
+    EXPECT_EQ(line.at("level"), "info");
+    EXPECT_EQ(line.at("audit"), expected[i].audit);
+    EXPECT_EQ(line.at("rpc"), expected[i].rpc);
+    EXPECT_EQ(line.at("mask"), "levels/room");
+    EXPECT_EQ(line.at("revision"), std::to_string(info.revision()));
+    EXPECT_EQ(line.at("width"), "16");
+    EXPECT_EQ(line.at("height"), "8");
+    EXPECT_EQ(line.at("sha256"), info.sha256());
+    EXPECT_THAT(line.at("peer"), ::testing::StartsWith("ipv4:127.0.0.1:"));
+    EXPECT_EQ(line.at("token"), "admin");
+    EXPECT_THAT(line.at("message"), HasSubstr("'levels/room'"));
+  }
+  EXPECT_EQ(stored.value.revision(), 1U);
+  EXPECT_EQ(patched.value.revision(), 2U);
+  EXPECT_NE(patched.value.sha256(), stored.value.sha256());
+  // Which token, never the token.
+  EXPECT_THAT(log, Not(HasSubstr(admin_token)));
+  EXPECT_THAT(log, Not(HasSubstr(client_token)));
+}
+
+TEST(AuditLog, TextLinesCarryTheSameFields) {
+  ServerOptions options;
+  options.binary = PATHFINDER_SERVER_BIN;
+  options.log_level = "";  // info; no tokens configured
+  ServerProcess server(options);
+  Client client(server.target());
+  const auto stored = client.upload_mask(open_room("hall", 12, 5));
+  ASSERT_TRUE(stored.ok()) << stored.status.error_message();
+  ASSERT_EQ(server.terminate_and_wait(), 0) << server.log();
+
+  std::vector<std::string> audits;
+  for (const std::string& line : lines_of(server.log())) {
+    if (line.find("audit: ") != std::string::npos) audits.push_back(line);
+  }
+  ASSERT_EQ(audits.size(), 1U) << server.log();
+  const std::string& line = audits[0];
+  EXPECT_THAT(line, HasSubstr("[info] audit: UploadMask 'hall' stored, revision 1, 12x5"));
+  for (const std::string& field :
+       std::vector<std::string>{"mask=\"hall\"", "revision=1", "width=12", "height=5",
+                                "sha256=\"" + stored.value.sha256() + "\"",
+                                "peer=\"ipv4:127.0.0.1:", "token=\"none\""}) {
+    EXPECT_THAT(line, HasSubstr(field));
+  }
 }
 
 // ---------------------------------------------------------------------------

@@ -56,6 +56,24 @@ TEST(AuthorizerTest, ClientOnlyLeavesWritesOpen) {
   EXPECT_EQ(code(auth, "Bearer client", Access::kQuery), Code::OK);
 }
 
+TEST(AuthorizerTest, TokenUsedNamesTheTokenNeverItsValue) {
+  const Authorizer both(std::string("s3cret-admin"), std::string("s3cret-client"));
+  EXPECT_EQ(both.token_used("Bearer s3cret-admin"), "admin");
+  EXPECT_EQ(both.token_used("Bearer s3cret-client"), "client");
+  for (const std::optional<std::string_view> header :
+       {std::optional<std::string_view>{}, std::optional<std::string_view>{""},
+        std::optional<std::string_view>{"s3cret-admin"},
+        std::optional<std::string_view>{"Bearer s3cret-admin2"},
+        std::optional<std::string_view>{"bearer s3cret-admin"}}) {
+    EXPECT_EQ(both.token_used(header), "none") << header.value_or("(absent)");
+  }
+  // Only the configured tokens are recognised.
+  const Authorizer admin_only(std::string("a"), std::nullopt);
+  EXPECT_EQ(admin_only.token_used("Bearer a"), "admin");
+  EXPECT_EQ(admin_only.token_used("Bearer c"), "none");
+  EXPECT_EQ(Authorizer().token_used("Bearer a"), "none");
+}
+
 TEST(AuthorizerTest, EmptyTokenIsRejected) {
   EXPECT_THROW(Authorizer(std::string(), std::nullopt), pathserver::TokenError);
   EXPECT_THROW(Authorizer(std::nullopt, std::string()), pathserver::TokenError);

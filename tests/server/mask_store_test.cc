@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <openssl/evp.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include <atomic>
 #include <filesystem>
@@ -240,10 +241,19 @@ TEST_F(MaskStoreTest, CorruptTruncatedAndStrayFilesAreSkipped) {
       EXPECT_NE(store.get("other/good"), nullptr);
       EXPECT_EQ(store.get("victim"), nullptr);
       EXPECT_EQ(store.get("impostor"), nullptr);
+      // A bad file under a mask's file name makes that mask corrupt; temp files do not.
+      const bool victim_file = c.file == mask_file_name("victim");
+      const bool impostor_file = c.file == mask_file_name("impostor");
+      EXPECT_EQ(store.is_corrupt("victim"), victim_file);
+      EXPECT_EQ(store.is_corrupt("impostor"), impostor_file);
+      EXPECT_EQ(store.corrupt_count(), victim_file || impostor_file ? 1U : 0U);
+      EXPECT_EQ(store.load_report().corrupt.size(), store.corrupt_count());
+      EXPECT_FALSE(store.is_corrupt("good"));
       // A bad file is left for the operator; a temp file is deleted.
       EXPECT_EQ(fs::exists(dir_ / c.file), c.temp_removed == 0);
       // A fresh upload replaces a corrupt file.
       EXPECT_EQ(store.put("victim", make_mask(2, 2))->revision, 1U);
+      EXPECT_FALSE(store.is_corrupt("victim"));
     }
     {
       MaskStore store(dir_);
@@ -544,6 +554,125 @@ struct NameCase {
   std::string name;
   bool valid;
 };
+
+// ---------------------------------------------------------------------------
+// Corrupt masks and uploads of the same grid
+
+// Writes "victim" through a store and flips one byte of its file, as a disk
+// might; returns the file's path.
+fs::path store_then_corrupt(const fs::path& dir, pathcore::Mask mask) {
+  {
+    MaskStore store(dir);
+    store.put("levels/victim", std::move(mask));
+    store.put("fine", pathcore::Mask(2, 2, {1, 1, 1, 1}));
+  }
+  const fs::path path = dir / mask_file_name("levels/victim");
+  Bytes bytes = read_bytes(path);
+  bytes[bytes.size() / 2] ^= 0x01;
+  write_bytes(path, bytes);
+  return path;
+}
+
+TEST_F(MaskStoreTest, CorruptMaskIsRememberedUntilDeleted) {
+  const fs::path path = store_then_corrupt(dir_, make_mask(8, 8));
+  MaskStore store(dir_);
+  EXPECT_EQ(store.load_report().skipped, 1U);
+  EXPECT_EQ(store.load_report().corrupt, std::vector<std::string>{"levels/victim"});
+  EXPECT_TRUE(store.is_corrupt("levels/victim"));
+  EXPECT_EQ(store.get("levels/victim"), nullptr);
+  EXPECT_EQ(store.size(), 1U);  // only "fine" is listed
+  ASSERT_EQ(store.list().size(), 1U);
+  EXPECT_EQ(store.list()[0]->name, "fine");
+
+  // A patch cannot apply to what cannot be read; the message names the
+  // mask and not the server's file.
+  const std::vector<std::uint8_t> one{1};
+  try {
+    store.patch("levels/victim", rect(0, 0, 1, 1, one));
+    FAIL() << "patch of a corrupt mask succeeded";
+  } catch (const MaskCorrupt& e) {
+    EXPECT_THAT(e.what(), HasSubstr("'levels/victim'"));
+    EXPECT_THAT(e.what(), ::testing::Not(HasSubstr(dir_.string())));
+  }
+  EXPECT_TRUE(fs::exists(path));  // left for the operator until deleted
+
+  bool was_corrupt = false;
+  EXPECT_EQ(store.remove("levels/victim", &was_corrupt), nullptr);
+  EXPECT_TRUE(was_corrupt);
+  EXPECT_FALSE(store.is_corrupt("levels/victim"));
+  EXPECT_EQ(store.corrupt_count(), 0U);
+  EXPECT_FALSE(fs::exists(path));
+  EXPECT_EQ(store.remove("levels/victim", &was_corrupt), nullptr);
+  EXPECT_FALSE(was_corrupt);  // now it is simply not there
+  EXPECT_THROW(store.patch("levels/victim", rect(0, 0, 1, 1, one)), MaskNotFound);
+}
+
+TEST_F(MaskStoreTest, UploadReplacesACorruptMask) {
+  store_then_corrupt(dir_, make_mask(8, 8));
+  {
+    MaskStore store(dir_);
+    ASSERT_TRUE(store.is_corrupt("levels/victim"));
+    bool unchanged = true;
+    const auto entry = store.put("levels/victim", make_mask(3, 5), &unchanged);
+    EXPECT_FALSE(unchanged);
+    EXPECT_FALSE(store.is_corrupt("levels/victim"));
+    EXPECT_EQ(store.get("levels/victim"), entry);
+    EXPECT_EQ(store.size(), 2U);
+  }
+  MaskStore store(dir_);  // the replacement is what is on disk now
+  EXPECT_EQ(store.load_report().skipped, 0U);
+  EXPECT_FALSE(store.is_corrupt("levels/victim"));
+  ASSERT_NE(store.get("levels/victim"), nullptr);
+  EXPECT_EQ(store.get("levels/victim")->mask->width(), 3U);
+}
+
+// The (device, inode) of a file: a rewrite (temp file + rename) changes it.
+std::pair<dev_t, ino_t> file_identity(const fs::path& path) {
+  struct stat st {};
+  EXPECT_EQ(::stat(path.c_str(), &st), 0) << path;
+  return {st.st_dev, st.st_ino};
+}
+
+TEST_F(MaskStoreTest, SameGridKeepsTheRevisionAndTheFile) {
+  MaskStore store(dir_);
+  const pathcore::Mask mask = make_mask(12, 7);
+  bool unchanged = true;
+  const auto first = store.put("m", mask, &unchanged);
+  EXPECT_FALSE(unchanged);
+  const auto identity = file_identity(dir_ / mask_file_name("m"));
+  const auto bytes_before = store.stored_bytes();
+
+  const auto again =
+      store.put("m", pathcore::Mask(mask.width(), mask.height(), mask.areas()), &unchanged);
+  EXPECT_TRUE(unchanged);
+  EXPECT_EQ(again, first);  // the very entry: same revision, digest, clearance
+  EXPECT_EQ(store.get("m")->revision, 1U);
+  EXPECT_EQ(file_identity(dir_ / mask_file_name("m")), identity);
+  EXPECT_EQ(store.stored_bytes(), bytes_before);
+
+  // The same area ids in another shape are another grid.
+  const auto reshaped =
+      store.put("m", pathcore::Mask(mask.height(), mask.width(), mask.areas()), &unchanged);
+  EXPECT_FALSE(unchanged);
+  EXPECT_EQ(reshaped->revision, 2U);
+  // One id changed is another grid.
+  std::vector<std::uint8_t> areas = reshaped->mask->areas();
+  areas[5] = areas[5] == 1 ? 2 : 1;
+  EXPECT_EQ(store.put("m", pathcore::Mask(mask.height(), mask.width(), areas))->revision, 3U);
+  // And the grid of revision 3 again keeps 3.
+  EXPECT_EQ(store.put("m", pathcore::Mask(mask.height(), mask.width(), areas))->revision, 3U);
+}
+
+TEST_F(MaskStoreTest, SameGridAfterAPatchIsUnchangedToo) {
+  MaskStore store(dir_);
+  store.put("m", pathcore::Mask(3, 1, {1, 1, 1}));
+  const std::vector<std::uint8_t> wall{0};
+  const auto patched = store.patch("m", rect(1, 0, 1, 1, wall));
+  ASSERT_EQ(patched->revision, 2U);
+  bool unchanged = false;
+  EXPECT_EQ(store.put("m", pathcore::Mask(3, 1, {1, 0, 1}), &unchanged), patched);
+  EXPECT_TRUE(unchanged);
+}
 
 TEST(MaskStoreNames, ValidationTable) {
   const std::vector<NameCase> cases = {

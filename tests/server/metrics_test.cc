@@ -5,15 +5,20 @@
 #include "metrics.h"
 
 #include <gmock/gmock.h>
+#include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <spdlog/details/log_msg.h>
+#include <spdlog/pattern_formatter.h>
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cmath>
 #include <memory>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -168,6 +173,7 @@ TEST(Metrics, GaugesAreRendered) {
   gauges.component_cache_entries = 6;
   gauges.route_cache_entries = 8;
   gauges.path_cache_entries = 9;
+  gauges.masks_corrupt = 2;
   const auto parsed = parse_prometheus_text(Metrics().render(gauges));
   EXPECT_EQ(parsed.samples.at("pathfinder_field_cache_hits_total"), 7);
   EXPECT_EQ(parsed.samples.at("pathfinder_field_cache_misses_total"), 3);
@@ -182,6 +188,17 @@ TEST(Metrics, GaugesAreRendered) {
   EXPECT_EQ(parsed.samples.at("pathfinder_component_cache_entries"), 6);
   EXPECT_EQ(parsed.samples.at("pathfinder_route_cache_entries"), 8);
   EXPECT_EQ(parsed.samples.at("pathfinder_path_cache_entries"), 9);
+  EXPECT_EQ(parsed.samples.at("pathfinder_masks_corrupt"), 2);
+  EXPECT_EQ(parsed.types.at("pathfinder_masks_corrupt"), "gauge");
+}
+
+TEST(Metrics, BuildInfoCarriesTheVersions) {
+  const auto parsed = parse_prometheus_text(Metrics().render({}));
+  EXPECT_EQ(parsed.types.at("pathfinder_build_info"), "gauge");
+  const std::string series =
+      "pathfinder_build_info{version=\"" PATHFINDER_VERSION "\",grpc=\"" + grpc::Version() + "\"}";
+  ASSERT_TRUE(parsed.samples.contains(series)) << Metrics().render({});
+  EXPECT_EQ(parsed.samples.at(series), 1);
 }
 
 // ---------------------------------------------------------------------------
@@ -290,6 +307,56 @@ TEST(JsonLog, FormatsOneObjectPerLine) {
             "{\"time\":\"2026-01-02T03:04:05.678Z\",\"level\":\"warning\",\"logger\":"
             "\"pathfinder\",\"message\":\"GetMask failed: \\\"x\\\"\\n\"}\n");
   EXPECT_NE(formatter.clone(), nullptr);
+}
+
+// Makes a logger writing to `out` the default one while alive (the server's
+// logging is the default logger's); puts the previous one back after.
+class CapturedLog {
+ public:
+  explicit CapturedLog(std::unique_ptr<spdlog::formatter> formatter)
+      : previous_(spdlog::default_logger()) {
+    auto sink = std::make_shared<spdlog::sinks::ostream_sink_st>(out_);
+    auto logger = std::make_shared<spdlog::logger>("pathfinder", sink);
+    logger->set_formatter(std::move(formatter));
+    logger->set_level(spdlog::level::info);
+    spdlog::set_default_logger(logger);
+  }
+  ~CapturedLog() { spdlog::set_default_logger(previous_); }
+  CapturedLog(const CapturedLog&) = delete;
+  CapturedLog& operator=(const CapturedLog&) = delete;
+  [[nodiscard]] std::string text() const { return out_.str(); }
+
+ private:
+  std::ostringstream out_;
+  std::shared_ptr<spdlog::logger> previous_;
+};
+
+TEST(JsonLog, FieldsBecomeKeysWithEscapedStrings) {
+  const CapturedLog log(std::make_unique<pathserver::JsonLogFormatter>());
+  pathserver::log_with_fields(spdlog::level::info, "GetMask failed",
+                              {{"rpc", "GetMask"},
+                               {"mask", std::string_view("a\"b\n\x01\x7f\xff", 7)},
+                               {"revision", std::uint64_t{18446744073709551615ULL}},
+                               {"latency_ms", 1.25}});
+  pathserver::log_with_fields(spdlog::level::debug, "below the level", {{"rpc", "x"}});
+  const std::string line = log.text();
+  // The time varies; everything after it is exact.
+  const std::string tail = line.substr(line.find("\",\"level\""));
+  EXPECT_EQ(tail,
+            "\",\"level\":\"info\",\"logger\":\"pathfinder\",\"message\":\"GetMask failed\","
+            "\"rpc\":\"GetMask\",\"mask\":\"a\\\"b\\n\\u0001\\u007f\\ufffd\","
+            "\"revision\":18446744073709551615,\"latency_ms\":1.250}\n");
+  // A record without fields right after is the plain form again.
+  spdlog::info("plain");
+  EXPECT_THAT(log.text(), HasSubstr("\"message\":\"plain\"}\n"));
+}
+
+TEST(JsonLog, TextLogsGetTheFieldsAppendedEscaped) {
+  const CapturedLog log(std::make_unique<spdlog::pattern_formatter>("%v"));
+  pathserver::log_with_fields(
+      spdlog::level::info, "audit: UploadMask",
+      {{"mask", "two\nlines"}, {"width", std::uint64_t{64}}, {"token", "admin"}});
+  EXPECT_EQ(log.text(), "audit: UploadMask mask=\"two\\nlines\" width=64 token=\"admin\"\n");
 }
 
 }  // namespace
