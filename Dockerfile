@@ -9,10 +9,16 @@ FROM debian:bookworm-slim AS build
 WORKDIR /src
 COPY scripts/install-deps scripts/install-deps
 RUN scripts/install-deps --build && rm -rf /var/lib/apt/lists/*
-COPY . .
-# Out of the source tree, so a stray build directory in the context (see
-# .dockerignore) cannot get in the way. The binaries are stripped: the image
-# carries no debug symbols.
+# Only the sources the server and the CLI are built from (no tests, benches or
+# docs: editing those does not rebuild the image). CMake builds out of the
+# source tree, in /build, so no local build tree can get in the way either
+# (.dockerignore keeps build*/ out of the context too). The binaries are
+# stripped: the image carries no debug symbols.
+COPY CMakeLists.txt ./
+COPY proto proto
+COPY core core
+COPY server server
+COPY client client
 RUN cmake -S . -B /build -DCMAKE_BUILD_TYPE=Release \
       -DPATHFINDER_BUILD_TESTS=OFF -DPATHFINDER_BUILD_BENCH=OFF \
  && cmake --build /build -j"$(nproc)" --target pathfinder-server pathfind \
@@ -25,8 +31,8 @@ COPY scripts/install-deps /usr/local/lib/pathfinder/install-deps
 # /var/lib/pathfinder/data; the user has no home and no shell.
 RUN /usr/local/lib/pathfinder/install-deps --runtime \
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/* /var/log/apt/* /var/log/dpkg.log \
- && groupadd --system --gid 10001 pathfinder \
- && useradd --system --uid 10001 --gid 10001 --no-create-home \
+ && groupadd --gid 10001 pathfinder \
+ && useradd --uid 10001 --gid 10001 --no-create-home \
       --home-dir /nonexistent --shell /usr/sbin/nologin pathfinder \
  && install -d -o 10001 -g 10001 -m 0750 /var/lib/pathfinder/data
 COPY --from=build /build/server/pathfinder-server /build/client/pathfind /usr/local/bin/
