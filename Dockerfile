@@ -24,22 +24,39 @@ RUN cmake -S . -B /build -DCMAKE_BUILD_TYPE=Release \
  && cmake --build /build -j"$(nproc)" --target pathfinder-server pathfind \
  && strip --strip-unneeded /build/server/pathfinder-server /build/client/pathfind
 
-FROM debian:bookworm-slim AS runtime
+# The runtime's file system is assembled in this stage and flattened into the
+# final one: the base's leftovers a server does not need (apt's package lists
+# and downloaded .debs, logs, documentation apart from the copyright files,
+# manual pages, translations) go, so the image stays small on any Debian 12
+# base, also one that keeps them (a plain debootstrap does; Debian's official
+# -slim images exclude most of them already).
+FROM debian:bookworm-slim AS runtime-root
 COPY scripts/install-deps /usr/local/lib/pathfinder/install-deps
 # The server runs as uid/gid 10001 (numeric in USER below, so Kubernetes'
 # runAsNonRoot can verify it). Its only writable directory is the data volume,
 # /var/lib/pathfinder/data; the user has no home and no shell.
 RUN /usr/local/lib/pathfinder/install-deps --runtime \
- && rm -rf /var/lib/apt/lists/* /var/cache/apt/* /var/log/apt/* /var/log/dpkg.log \
  && groupadd --gid 10001 pathfinder \
  && useradd --uid 10001 --gid 10001 --no-create-home \
       --home-dir /nonexistent --shell /usr/sbin/nologin pathfinder \
- && install -d -o 10001 -g 10001 -m 0750 /var/lib/pathfinder/data
+ && install -d -o 10001 -g 10001 -m 0750 /var/lib/pathfinder/data \
+ && rm -rf /var/lib/apt/lists/* /var/cache/apt/* /var/cache/debconf/*-old \
+      /usr/share/man/* /usr/share/info/* /usr/share/groff/* /usr/share/lintian/* \
+ && find /var/log -type f -delete \
+ && find /usr/share/doc -mindepth 1 ! -type d ! -name copyright -delete \
+ && find /usr/share/doc -mindepth 1 -type d -empty -delete \
+ && find /usr/share/locale -mindepth 1 -maxdepth 1 ! -name locale.alias -exec rm -rf {} +
 COPY --from=build /build/server/pathfinder-server /build/client/pathfind /usr/local/bin/
 COPY assets/demo.png /usr/share/pathfinder/demo.png
 # Fails the build if --runtime misses a library either binary loads.
 RUN if ldd /usr/local/bin/pathfinder-server /usr/local/bin/pathfind | grep 'not found'; then \
       exit 1; fi
+
+FROM scratch AS runtime
+COPY --from=runtime-root / /
+ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+# Owned by 10001 whatever the engine's COPY does with owners.
+RUN install -d -o 10001 -g 10001 -m 0750 /var/lib/pathfinder/data
 USER 10001:10001
 VOLUME /var/lib/pathfinder/data
 EXPOSE 50051

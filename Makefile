@@ -80,7 +80,7 @@ image:
 	$(CONTAINER_ENGINE) build $(if $(filter podman,$(CONTAINER_ENGINE)),--format docker) -t $(IMAGE) .
 
 check-image:
-	IMAGE=$(IMAGE) ENGINE=$(CONTAINER_ENGINE) scripts/check-image
+	IMAGE=$(IMAGE) ENGINE=$(CONTAINER_ENGINE) BUILD_DIR=$(BUILD_DIR) scripts/check-image
 
 bench: build
 	$(BUILD_DIR)/bench/pathcore_bench
