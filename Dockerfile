@@ -1,7 +1,8 @@
-# Multi-stage build on Debian 12. Both stages install packages through
-# scripts/install-deps, the same script CI and `make` use: the build stage
-# its --build role (compiler and -dev packages, no test packages), the runtime
-# stage its --runtime role (the shared libraries the binaries load).
+# Multi-stage build on Debian 12. Packages come from scripts/install-deps, the
+# same script CI and `make` use: the build stage takes its --build role
+# (compiler and -dev packages, no test packages), runtime-root its --runtime
+# role (the shared libraries the binaries load), and the final stage is
+# runtime-root's file system in one layer.
 # `make image` (podman or docker) builds it; scripts/check-image also runs it
 # read-only and waits for the health check. With podman, build with
 # `--format docker`: the OCI format has no HEALTHCHECK.
