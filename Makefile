@@ -16,12 +16,14 @@ SANITIZE_ENV := ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1:che
 SERVER := $(BUILD_DIR)/server/pathfinder-server
 CLI := $(BUILD_DIR)/client/pathfind
 
-.PHONY: all deps configure build test test-sanitize run bench clean fuzz lint-proto soak ratios
+.PHONY: all deps configure build test test-sanitize run bench clean fuzz lint-proto soak ratios \
+	image check-image
 
 all: build
 
+# Everything tests, sanitizers, fuzzing and lint need (see scripts/install-deps --help).
 deps:
-	scripts/install-deps
+	scripts/install-deps --dev
 
 configure: deps
 	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
@@ -67,6 +69,18 @@ soak: build
 # Issue 5's throughput ratios to the health check (scripts/ratios): a table.
 ratios: build
 	BUILD_DIR=$(BUILD_DIR) scripts/ratios
+
+# The container image (Dockerfile) as IMAGE, with podman (docker format, which
+# keeps the HEALTHCHECK) or docker, whichever is on PATH; check-image also runs
+# it read-only and waits for its health check. Neither is part of CI.
+IMAGE ?= pathfinder:local
+CONTAINER_ENGINE ?= $(shell command -v podman >/dev/null 2>&1 && echo podman || echo docker)
+
+image:
+	$(CONTAINER_ENGINE) build $(if $(filter podman,$(CONTAINER_ENGINE)),--format docker) -t $(IMAGE) .
+
+check-image:
+	IMAGE=$(IMAGE) ENGINE=$(CONTAINER_ENGINE) BUILD_DIR=$(BUILD_DIR) scripts/check-image
 
 bench: build
 	$(BUILD_DIR)/bench/pathcore_bench
