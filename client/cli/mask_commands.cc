@@ -1,85 +1,36 @@
-// pathfind: a command-line client for the pathfinder service.
-//
-//   pathfind [--server HOST:PORT] [--json] [--timeout SECONDS]
-//            [--tls-ca FILE [--tls-cert FILE --tls-key FILE]] <command> ...
-//
-// Exit codes: 0 success; 1 the server (or the connection) reported an error,
-// printed as "error: <STATUS_CODE>: <message>", or `health` found it not
-// serving; 2 a usage error or unreadable local input; 3 `find` found no path.
+// `pathfind` upload, get, list, delete and patch: the commands that store,
+// describe and change masks on the server.
 
-#include <CLI/CLI.hpp>
+#include "mask_commands.h"
+
 #include <algorithm>
 #include <bit>
-#include <chrono>
 #include <cstdint>
-#include <cstdlib>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "cli_format.h"
 #include "cli_options.h"
-#include "cli_suggest.h"
 #include "pathcore/codec.h"
-#include "pathfinder/client.h"
-#include "render_command.h"
 
-namespace {
+namespace pathfinder::cli {
 
 namespace pb = pathfinding::v1;
-using pathfinder::cli::kExitNoPath;
-using pathfinder::cli::kExitOk;
-using pathfinder::cli::kExitRpcError;
-using pathfinder::cli::kExitUsage;
-using pathfinder::cli::UsageError;
 
-// Where the CLI connects without --server and PATHFINDER_SERVER: `make run`'s server.
-constexpr const char* kDefaultServer = "127.0.0.1:50051";
-
-struct GlobalArgs {
-  std::string server = kDefaultServer;
-  bool json = false;
-  double timeout_seconds = 10;
-  std::string token_file;
-  std::string tls_ca;
-  std::string tls_cert;
-  std::string tls_key;
-};
+namespace {
 
 struct UploadArgs {
   std::string name;
   std::string file;
-  pathfinder::cli::DecodeArgs decode;
+  DecodeArgs decode;
 };
 
 struct GetArgs {
   std::string name;
   bool areas = false;  // fetch the area grid (GetMask include_areas)
   std::string output;  // write the grid there as a PNG
-};
-
-struct FindArgs {
-  std::string mask;
-  std::int32_t sx = 0, sy = 0, gx = 0, gy = 0;
-  pathfinder::cli::PathArgs path;
-  std::uint64_t expected_revision = 0;
-};
-
-struct ReachableArgs {
-  std::string mask;
-  std::vector<std::int32_t> coordinates;
-  std::string areas;
-  bool eight = false;
-  std::uint64_t expected_revision = 0;
-};
-
-struct StandardMoveArgs {
-  std::string mask;
-  std::int32_t sx = 0, sy = 0, gx = 0, gy = 0;
-  std::uint32_t max_moves = 0;
-  bool forbid_corner_cutting = false;
-  std::string areas;
-  std::uint64_t expected_revision = 0;
 };
 
 // Three ways to say what goes where: X Y W H AREAS_FILE (raw bytes), --fill
@@ -91,32 +42,9 @@ struct PatchArgs {
   std::string rect;                      // --rect X,Y,W,H
   std::string png;                       // --png FILE
   std::string at;                        // --at X,Y
-  pathfinder::cli::DecodeArgs decode;    // --rule, --palette for --png
+  DecodeArgs decode;                     // --rule, --palette for --png
   std::uint64_t expected_revision = 0;
 };
-
-struct HealthArgs {
-  std::string service;  // "" = the whole server
-};
-
-// Prints an RPC result: the JSON or human text on stdout when OK, else the
-// status on stderr. Returns the exit code.
-template <class T, class Human>
-int report(const pathfinder::Result<T>& result, bool json, Human human) {
-  if (!result.ok()) {
-    std::cerr << pathfinder::cli::format_status(result.status) << "\n";
-    return kExitRpcError;
-  }
-  if (json) {
-    std::cout << pathfinder::cli::to_json(result.value) << "\n";
-  } else {
-    const std::string text = human(result.value);
-    if (!text.empty()) {
-      std::cout << text << "\n";
-    }
-  }
-  return kExitOk;
-}
 
 // True for a PNG of colour type RGB (2) or RGBA (6): the byte after width,
 // height and bit depth in the IHDR chunk, which a PNG must start with.
@@ -132,7 +60,7 @@ bool is_colour_png(const std::string& bytes) {
 }
 
 int run_upload(pathfinder::Client& client, const UploadArgs& args, bool json) {
-  const pathfinder::UploadOptions options = pathfinder::cli::to_upload_options(args.decode);
+  const pathfinder::UploadOptions options = to_upload_options(args.decode);
   std::string bytes = pathfinder::read_file(args.file);
   // --rule auto reads a colour image as NONZERO: art in several colours
   // becomes one area, which is rarely what the level meant.
@@ -148,8 +76,7 @@ int run_upload(pathfinder::Client& client, const UploadArgs& args, bool json) {
               << "); to give colours their own areas use --rule palette --palette "
                  "0xRRGGBB=AREA (once per colour), or --rule blue-bit7 for blue-channel masks\n";
   }
-  return report(result, json,
-                [](const pb::MaskInfo& info) { return pathfinder::cli::format_mask_info(info); });
+  return report(result, json, [](const pb::MaskInfo& info) { return format_mask_info(info); });
 }
 
 int run_get(pathfinder::Client& client, const GetArgs& args, bool json) {
@@ -171,86 +98,15 @@ int run_get(pathfinder::Client& client, const GetArgs& args, bool json) {
     }
     const pathcore::Mask mask(info.width(), info.height(),
                               std::vector<std::uint8_t>(info.areas().begin(), info.areas().end()));
-    pathfinder::cli::write_binary_file(args.output, pathcore::encode_png_areas(mask));
+    write_binary_file(args.output, pathcore::encode_png_areas(mask));
     if (!json) {
-      std::cout << pathfinder::cli::format_mask_info(info) << "\nwrote " << args.output << " ("
-                << info.width() << "x" << info.height() << ", grey value = area id)\n";
+      std::cout << format_mask_info(info) << "\nwrote " << args.output << " (" << info.width()
+                << "x" << info.height() << ", grey value = area id)\n";
       return kExitOk;
     }
     result.value.clear_areas();  // in the file; not again as base64
   }
-  return report(result, json,
-                [](const pb::MaskInfo& info) { return pathfinder::cli::format_mask_info(info); });
-}
-
-int run_find(pathfinder::Client& client, const FindArgs& args, bool json) {
-  pb::FindPathRequest request;
-  request.set_mask(args.mask);
-  *request.mutable_start() = pathfinder::make_point(args.sx, args.sy);
-  *request.mutable_goal() = pathfinder::make_point(args.gx, args.gy);
-  pathfinder::cli::fill_path_request(args.path, request);
-  request.set_expected_revision(args.expected_revision);
-  const auto result = client.find_path(request);
-  const int code = report(result, json, [&](const pb::FindPathResponse& response) {
-    return pathfinder::cli::format_find_path(request, response);
-  });
-  if (code == kExitOk && !result.value.found()) {
-    if (json) {  // stdout stays one JSON object; the reason goes to stderr
-      std::cerr << "no path: " << pathfinder::cli::find_path_reason_text(request, result.value)
-                << "\n";
-    }
-    return kExitNoPath;
-  }
-  return code;
-}
-
-int run_health(pathfinder::Client& client, const HealthArgs& args, bool json) {
-  const auto result = client.health_check(args.service);
-  if (!result.ok()) {
-    std::cerr << pathfinder::cli::format_status(result.status) << "\n";
-    return kExitRpcError;
-  }
-  const char* status = pathfinder::serving_status_name(result.value);
-  if (json) {
-    std::cout << "{\"status\":\"" << status << "\"}\n";
-  } else {
-    std::cout << status << "\n";
-  }
-  return result.value == pathfinder::ServingStatus::kServing ? kExitOk : kExitRpcError;
-}
-
-int run_reachable(pathfinder::Client& client, const ReachableArgs& args, bool json) {
-  if (args.coordinates.empty() || args.coordinates.size() % 4 != 0) {
-    throw UsageError("reachable: expected AX AY BX BY, four numbers per pair, got " +
-                     std::to_string(args.coordinates.size()) + " numbers");
-  }
-  pb::ReachableRequest request;
-  request.set_mask(args.mask);
-  for (std::size_t i = 0; i < args.coordinates.size(); i += 4) {
-    auto* pair = request.add_pairs();
-    *pair->mutable_a() = pathfinder::make_point(args.coordinates[i], args.coordinates[i + 1]);
-    *pair->mutable_b() = pathfinder::make_point(args.coordinates[i + 2], args.coordinates[i + 3]);
-  }
-  request.set_enabled_areas(pathfinder::cli::parse_areas(args.areas));
-  request.set_connectivity(args.eight ? pb::CONNECTIVITY_EIGHT : pb::CONNECTIVITY_FOUR);
-  request.set_expected_revision(args.expected_revision);
-  return report(client.reachable(request), json, [&](const pb::ReachableResponse& response) {
-    return pathfinder::cli::format_reachable(request, response);
-  });
-}
-
-int run_standard_move(pathfinder::Client& client, const StandardMoveArgs& args, bool json) {
-  pb::StandardMoveRequest request;
-  request.set_mask(args.mask);
-  *request.mutable_start() = pathfinder::make_point(args.sx, args.sy);
-  *request.mutable_goal() = pathfinder::make_point(args.gx, args.gy);
-  request.set_enabled_areas(pathfinder::cli::parse_areas(args.areas));
-  request.set_max_moves(args.max_moves);
-  request.set_forbid_corner_cutting(args.forbid_corner_cutting);
-  request.set_expected_revision(args.expected_revision);
-  return report(client.standard_move(request), json, [](const pb::StandardMoveResponse& response) {
-    return pathfinder::cli::format_standard_move(response);
-  });
+  return report(result, json, [](const pb::MaskInfo& info) { return format_mask_info(info); });
 }
 
 // "1,2,3" -> {1, 2, 3}: exactly `count` unsigned numbers, for option `what`.
@@ -326,9 +182,9 @@ void fill_patch_request(const PatchArgs& args, pb::PatchMaskRequest& request) {
     if (args.png.empty()) throw UsageError("patch: --at needs --png FILE");
     if (args.at.empty()) throw UsageError("patch: --png needs --at X,Y");
     const auto at = parse_numbers(args.at, 2, "--at", "X,Y");
-    pathfinder::cli::DecodeArgs decode = args.decode;
+    DecodeArgs decode = args.decode;
     decode.format = "png";
-    const pathcore::Mask image = pathfinder::cli::decode_mask_file(args.png, decode);
+    const pathcore::Mask image = decode_mask_file(args.png, decode);
     request.set_x(at[0]);
     request.set_y(at[1]);
     request.set_width(image.width());
@@ -343,215 +199,77 @@ int run_patch(pathfinder::Client& client, const PatchArgs& args, bool json) {
   request.set_expected_revision(args.expected_revision);
   fill_patch_request(args, request);
   return report(client.patch_mask(request), json,
-                [](const pb::MaskInfo& info) { return pathfinder::cli::format_mask_info(info); });
+                [](const pb::MaskInfo& info) { return format_mask_info(info); });
 }
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  CLI::App app{"pathfind: a command-line client for the pathfinder gRPC service.", "pathfind"};
-  app.footer(
-      "Exit codes: 0 ok; 1 the server or the connection reported an error (or health: not "
-      "serving); 2 a usage error or unusable local input; 3 find found no path.\n"
-      "The server is --server, else env PATHFINDER_SERVER, else " +
-      std::string(kDefaultServer) + ".");
-  app.require_subcommand(1);
-  app.fallthrough();  // global options are accepted after the command too
-  app.set_version_flag("--version", std::string("pathfind ") + PATHFINDER_VERSION,
-                       "Print the version and exit");
+Command add_upload_command(CLI::App& app) {
+  auto [upload, args, command] =
+      add_command(app, "upload", "Create or replace mask NAME from an image FILE", run_upload);
+  upload->add_option("NAME", args->name, "Mask name")->required();
+  upload->add_option("FILE", args->file, "Image file (PNG, PGM, PBM, .map, raw)")->required();
+  add_decode_options(*upload, args->decode);
+  return command;
+}
 
-  GlobalArgs global;
-  app.add_option("--server", global.server,
-                 "Server address HOST:PORT (default: env PATHFINDER_SERVER when set, else " +
-                     std::string(kDefaultServer) + ")")
-      ->envname("PATHFINDER_SERVER");
-  app.add_flag("--json", global.json, "Print each response as one line of JSON");
-  app.add_option("--timeout", global.timeout_seconds, "Deadline of each call, in seconds")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  app.add_option("--token-file", global.token_file,
-                 "Send the token in FILE as 'authorization: Bearer <token>' (default: env "
-                 "PATHFIND_TOKEN when set)")
-      ->type_name("FILE");
-  app.add_option("--tls-ca", global.tls_ca,
-                 "Connect with TLS, trusting the PEM CA certificates in FILE")
-      ->type_name("FILE");
-  app.add_option("--tls-cert", global.tls_cert,
-                 "Connect with TLS, presenting the PEM client certificate in FILE (mutual TLS; "
-                 "needs --tls-key)")
-      ->type_name("FILE");
-  app.add_option("--tls-key", global.tls_key, "PEM private key of --tls-cert")->type_name("FILE");
-
-  UploadArgs upload_args;
-  auto* upload = app.add_subcommand("upload", "Create or replace mask NAME from an image FILE");
-  upload->add_option("NAME", upload_args.name, "Mask name")->required();
-  upload->add_option("FILE", upload_args.file, "Image file (PNG, PGM, PBM, .map, raw)")->required();
-  pathfinder::cli::add_decode_options(*upload, upload_args.decode);
-
-  GetArgs get_args;
-  auto* get = app.add_subcommand("get", "Describe mask NAME (with --areas -o FILE, save its grid)");
-  get->add_option("NAME", get_args.name, "Mask name")->required();
-  get->add_flag("--areas", get_args.areas, "Fetch the area grid too (GetMask include_areas)");
-  get->add_option("-o,--output", get_args.output,
+Command add_get_command(CLI::App& app) {
+  auto [get, args, command] =
+      add_command(app, "get", "Describe mask NAME (with --areas -o FILE, save its grid)", run_get);
+  get->add_option("NAME", args->name, "Mask name")->required();
+  get->add_flag("--areas", args->areas, "Fetch the area grid too (GetMask include_areas)");
+  get->add_option("-o,--output", args->output,
                   "With --areas: write the grid as an 8-bit grey PNG whose grey value is the area "
                   "id (upload reads it back as the same grid)")
       ->type_name("FILE");
+  return command;
+}
 
-  auto* list = app.add_subcommand("list", "Describe every mask, ordered by name");
+Command add_list_command(CLI::App& app) {
+  auto* command = app.add_subcommand("list", "Describe every mask, ordered by name");
+  return {command, [](Client& client, bool json) {
+            return report(client.list_masks(), json, [](const pb::ListMasksResponse& response) {
+              std::string text;
+              for (const auto& info : response.masks()) {
+                text += (text.empty() ? "" : "\n") + format_mask_info(info);
+              }
+              return text;
+            });
+          }};
+}
 
-  std::string delete_name;
-  auto* del = app.add_subcommand("delete", "Delete mask NAME");
-  del->add_option("NAME", delete_name, "Mask name")->required();
+Command add_delete_command(CLI::App& app) {
+  auto name = std::make_shared<std::string>();
+  auto* command = app.add_subcommand("delete", "Delete mask NAME");
+  command->add_option("NAME", *name, "Mask name")->required();
+  return {command, [name](Client& client, bool json) {
+            return report(client.delete_mask(*name), json,
+                          [&](const pb::DeleteMaskResponse&) { return "deleted " + *name; });
+          }};
+}
 
-  FindArgs find_args;
-  auto* find = app.add_subcommand("find", "Find a path on MASK from (SX,SY) to (GX,GY)");
-  find->add_option("MASK", find_args.mask, "Mask name")->required();
-  find->add_option("SX", find_args.sx, "Start column")->required();
-  find->add_option("SY", find_args.sy, "Start row")->required();
-  find->add_option("GX", find_args.gx, "Goal column")->required();
-  find->add_option("GY", find_args.gy, "Goal row")->required();
-  pathfinder::cli::add_path_options(*find, find_args.path);
-  find->add_option("--expected-revision", find_args.expected_revision,
-                   "Answer only from this mask revision, else FAILED_PRECONDITION (default any)");
-  find->footer(
-      "Prints the path, and when an end was snapped (--snap) where to and how far. Exits 3 when "
-      "there is no path, saying why (start or goal not walkable, or no route between them); "
-      "with --json the reason goes to stderr.");
-
-  ReachableArgs reachable_args;
-  auto* reachable =
-      app.add_subcommand("reachable", "Can (BX,BY) be reached from (AX,AY)? One answer per quad");
-  reachable->add_option("MASK", reachable_args.mask, "Mask name")->required();
-  reachable->add_option("COORDS", reachable_args.coordinates, "AX AY BX BY [AX AY BX BY ...]")
-      ->required();
-  reachable->add_option("--areas", reachable_args.areas, "Walkable area ids (default all)");
-  reachable->add_flag("--eight", reachable_args.eight, "Eight neighbours (default four)");
-  reachable->add_option("--expected-revision", reachable_args.expected_revision,
-                        "Answer only from this mask revision, else FAILED_PRECONDITION (default "
-                        "any)");
-
-  StandardMoveArgs move_args;
-  auto* standard_move =
-      app.add_subcommand("standard-move", "RPG-style tile route from (SX,SY) to (GX,GY)");
-  standard_move->add_option("MASK", move_args.mask, "Mask name")->required();
-  standard_move->add_option("SX", move_args.sx, "Start column")->required();
-  standard_move->add_option("SY", move_args.sy, "Start row")->required();
-  standard_move->add_option("GX", move_args.gx, "Goal column")->required();
-  standard_move->add_option("GY", move_args.gy, "Goal row")->required();
-  standard_move->add_option("--max-moves", move_args.max_moves,
-                            "Most standard moves to stitch, 1..3 (default 2)");
-  standard_move->add_flag("--forbid-corner-cutting", move_args.forbid_corner_cutting,
-                          "Diagonal steps need both side tiles walkable");
-  standard_move->add_option("--areas", move_args.areas, "Walkable area ids (default all)");
-  standard_move->add_option("--expected-revision", move_args.expected_revision,
-                            "Answer only from this mask revision, else FAILED_PRECONDITION "
-                            "(default any)");
-
-  PatchArgs patch_args;
-  auto* patch = app.add_subcommand("patch", "Overwrite a rectangle of mask NAME");
-  patch->add_option("NAME", patch_args.name, "Mask name")->required();
-  patch->add_option("X Y W H AREAS_FILE", patch_args.positionals,
+Command add_patch_command(CLI::App& app) {
+  auto [patch, args, command] =
+      add_command(app, "patch", "Overwrite a rectangle of mask NAME", run_patch);
+  patch->add_option("NAME", args->name, "Mask name")->required();
+  patch->add_option("X Y W H AREAS_FILE", args->positionals,
                     "The rectangle at (X,Y), W x H, gets AREAS_FILE's bytes: W*H area ids, one "
                     "byte each, row-major");
-  patch->add_option("--fill", patch_args.fill, "Area id 0..63 to fill --rect with")
-      ->type_name("AREA");
-  patch->add_option("--rect", patch_args.rect, "The rectangle for --fill")->type_name("X,Y,W,H");
+  patch->add_option("--fill", args->fill, "Area id 0..63 to fill --rect with")->type_name("AREA");
+  patch->add_option("--rect", args->rect, "The rectangle for --fill")->type_name("X,Y,W,H");
   patch
-      ->add_option("--png", patch_args.png,
+      ->add_option("--png", args->png,
                    "A PNG whose pixels (decoded as upload would, see --rule) replace the "
                    "rectangle of its size at --at")
       ->type_name("FILE");
-  patch->add_option("--at", patch_args.at, "Top-left corner for --png")->type_name("X,Y");
-  pathfinder::cli::add_rule_options(*patch, patch_args.decode);
-  patch->add_option("--expected-revision", patch_args.expected_revision,
+  patch->add_option("--at", args->at, "Top-left corner for --png")->type_name("X,Y");
+  add_rule_options(*patch, args->decode);
+  patch->add_option("--expected-revision", args->expected_revision,
                     "Refuse unless the mask is at this revision (default any)");
   patch->footer(
       "Three forms: patch NAME X Y W H AREAS_FILE | patch NAME --fill AREA --rect X,Y,W,H | "
       "patch NAME --png FILE --at X,Y [--rule ...] [--palette ...] [--block-unmapped].");
-
-  HealthArgs health_args;
-  auto* health = app.add_subcommand(
-      "health", "Ask grpc.health.v1.Health/Check; prints SERVING (exit 0) or the status (exit 1)");
-  health->add_option("SERVICE", health_args.service, "Service name (default: the whole server)");
-
-  pathfinder::cli::RenderArgs render_args;
-  auto* render = pathfinder::cli::add_render_command(app, render_args);
-
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& error) {
-    // --help and --version are "errors" with exit code 0; real ones become 2.
-    if (app.exit(error) == 0) return kExitOk;
-    for (const auto& line :
-         pathfinder::cli::suggestions(app, std::vector<std::string>(argv + 1, argv + argc))) {
-      std::cerr << line << "\n";
-    }
-    return kExitUsage;
-  }
-
-  try {
-    pathfinder::ClientOptions options;
-    constexpr double kMaxTimeoutSeconds = 365.0 * 24 * 3600;  // keeps the cast below defined
-    options.deadline = std::chrono::milliseconds(static_cast<std::int64_t>(
-        std::min(global.timeout_seconds, kMaxTimeoutSeconds) * 1000.0 + 0.5));
-    if (!global.token_file.empty()) {
-      options.bearer_token = pathfinder::read_token_file(global.token_file);
-    } else if (const char* token = std::getenv("PATHFIND_TOKEN"); token != nullptr) {
-      options.bearer_token = token;
-    }
-    if (!global.tls_ca.empty() || !global.tls_cert.empty() || !global.tls_key.empty()) {
-      pathfinder::load_tls_files(options, global.tls_ca, global.tls_cert, global.tls_key);
-    }
-    pathfinder::Client client(global.server, options);
-    const bool json = global.json;
-
-    if (*upload) {
-      return run_upload(client, upload_args, json);
-    }
-    if (*get) {
-      return run_get(client, get_args, json);
-    }
-    if (*health) {
-      return run_health(client, health_args, json);
-    }
-    if (*list) {
-      return report(client.list_masks(), json, [](const pb::ListMasksResponse& response) {
-        std::string text;
-        for (const auto& info : response.masks()) {
-          text += (text.empty() ? "" : "\n") + pathfinder::cli::format_mask_info(info);
-        }
-        return text;
-      });
-    }
-    if (*del) {
-      return report(client.delete_mask(delete_name), json,
-                    [&](const pb::DeleteMaskResponse&) { return "deleted " + delete_name; });
-    }
-    if (*find) {
-      return run_find(client, find_args, json);
-    }
-    if (*reachable) {
-      return run_reachable(client, reachable_args, json);
-    }
-    if (*standard_move) {
-      return run_standard_move(client, move_args, json);
-    }
-    if (*patch) {
-      return run_patch(client, patch_args, json);
-    }
-    if (*render) {
-      return pathfinder::cli::run_render(client, render_args, json);
-    }
-    std::cerr << "error: no command\n";
-    return kExitUsage;
-  } catch (const UsageError& error) {
-    std::cerr << "error: " << error.what() << "\n";
-    return kExitUsage;
-  } catch (const pathfinder::FileError& error) {
-    std::cerr << "error: " << error.what() << "\n";
-    return kExitUsage;
-  } catch (const std::exception& error) {
-    std::cerr << "error: " << error.what() << "\n";
-    return kExitRpcError;
-  }
+  return command;
 }
+
+}  // namespace pathfinder::cli

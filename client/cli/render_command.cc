@@ -90,9 +90,10 @@ pathcore::Path from_proto(const google::protobuf::RepeatedPtrField<pb::Point>& p
 
 }  // namespace
 
-CLI::App* add_render_command(CLI::App& app, RenderArgs& args) {
-  auto* render = app.add_subcommand(
-      "render", "Draw a mask (MASK on the server, or --mask-file FILE) as a PNG, with a path");
+Command add_render_command(CLI::App& app) {
+  auto [render, args, command] = add_command(
+      app, "render", "Draw a mask (MASK on the server, or --mask-file FILE) as a PNG, with a path",
+      run_render);
   render->footer(
       "Areas get distinct colours (area 0 near black). With --from and --to: the raw grid path "
       "faint, the (smoothed) path bold white, start a green disc, goal a red one. --heatmap: the "
@@ -103,30 +104,30 @@ CLI::App* add_render_command(CLI::App& app, RenderArgs& args) {
       "decoded as upload would, and its path computed locally (no server needed). A legend under "
       "the map (--no-legend leaves it out) shows each area's colour and id, and with --heatmap "
       "the ramp from near to far with the highest distance.");
-  render->add_option("MASK", args.mask, "Mask name on the server (or give --mask-file)");
+  render->add_option("MASK", args->mask, "Mask name on the server (or give --mask-file)");
   render
       ->add_option(
-          "--mask-file", args.mask_file,
+          "--mask-file", args->mask_file,
           "Render this local image file (decoded as upload would) instead of a server mask")
       ->type_name("FILE");
-  add_decode_options(*render, args.decode);
-  render->add_option("--from", args.from, "Start of the path: X Y")->expected(2)->type_name("INT");
-  render->add_option("--to", args.to, "Goal of the path (and of the heatmap's field): X Y")
+  add_decode_options(*render, args->decode);
+  render->add_option("--from", args->from, "Start of the path: X Y")->expected(2)->type_name("INT");
+  render->add_option("--to", args->to, "Goal of the path (and of the heatmap's field): X Y")
       ->expected(2)
       ->type_name("INT");
-  add_path_options(*render, args.path);
-  render->add_flag("--heatmap", args.heatmap, "Colour the distance field to --to");
-  render->add_flag("--components", args.components,
+  add_path_options(*render, args->path);
+  render->add_flag("--heatmap", args->heatmap, "Colour the distance field to --to");
+  render->add_flag("--components", args->components,
                    "Colour each connected component (under the heatmap, if both)");
-  render->add_option("--scale", args.scale, "Picture pixels per mask pixel, 1..64")
+  render->add_option("--scale", args->scale, "Picture pixels per mask pixel, 1..64")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
-  render->add_flag("--no-legend", args.no_legend,
+  render->add_flag("--no-legend", args->no_legend,
                    "Leave out the legend strip (area colours, heat scale) under the map");
-  render->add_option("-o,--output", args.output, "The PNG file to write")
+  render->add_option("-o,--output", args->output, "The PNG file to write")
       ->required()
       ->type_name("FILE");
-  return render;
+  return command;
 }
 
 int run_render(Client& client, const RenderArgs& args, bool json) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cli_options.h"
+#include "command.h"
 #include "pathfinder/client.h"
 
 namespace pathfinder::cli {
@@ -29,7 +30,7 @@ struct RenderArgs {
 };
 
 // Registers the `render` subcommand on app.
-CLI::App* add_render_command(CLI::App& app, RenderArgs& args);
+[[nodiscard]] Command add_render_command(CLI::App& app);
 
 // Renders and writes the PNG; prints what it wrote (a JSON object with json).
 // Returns the exit code: 1 with "error: STATUS: message" on stderr when a call

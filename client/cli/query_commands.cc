@@ -1,0 +1,154 @@
+// `pathfind` find, reachable and standard-move: the queries on a stored mask.
+
+#include "query_commands.h"
+
+#include <cstdint>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli_format.h"
+#include "cli_options.h"
+
+namespace pathfinder::cli {
+
+namespace pb = pathfinding::v1;
+
+namespace {
+
+struct FindArgs {
+  std::string mask;
+  std::int32_t sx = 0, sy = 0, gx = 0, gy = 0;
+  PathArgs path;
+  std::uint64_t expected_revision = 0;
+};
+
+struct ReachableArgs {
+  std::string mask;
+  std::vector<std::int32_t> coordinates;
+  std::string areas;
+  bool eight = false;
+  std::uint64_t expected_revision = 0;
+};
+
+struct StandardMoveArgs {
+  std::string mask;
+  std::int32_t sx = 0, sy = 0, gx = 0, gy = 0;
+  std::uint32_t max_moves = 0;
+  bool forbid_corner_cutting = false;
+  std::string areas;
+  std::uint64_t expected_revision = 0;
+};
+
+int run_find(pathfinder::Client& client, const FindArgs& args, bool json) {
+  pb::FindPathRequest request;
+  request.set_mask(args.mask);
+  *request.mutable_start() = pathfinder::make_point(args.sx, args.sy);
+  *request.mutable_goal() = pathfinder::make_point(args.gx, args.gy);
+  fill_path_request(args.path, request);
+  request.set_expected_revision(args.expected_revision);
+  const auto result = client.find_path(request);
+  const int code = report(result, json, [&](const pb::FindPathResponse& response) {
+    return format_find_path(request, response);
+  });
+  if (code == kExitOk && !result.value.found()) {
+    if (json) {  // stdout stays one JSON object; the reason goes to stderr
+      std::cerr << "no path: " << find_path_reason_text(request, result.value) << "\n";
+    }
+    return kExitNoPath;
+  }
+  return code;
+}
+
+int run_reachable(pathfinder::Client& client, const ReachableArgs& args, bool json) {
+  if (args.coordinates.empty() || args.coordinates.size() % 4 != 0) {
+    throw UsageError("reachable: expected AX AY BX BY, four numbers per pair, got " +
+                     std::to_string(args.coordinates.size()) + " numbers");
+  }
+  pb::ReachableRequest request;
+  request.set_mask(args.mask);
+  for (std::size_t i = 0; i < args.coordinates.size(); i += 4) {
+    auto* pair = request.add_pairs();
+    *pair->mutable_a() = pathfinder::make_point(args.coordinates[i], args.coordinates[i + 1]);
+    *pair->mutable_b() = pathfinder::make_point(args.coordinates[i + 2], args.coordinates[i + 3]);
+  }
+  request.set_enabled_areas(parse_areas(args.areas));
+  request.set_connectivity(args.eight ? pb::CONNECTIVITY_EIGHT : pb::CONNECTIVITY_FOUR);
+  request.set_expected_revision(args.expected_revision);
+  return report(client.reachable(request), json, [&](const pb::ReachableResponse& response) {
+    return format_reachable(request, response);
+  });
+}
+
+int run_standard_move(pathfinder::Client& client, const StandardMoveArgs& args, bool json) {
+  pb::StandardMoveRequest request;
+  request.set_mask(args.mask);
+  *request.mutable_start() = pathfinder::make_point(args.sx, args.sy);
+  *request.mutable_goal() = pathfinder::make_point(args.gx, args.gy);
+  request.set_enabled_areas(parse_areas(args.areas));
+  request.set_max_moves(args.max_moves);
+  request.set_forbid_corner_cutting(args.forbid_corner_cutting);
+  request.set_expected_revision(args.expected_revision);
+  return report(client.standard_move(request), json, [](const pb::StandardMoveResponse& response) {
+    return format_standard_move(response);
+  });
+}
+
+// SX SY GX GY, the positionals of find and standard-move after MASK.
+void add_start_goal(CLI::App& command, std::int32_t& sx, std::int32_t& sy, std::int32_t& gx,
+                    std::int32_t& gy) {
+  command.add_option("SX", sx, "Start column")->required();
+  command.add_option("SY", sy, "Start row")->required();
+  command.add_option("GX", gx, "Goal column")->required();
+  command.add_option("GY", gy, "Goal row")->required();
+}
+
+// --expected-revision, the last option of every query.
+void add_expected_revision(CLI::App& command, std::uint64_t& revision) {
+  command.add_option("--expected-revision", revision,
+                     "Answer only from this mask revision, else FAILED_PRECONDITION (default any)");
+}
+
+}  // namespace
+
+Command add_find_command(CLI::App& app) {
+  auto [find, args, command] =
+      add_command(app, "find", "Find a path on MASK from (SX,SY) to (GX,GY)", run_find);
+  find->add_option("MASK", args->mask, "Mask name")->required();
+  add_start_goal(*find, args->sx, args->sy, args->gx, args->gy);
+  add_path_options(*find, args->path);
+  add_expected_revision(*find, args->expected_revision);
+  find->footer(
+      "Prints the path, and when an end was snapped (--snap) where to and how far. Exits 3 when "
+      "there is no path, saying why (start or goal not walkable, or no route between them); "
+      "with --json the reason goes to stderr.");
+  return command;
+}
+
+Command add_reachable_command(CLI::App& app) {
+  auto [reachable, args, command] = add_command(
+      app, "reachable", "Can (BX,BY) be reached from (AX,AY)? One answer per quad", run_reachable);
+  reachable->add_option("MASK", args->mask, "Mask name")->required();
+  reachable->add_option("COORDS", args->coordinates, "AX AY BX BY [AX AY BX BY ...]")->required();
+  reachable->add_option("--areas", args->areas, "Walkable area ids (default all)");
+  reachable->add_flag("--eight", args->eight, "Eight neighbours (default four)");
+  add_expected_revision(*reachable, args->expected_revision);
+  return command;
+}
+
+Command add_standard_move_command(CLI::App& app) {
+  auto [standard_move, args, command] = add_command(
+      app, "standard-move", "RPG-style tile route from (SX,SY) to (GX,GY)", run_standard_move);
+  standard_move->add_option("MASK", args->mask, "Mask name")->required();
+  add_start_goal(*standard_move, args->sx, args->sy, args->gx, args->gy);
+  standard_move->add_option("--max-moves", args->max_moves,
+                            "Most standard moves to stitch, 1..3 (default 2)");
+  standard_move->add_flag("--forbid-corner-cutting", args->forbid_corner_cutting,
+                          "Diagonal steps need both side tiles walkable");
+  standard_move->add_option("--areas", args->areas, "Walkable area ids (default all)");
+  add_expected_revision(*standard_move, args->expected_revision);
+  return command;
+}
+
+}  // namespace pathfinder::cli
