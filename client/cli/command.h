@@ -22,9 +22,9 @@ struct Command {
   std::function<int(Client& client, bool json)> run;
 };
 
-// A new subcommand `name` on app (as app): its options are to be bound to
-// *args, which lives as long as command, and command.run calls
-// run(client, *args, json).
+// What add_command gives: the new subcommand (app), the arguments its options
+// are to be bound to (args, which live as long as command), and the Command
+// whose run calls run(client, *args, json).
 template <class Args>
 struct AddedCommand {
   CLI::App* app;
@@ -32,6 +32,7 @@ struct AddedCommand {
   Command command;
 };
 
+// Registers subcommand `name` on app (--help lists them in the order of the calls).
 template <class Args>
 AddedCommand<Args> add_command(CLI::App& app, const std::string& name,
                                const std::string& description,
