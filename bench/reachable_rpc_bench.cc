@@ -15,10 +15,10 @@
 #include <string>
 
 #include "bench_masks.h"
-#include "field_cache.h"
-#include "mask_store.h"
+#include "cache/field_cache.h"
 #include "pathfinder/client.h"
-#include "pathfinder_service.h"
+#include "service/pathfinder_service.h"
+#include "store/mask_store.h"
 
 namespace {
 

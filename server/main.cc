@@ -28,17 +28,17 @@
 #include <utility>
 #include <vector>
 
-#include "auth.h"
-#include "field_cache.h"
+#include "runtime/auth.h"
+#include "cache/field_cache.h"
 #include "grpc/health/v1/health.pb.h"
-#include "listen_address.h"
-#include "logging.h"
-#include "mask_store.h"
-#include "metrics.h"
-#include "metrics_http.h"
+#include "runtime/listen_address.h"
+#include "runtime/logging.h"
+#include "store/mask_store.h"
+#include "runtime/metrics.h"
+#include "runtime/metrics_http.h"
 #include "pathcore/codec.h"
-#include "pathfinder_service.h"
-#include "version.h"
+#include "service/pathfinder_service.h"
+#include "runtime/version.h"
 
 namespace {
 
