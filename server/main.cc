@@ -33,7 +33,7 @@
 #include "grpc/health/v1/health.pb.h"
 #include "runtime/listen_address.h"
 #include "runtime/logging.h"
-#include "store/mask_store.h"
+#include "store/file_mask_store.h"
 #include "runtime/metrics.h"
 #include "runtime/metrics_http.h"
 #include "pathcore/codec.h"
@@ -43,6 +43,7 @@
 namespace {
 
 using pathserver::FieldCache;
+using pathserver::FileMaskStore;
 using pathserver::MaskStore;
 using pathserver::Metrics;
 
@@ -286,8 +287,9 @@ int run(const Config& config, const sigset_t& stop_signals) {
       config.max_masks, config.max_stored_mb, config.max_reachable_pairs, config.cache_mb);
 
   // Throws StoreError.
-  MaskStore store(config.data_dir,
-                  {.max_masks = config.max_masks, .max_bytes = config.max_stored_mb * 1024 * 1024});
+  FileMaskStore store(
+      config.data_dir,
+      {.max_masks = config.max_masks, .max_bytes = config.max_stored_mb * 1024 * 1024});
   const auto& report = store.load_report();
   spdlog::info(
       "mask store '{}': {} masks loaded, {} bad files skipped ({} of them masks now answering "

@@ -1,4 +1,4 @@
-#include "store/mask_store.h"
+#include "store/file_mask_store.h"
 
 #include <fcntl.h>
 #include <openssl/evp.h>
@@ -136,47 +136,7 @@ bool is_lower_hex(std::string_view s) {
   return true;
 }
 
-bool is_name_char(char c) {
-  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ||
-         c == '_' || c == '-' || c == '/';
-}
-
-std::string printable_char(char c) {
-  const auto u = static_cast<unsigned char>(c);
-  if (u >= 0x20 && u < 0x7F) return std::string("'") + c + "'";
-  static constexpr char kHex[] = "0123456789abcdef";
-  return std::string("byte 0x") + kHex[u >> 4] + kHex[u & 0xF];
-}
-
 }  // namespace
-
-std::optional<std::string> mask_name_problem(std::string_view name) {
-  if (name.empty()) return "must not be empty";
-  if (name.size() > kMaxMaskNameLength) {
-    return "is " + std::to_string(name.size()) + " characters long; the limit is " +
-           std::to_string(kMaxMaskNameLength);
-  }
-  for (std::size_t i = 0; i < name.size(); ++i) {
-    if (!is_name_char(name[i])) {
-      return printable_char(name[i]) + " at position " + std::to_string(i) +
-             " is not allowed (use A-Z a-z 0-9 . _ - /)";
-    }
-  }
-  if (name.front() == '/') return "must not start with '/'";
-  if (name.back() == '/') return "must not end with '/'";
-  std::size_t start = 0;
-  while (start <= name.size()) {
-    std::size_t end = name.find('/', start);
-    if (end == std::string_view::npos) end = name.size();
-    const std::string_view segment = name.substr(start, end - start);
-    if (segment.empty()) return "must not contain an empty segment ('//')";
-    if (segment == "." || segment == "..") {
-      return "must not contain a '" + std::string(segment) + "' segment";
-    }
-    start = end + 1;
-  }
-  return std::nullopt;
-}
 
 std::string mask_file_name(std::string_view name) {
   std::string file(name);
@@ -185,12 +145,6 @@ std::string mask_file_name(std::string_view name) {
   }
   file += kMaskSuffix;
   return file;
-}
-
-std::string corrupt_mask_message(std::string_view name) {
-  return "mask '" + std::string(name) +
-         "' is unreadable: its stored file was corrupt when the server started; upload it "
-         "again or delete it";
 }
 
 namespace {
@@ -209,7 +163,7 @@ std::optional<std::string> mask_name_of_file(std::string_view file) {
 
 }  // namespace
 
-MaskStore::MaskStore(std::filesystem::path dir, StoreLimits limits)
+FileMaskStore::FileMaskStore(std::filesystem::path dir, StoreLimits limits)
     : dir_(std::move(dir)), limits_(limits) {
   // The directories this creates, deepest first: their entries must be made
   // durable in their parents too, or a crash could lose the whole store.
@@ -254,11 +208,11 @@ MaskStore::MaskStore(std::filesystem::path dir, StoreLimits limits)
   }
 }
 
-MaskStore::~MaskStore() {
+FileMaskStore::~FileMaskStore() {
   if (dir_fd_ >= 0) ::close(dir_fd_);
 }
 
-void MaskStore::load() {
+void FileMaskStore::load() {
   std::error_code ec;
   std::filesystem::directory_iterator it(dir_, ec);
   if (ec) {
@@ -317,7 +271,7 @@ void MaskStore::load() {
   }
 }
 
-MaskEntryPtr MaskStore::load_file(const std::filesystem::path& path) const {
+MaskEntryPtr FileMaskStore::load_file(const std::filesystem::path& path) const {
   Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (fd.get() < 0) throw std::runtime_error("cannot open: " + errno_text(errno));
   struct stat st {};
@@ -384,7 +338,7 @@ MaskEntryPtr MaskStore::load_file(const std::filesystem::path& path) const {
   return entry;
 }
 
-void MaskStore::write_file(const MaskEntry& entry) {
+void FileMaskStore::write_file(const MaskEntry& entry) {
   const std::string file = mask_file_name(entry.name);
   const std::filesystem::path final_path = dir_ / file;
   const std::filesystem::path temp_path =
@@ -427,14 +381,14 @@ void MaskStore::write_file(const MaskEntry& entry) {
   sync_dir();
 }
 
-void MaskStore::sync_dir() {
+void FileMaskStore::sync_dir() {
   if (::fsync(dir_fd_) != 0) {
     throw StoreError("cannot fsync data dir '" + dir_.string() + "': " + errno_text(errno));
   }
 }
 
-void MaskStore::check_limits(std::string_view name, const MaskEntry* old_entry,
-                             std::uint64_t new_bytes, const pathcore::Mask& mask) const {
+void FileMaskStore::check_limits(std::string_view name, const MaskEntry* old_entry,
+                                 std::uint64_t new_bytes, const pathcore::Mask& mask) const {
   const std::string what = "cannot store mask '" + std::string(name) + "' (" +
                            std::to_string(mask.width()) + "x" + std::to_string(mask.height()) +
                            " = " + std::to_string(new_bytes) + " bytes): ";
@@ -452,7 +406,7 @@ void MaskStore::check_limits(std::string_view name, const MaskEntry* old_entry,
   }
 }
 
-MaskEntryPtr MaskStore::put(std::string_view name, pathcore::Mask mask, bool* unchanged) {
+MaskEntryPtr FileMaskStore::put(std::string_view name, pathcore::Mask mask, bool* unchanged) {
   if (auto problem = mask_name_problem(name)) throw InvalidMaskName("name: " + *problem);
   auto entry = std::make_shared<MaskEntry>();
   entry->name = std::string(name);
@@ -487,7 +441,7 @@ MaskEntryPtr MaskStore::put(std::string_view name, pathcore::Mask mask, bool* un
   return entry;
 }
 
-MaskEntryPtr MaskStore::patch(std::string_view name, const MaskPatch& patch) {
+MaskEntryPtr FileMaskStore::patch(std::string_view name, const MaskPatch& patch) {
   if (auto problem = mask_name_problem(name)) throw InvalidMaskName("name: " + *problem);
   if (patch.width == 0 || patch.height == 0) {
     throw InvalidPatch("width: the rectangle is empty (" + std::to_string(patch.width) + "x" +
@@ -548,7 +502,7 @@ MaskEntryPtr MaskStore::patch(std::string_view name, const MaskPatch& patch) {
   return entry;
 }
 
-MaskEntryPtr MaskStore::remove(std::string_view name, bool* was_corrupt) {
+MaskEntryPtr FileMaskStore::remove(std::string_view name, bool* was_corrupt) {
   if (auto problem = mask_name_problem(name)) throw InvalidMaskName("name: " + *problem);
   if (was_corrupt != nullptr) *was_corrupt = false;
   const std::lock_guard write_lock(write_mutex_);
@@ -576,13 +530,13 @@ MaskEntryPtr MaskStore::remove(std::string_view name, bool* was_corrupt) {
   return removed;
 }
 
-MaskEntryPtr MaskStore::get(std::string_view name) const {
+MaskEntryPtr FileMaskStore::get(std::string_view name) const {
   const std::shared_lock lock(map_mutex_);
   const auto it = masks_.find(name);
   return it == masks_.end() ? nullptr : it->second;
 }
 
-std::vector<MaskEntryPtr> MaskStore::list() const {
+std::vector<MaskEntryPtr> FileMaskStore::list() const {
   const std::shared_lock lock(map_mutex_);
   std::vector<MaskEntryPtr> entries;
   entries.reserve(masks_.size());
@@ -590,17 +544,17 @@ std::vector<MaskEntryPtr> MaskStore::list() const {
   return entries;
 }
 
-bool MaskStore::is_corrupt(std::string_view name) const {
+bool FileMaskStore::is_corrupt(std::string_view name) const {
   const std::shared_lock lock(map_mutex_);
   return corrupt_.contains(name);
 }
 
-std::size_t MaskStore::corrupt_count() const {
+std::size_t FileMaskStore::corrupt_count() const {
   const std::shared_lock lock(map_mutex_);
   return corrupt_.size();
 }
 
-std::size_t MaskStore::size() const {
+std::size_t FileMaskStore::size() const {
   const std::shared_lock lock(map_mutex_);
   return masks_.size();
 }

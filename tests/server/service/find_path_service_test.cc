@@ -19,7 +19,7 @@
 #include "cache/field_cache.h"
 #include "pathfinding/v1/pathfinding.grpc.pb.h"
 #include "service/pathfinder_service.h"
-#include "store/mask_store.h"
+#include "store/file_mask_store.h"
 #include "support/server_process.h"
 
 namespace pathserver {
@@ -34,7 +34,7 @@ constexpr int kHeight = 2160;
 class FindPathServiceTest : public ::testing::Test {
  protected:
   void start(ServiceLimits limits) {
-    store_ = std::make_unique<MaskStore>(dir_.file("data"));
+    store_ = std::make_unique<FileMaskStore>(dir_.file("data"));
     store_->put("open",
                 pathcore::Mask(kWidth, kHeight,
                                std::vector<std::uint8_t>(std::size_t{kWidth} * kHeight, 1)));

@@ -1,4 +1,4 @@
-#include "store/mask_store.h"
+#include "store/file_mask_store.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -81,7 +81,7 @@ class MaskStoreTest : public ::testing::Test {
 TEST_F(MaskStoreTest, ReopenGivesTheSameMasksRevisionsAndDigests) {
   std::vector<MaskEntryPtr> stored;
   {
-    MaskStore store(dir_);
+    FileMaskStore store(dir_);
     EXPECT_EQ(store.size(), 0U);
     store.put("demo", make_mask(17, 9));
     stored.push_back(store.put("demo", make_mask(5, 30)));  // revision 2
@@ -89,7 +89,7 @@ TEST_F(MaskStoreTest, ReopenGivesTheSameMasksRevisionsAndDigests) {
     stored.push_back(store.put("a", make_mask(64, 48)));
     stored.push_back(store.put(std::string(kMaxMaskNameLength, 'x'), make_mask(3, 3)));
   }
-  MaskStore store(dir_);
+  FileMaskStore store(dir_);
   EXPECT_EQ(store.load_report().loaded, stored.size());
   EXPECT_EQ(store.load_report().skipped, 0U);
   ASSERT_EQ(store.size(), stored.size());
@@ -110,7 +110,7 @@ TEST_F(MaskStoreTest, ReopenGivesTheSameMasksRevisionsAndDigests) {
 }
 
 TEST_F(MaskStoreTest, ListIsOrderedByName) {
-  MaskStore store(dir_);
+  FileMaskStore store(dir_);
   for (const char* name : {"b", "a/z", "a", "C"}) store.put(name, make_mask(2, 2));
   std::vector<std::string> names;
   for (const auto& entry : store.list()) names.push_back(entry->name);
@@ -118,7 +118,7 @@ TEST_F(MaskStoreTest, ListIsOrderedByName) {
 }
 
 TEST_F(MaskStoreTest, EntryDescribesTheMask) {
-  MaskStore store(dir_);
+  FileMaskStore store(dir_);
   const auto entry = store.put("m", pathcore::Mask(3, 2, {0, 1, 5, 63, 1, 0}));
   EXPECT_EQ(entry->name, "m");
   EXPECT_EQ(entry->revision, 1U);
@@ -130,7 +130,7 @@ TEST_F(MaskStoreTest, EntryDescribesTheMask) {
 }
 
 TEST_F(MaskStoreTest, RevisionIncrementsOnReplace) {
-  MaskStore store(dir_);
+  FileMaskStore store(dir_);
   EXPECT_EQ(store.put("a", make_mask(4, 4))->revision, 1U);
   EXPECT_EQ(store.put("a", make_mask(4, 4))->revision, 2U);
   EXPECT_EQ(store.put("b", make_mask(4, 4))->revision, 1U);
@@ -141,7 +141,7 @@ TEST_F(MaskStoreTest, RevisionIncrementsOnReplace) {
 }
 
 TEST_F(MaskStoreTest, RevisionStaysMonotonicAcrossDeleteAndReupload) {
-  MaskStore store(dir_);
+  FileMaskStore store(dir_);
   store.put("a", make_mask(4, 4));
   store.put("a", make_mask(4, 4));
   ASSERT_TRUE(store.remove("a"));
@@ -150,7 +150,7 @@ TEST_F(MaskStoreTest, RevisionStaysMonotonicAcrossDeleteAndReupload) {
 
 TEST_F(MaskStoreTest, DeleteRemovesTheMaskDurably) {
   {
-    MaskStore store(dir_);
+    FileMaskStore store(dir_);
     store.put("levels/keep", make_mask(4, 4));
     store.put("levels/gone", make_mask(4, 4));
     EXPECT_TRUE(fs::exists(dir_ / mask_file_name("levels/gone")));
@@ -160,14 +160,14 @@ TEST_F(MaskStoreTest, DeleteRemovesTheMaskDurably) {
     EXPECT_FALSE(store.remove("never"));
     EXPECT_FALSE(fs::exists(dir_ / mask_file_name("levels/gone")));
   }
-  MaskStore store(dir_);
+  FileMaskStore store(dir_);
   EXPECT_EQ(store.get("levels/gone"), nullptr);
   EXPECT_NE(store.get("levels/keep"), nullptr);
   EXPECT_EQ(store.size(), 1U);
 }
 
 TEST_F(MaskStoreTest, FileNamesAreFlatAndLeaveNoTempFiles) {
-  MaskStore store(dir_);
+  FileMaskStore store(dir_);
   store.put("levels/town/inn", make_mask(4, 4));
   store.put(".hidden", make_mask(4, 4));
   store.put("levels/town/inn", make_mask(4, 4));
@@ -178,7 +178,7 @@ TEST_F(MaskStoreTest, FileNamesAreFlatAndLeaveNoTempFiles) {
 TEST_F(MaskStoreTest, CorruptTruncatedAndStrayFilesAreSkipped) {
   Bytes victim;
   {
-    MaskStore store(dir_);
+    FileMaskStore store(dir_);
     store.put("good", make_mask(10, 10));
     store.put("other/good", make_mask(3, 7));
     store.put("victim", make_mask(20, 10));
@@ -233,7 +233,7 @@ TEST_F(MaskStoreTest, CorruptTruncatedAndStrayFilesAreSkipped) {
     fs::remove(victim_path);
     write_bytes(dir_ / c.file, c.bytes);
     {
-      MaskStore store(dir_);
+      FileMaskStore store(dir_);
       EXPECT_EQ(store.load_report().loaded, 2U);
       EXPECT_EQ(store.load_report().skipped, c.skipped);
       EXPECT_EQ(store.load_report().temp_removed, c.temp_removed);
@@ -256,7 +256,7 @@ TEST_F(MaskStoreTest, CorruptTruncatedAndStrayFilesAreSkipped) {
       EXPECT_FALSE(store.is_corrupt("victim"));
     }
     {
-      MaskStore store(dir_);
+      FileMaskStore store(dir_);
       ASSERT_NE(store.get("victim"), nullptr);
       EXPECT_EQ(store.get("victim")->mask->width(), 2U);
       EXPECT_TRUE(store.remove("victim"));
@@ -267,36 +267,36 @@ TEST_F(MaskStoreTest, CorruptTruncatedAndStrayFilesAreSkipped) {
 
 TEST_F(MaskStoreTest, OtherFilesAndDirectoriesAreIgnored) {
   {
-    MaskStore store(dir_);
+    FileMaskStore store(dir_);
     store.put("a", make_mask(3, 3));
   }
   write_bytes(dir_ / "port", {'1', '2', '\n'});
   fs::create_directory(dir_ / "sub.pfmask");
-  MaskStore store(dir_);
+  FileMaskStore store(dir_);
   EXPECT_EQ(store.load_report().loaded, 1U);
   EXPECT_EQ(store.load_report().ignored, 2U);
   EXPECT_EQ(store.load_report().skipped, 0U);
 }
 
 TEST_F(MaskStoreTest, SecondStoreOnTheSameDirIsRefused) {
-  MaskStore store(dir_);
-  EXPECT_THROW(MaskStore{dir_}, StoreError);
+  FileMaskStore store(dir_);
+  EXPECT_THROW(FileMaskStore{dir_}, StoreError);
 }
 
 TEST_F(MaskStoreTest, UnusableDirIsAStoreError) {
   write_bytes(dir_ / "file", {1});
-  EXPECT_THROW(MaskStore{dir_ / "file"}, StoreError);
-  EXPECT_THROW(MaskStore{dir_ / "file" / "sub"}, StoreError);
+  EXPECT_THROW(FileMaskStore{dir_ / "file"}, StoreError);
+  EXPECT_THROW(FileMaskStore{dir_ / "file" / "sub"}, StoreError);
 }
 
 TEST_F(MaskStoreTest, MissingDirIsCreated) {
-  MaskStore store(dir_ / "new" / "data");
+  FileMaskStore store(dir_ / "new" / "data");
   store.put("a", make_mask(2, 2));
   EXPECT_TRUE(fs::exists(dir_ / "new" / "data" / mask_file_name("a")));
 }
 
 TEST_F(MaskStoreTest, InvalidNamesAreRefused) {
-  MaskStore store(dir_);
+  FileMaskStore store(dir_);
   try {
     store.put("../x", make_mask(2, 2));
     FAIL() << "accepted ../x";
@@ -308,7 +308,7 @@ TEST_F(MaskStoreTest, InvalidNamesAreRefused) {
 }
 
 TEST_F(MaskStoreTest, ConcurrentWritersAndReaders) {
-  MaskStore store(dir_);
+  FileMaskStore store(dir_);
   constexpr int kThreads = 4;
   constexpr int kPuts = 10;
   std::vector<std::thread> threads;
@@ -346,7 +346,7 @@ MaskPatch rect(std::uint32_t x, std::uint32_t y, std::uint32_t w, std::uint32_t 
 }
 
 TEST_F(MaskStoreTest, PatchOverwritesARectangleAsANewRevision) {
-  MaskStore store(dir_);
+  FileMaskStore store(dir_);
   const auto before = store.put("m", pathcore::Mask(4, 3, std::vector<std::uint8_t>(12, 1)));
   const std::vector<std::uint8_t> areas{0, 2, 63, 0};
   const auto after = store.patch("m", rect(1, 1, 2, 2, areas, 1));
@@ -362,7 +362,7 @@ TEST_F(MaskStoreTest, PatchOverwritesARectangleAsANewRevision) {
 }
 
 TEST_F(MaskStoreTest, PatchRefusesBadRequestsWithoutChangingAnything) {
-  MaskStore store(dir_);
+  FileMaskStore store(dir_);
   store.put("m", pathcore::Mask(4, 3, std::vector<std::uint8_t>(12, 1)));
   const std::vector<std::uint8_t> four(4, 0);
   const auto message = [&](const MaskPatch& patch) {
@@ -388,7 +388,7 @@ TEST_F(MaskStoreTest, PatchRefusesBadRequestsWithoutChangingAnything) {
 }
 
 TEST_F(MaskStoreTest, ConcurrentPatchesExpectingOneRevisionExactlyOneWins) {
-  MaskStore store(dir_);
+  FileMaskStore store(dir_);
   store.put("shared", pathcore::Mask(8, 8, std::vector<std::uint8_t>(64, 1)));
   for (std::uint64_t round = 1; round <= 5; ++round) {
     constexpr int kThreads = 8;
@@ -416,11 +416,11 @@ TEST_F(MaskStoreTest, ConcurrentPatchesExpectingOneRevisionExactlyOneWins) {
 TEST_F(MaskStoreTest, RestartKeepsThePatchedRevision) {
   MaskEntryPtr patched;
   {
-    MaskStore store(dir_);
+    FileMaskStore store(dir_);
     store.put("m", make_mask(9, 7));
     patched = store.patch("m", rect(2, 3, 3, 2, {0, 1, 2, 3, 4, 5}, 1));
   }
-  MaskStore store(dir_);
+  FileMaskStore store(dir_);
   const auto loaded = store.get("m");
   ASSERT_NE(loaded, nullptr);
   EXPECT_EQ(loaded->revision, 2U);
@@ -444,7 +444,7 @@ std::string limit_message(Put&& put) {
 }
 
 TEST_F(MaskStoreTest, TooManyMasksIsRefusedAndNothingStoredChanges) {
-  MaskStore store(dir_, {.max_masks = 3, .max_bytes = 1'000'000});
+  FileMaskStore store(dir_, {.max_masks = 3, .max_bytes = 1'000'000});
   for (const char* name : {"a", "b", "c"}) store.put(name, make_mask(4, 4));
   const auto files_before = files_in(dir_);
   const std::string message = limit_message([&] { store.put("d", make_mask(4, 4)); });
@@ -463,7 +463,7 @@ TEST_F(MaskStoreTest, TooManyMasksIsRefusedAndNothingStoredChanges) {
 }
 
 TEST_F(MaskStoreTest, TooManyBytesIsRefusedAndReplacementsCountTheDifference) {
-  MaskStore store(dir_, {.max_masks = 100, .max_bytes = 1000});
+  FileMaskStore store(dir_, {.max_masks = 100, .max_bytes = 1000});
   store.put("big", make_mask(30, 30));    // 900 bytes
   store.put("small", make_mask(10, 10));  // 1000: exactly the limit
   EXPECT_EQ(store.stored_bytes(), 1000U);
@@ -493,12 +493,12 @@ TEST_F(MaskStoreTest, TooManyBytesIsRefusedAndReplacementsCountTheDifference) {
 
 TEST_F(MaskStoreTest, ReopeningAboveLowerLimitsKeepsEverythingAndOnlyRefusesGrowth) {
   {
-    MaskStore store(dir_);
+    FileMaskStore store(dir_);
     store.put("a", make_mask(20, 10));
     store.put("b", make_mask(10, 10));
     store.put("c", make_mask(5, 2));
   }
-  MaskStore store(dir_, {.max_masks = 2, .max_bytes = 100});
+  FileMaskStore store(dir_, {.max_masks = 2, .max_bytes = 100});
   EXPECT_EQ(store.size(), 3U);
   EXPECT_EQ(store.stored_bytes(), 310U);
   EXPECT_FALSE(limit_message([&] { store.put("d", make_mask(1, 1)); }).empty());
@@ -535,7 +535,7 @@ std::pair<int, int> race_puts(MaskStore& store) {
 }
 
 TEST_F(MaskStoreTest, ConcurrentPutsNeverOvershootTheMaskLimit) {
-  MaskStore store(dir_, {.max_masks = 5, .max_bytes = 1'000'000});
+  FileMaskStore store(dir_, {.max_masks = 5, .max_bytes = 1'000'000});
   EXPECT_EQ(race_puts(store), std::make_pair(5, 32 - 5));
   EXPECT_EQ(store.size(), 5U);
   EXPECT_EQ(store.stored_bytes(), 5U * 64U);
@@ -543,7 +543,7 @@ TEST_F(MaskStoreTest, ConcurrentPutsNeverOvershootTheMaskLimit) {
 }
 
 TEST_F(MaskStoreTest, ConcurrentPutsNeverOvershootTheByteLimit) {
-  MaskStore store(dir_, {.max_masks = 1000, .max_bytes = 3 * 64 + 63});
+  FileMaskStore store(dir_, {.max_masks = 1000, .max_bytes = 3 * 64 + 63});
   EXPECT_EQ(race_puts(store), std::make_pair(3, 32 - 3));
   EXPECT_EQ(store.size(), 3U);
   EXPECT_EQ(store.stored_bytes(), 3U * 64U);
@@ -562,7 +562,7 @@ struct NameCase {
 // might; returns the file's path.
 fs::path store_then_corrupt(const fs::path& dir, pathcore::Mask mask) {
   {
-    MaskStore store(dir);
+    FileMaskStore store(dir);
     store.put("levels/victim", std::move(mask));
     store.put("fine", pathcore::Mask(2, 2, {1, 1, 1, 1}));
   }
@@ -575,7 +575,7 @@ fs::path store_then_corrupt(const fs::path& dir, pathcore::Mask mask) {
 
 TEST_F(MaskStoreTest, CorruptMaskIsRememberedUntilDeleted) {
   const fs::path path = store_then_corrupt(dir_, make_mask(8, 8));
-  MaskStore store(dir_);
+  FileMaskStore store(dir_);
   EXPECT_EQ(store.load_report().skipped, 1U);
   EXPECT_EQ(store.load_report().corrupt, std::vector<std::string>{"levels/victim"});
   EXPECT_TRUE(store.is_corrupt("levels/victim"));
@@ -610,7 +610,7 @@ TEST_F(MaskStoreTest, CorruptMaskIsRememberedUntilDeleted) {
 TEST_F(MaskStoreTest, UploadReplacesACorruptMask) {
   store_then_corrupt(dir_, make_mask(8, 8));
   {
-    MaskStore store(dir_);
+    FileMaskStore store(dir_);
     ASSERT_TRUE(store.is_corrupt("levels/victim"));
     bool unchanged = true;
     const auto entry = store.put("levels/victim", make_mask(3, 5), &unchanged);
@@ -619,7 +619,7 @@ TEST_F(MaskStoreTest, UploadReplacesACorruptMask) {
     EXPECT_EQ(store.get("levels/victim"), entry);
     EXPECT_EQ(store.size(), 2U);
   }
-  MaskStore store(dir_);  // the replacement is what is on disk now
+  FileMaskStore store(dir_);  // the replacement is what is on disk now
   EXPECT_EQ(store.load_report().skipped, 0U);
   EXPECT_FALSE(store.is_corrupt("levels/victim"));
   ASSERT_NE(store.get("levels/victim"), nullptr);
@@ -634,7 +634,7 @@ std::pair<dev_t, ino_t> file_identity(const fs::path& path) {
 }
 
 TEST_F(MaskStoreTest, SameGridKeepsTheRevisionAndTheFile) {
-  MaskStore store(dir_);
+  FileMaskStore store(dir_);
   const pathcore::Mask mask = make_mask(12, 7);
   bool unchanged = true;
   const auto first = store.put("m", mask, &unchanged);
@@ -664,7 +664,7 @@ TEST_F(MaskStoreTest, SameGridKeepsTheRevisionAndTheFile) {
 }
 
 TEST_F(MaskStoreTest, SameGridAfterAPatchIsUnchangedToo) {
-  MaskStore store(dir_);
+  FileMaskStore store(dir_);
   store.put("m", pathcore::Mask(3, 1, {1, 1, 1}));
   const std::vector<std::uint8_t> wall{0};
   const auto patched = store.patch("m", rect(1, 0, 1, 1, wall));
