@@ -7,6 +7,12 @@
 #include <cerrno>
 #include <cstring>
 #include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "runtime/config.h"
+#include "runtime/startup_error.h"
 
 namespace pathserver {
 namespace {
@@ -104,6 +110,19 @@ std::optional<std::string> bind_problem(std::string_view flag, std::string_view 
   }
   if (any_bound || first_error == 0) return std::nullopt;
   return quoted(flag, address) + ": cannot listen: " + std::strerror(first_error);
+}
+
+void check_listen_addresses(const ServerConfig& config) {
+  std::vector<std::pair<std::string, std::string>> addresses = {{"--listen", config.listen}};
+  if (!config.metrics_address.empty()) {
+    addresses.emplace_back("--metrics-address", config.metrics_address);
+  }
+  for (const auto& [flag, address] : addresses) {
+    if (auto problem = host_port_problem(flag, address)) throw StartupError(*problem);
+  }
+  for (const auto& [flag, address] : addresses) {
+    if (auto problem = bind_problem(flag, address)) throw StartupError(*problem);
+  }
 }
 
 }  // namespace pathserver

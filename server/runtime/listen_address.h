@@ -10,6 +10,8 @@
 
 namespace pathserver {
 
+struct ServerConfig;
+
 // Why `address`, the value of `flag`, is not HOST:PORT, or nullopt when it
 // is. HOST must be non-empty (a name, a dotted IPv4 address or a bracketed
 // IPv6 one); PORT a decimal number 0..65535. The message names the flag and
@@ -26,5 +28,11 @@ namespace pathserver {
 // Call with an address host_port_problem accepted.
 [[nodiscard]] std::optional<std::string> bind_problem(std::string_view flag,
                                                       std::string_view address);
+
+// Checks --listen and, when set, --metrics-address: first that both are
+// HOST:PORT (host_port_problem), then that their ports are free
+// (bind_problem), so a mistake is one sentence and nothing was opened.
+// Throws StartupError with the first problem.
+void check_listen_addresses(const ServerConfig& config);
 
 }  // namespace pathserver

@@ -14,6 +14,7 @@
 #include "pathfinding/v1/pathfinding.grpc.pb.h"
 #include "runtime/auth.h"
 #include "runtime/compute_pool.h"
+#include "runtime/config.h"
 #include "runtime/metrics.h"
 #include "service/arena_allocator.h"
 #include "service/cached_find_path.h"
@@ -22,9 +23,6 @@
 #include "store/mask_store.h"
 
 namespace pathserver {
-
-// Default ServiceLimits::max_reachable_pairs.
-inline constexpr int kDefaultMaxReachablePairs = 10000;
 
 struct ServiceLimits {
   // Largest mask an upload may decode to, in pixels.
