@@ -15,10 +15,10 @@
 #include <string>
 
 #include "bench_masks.h"
-#include "field_cache.h"
-#include "mask_store.h"
+#include "cache/field_cache.h"
 #include "pathfinder/client.h"
-#include "pathfinder_service.h"
+#include "service/pathfinder_service.h"
+#include "store/file_mask_store.h"
 
 namespace {
 
@@ -38,7 +38,7 @@ struct Fixture {
     std::string templ =
         (std::filesystem::temp_directory_path() / "reachable-bench-XXXXXX").string();
     dir = ::mkdtemp(templ.data());
-    store = std::make_unique<pathserver::MaskStore>(dir);
+    store = std::make_unique<pathserver::FileMaskStore>(dir);
     store->put("hd", pathbench::random_obstacle_mask(1920, 1080, 0.30, 42));
     cache = std::make_unique<pathserver::FieldCache>(std::size_t{64} << 20);
     service = std::make_unique<pathserver::PathfinderService>(*store, *cache,

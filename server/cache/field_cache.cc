@@ -1,0 +1,131 @@
+#include "cache/field_cache.h"
+
+#include <functional>
+
+namespace pathserver {
+namespace {
+
+void mix(std::size_t& seed, std::size_t value) {
+  // boost::hash_combine's mixing step, widened for 64-bit.
+  seed ^= value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2);
+}
+
+}  // namespace
+
+std::size_t FieldKeyHash::operator()(const FieldKey& key) const {
+  std::size_t seed = std::hash<std::string>{}(key.mask);
+  mix(seed, std::hash<std::uint64_t>{}(key.revision));
+  mix(seed, std::hash<std::uint64_t>{}(key.enabled));
+  mix(seed, static_cast<std::size_t>(key.connectivity) * 2 + (key.allow_corner_cutting ? 1 : 0));
+  mix(seed, std::hash<std::string_view>{}(std::string_view(
+                reinterpret_cast<const char*>(key.area_costs.data()), key.area_costs.size())));
+  mix(seed, std::hash<std::uint64_t>{}(
+                (static_cast<std::uint64_t>(static_cast<std::uint32_t>(key.goal.x)) << 32) |
+                static_cast<std::uint32_t>(key.goal.y)));
+  return seed;
+}
+
+FieldCache::FieldCache(std::size_t budget_bytes) : budget_bytes_(budget_bytes) {}
+
+FieldPtr FieldCache::get(const FieldKey& key) {
+  const std::lock_guard lock(mutex_);
+  const auto it = index_.find(key);
+  if (it == index_.end()) {
+    ++counters_.misses;
+    return nullptr;
+  }
+  ++counters_.hits;
+  lru_.splice(lru_.begin(), lru_, it->second);
+  return it->second->field;
+}
+
+FieldPtr FieldCache::peek(const FieldKey& key) {
+  const std::lock_guard lock(mutex_);
+  const auto it = index_.find(key);
+  if (it == index_.end()) return nullptr;
+  lru_.splice(lru_.begin(), lru_, it->second);
+  return it->second->field;
+}
+
+void FieldCache::put(const FieldKey& key, FieldPtr field) {
+  if (field == nullptr) return;
+  const std::size_t size = field->memory_bytes();
+  List dropped;  // released outside the lock (fields can be large)
+  const std::lock_guard lock(mutex_);
+  if (const auto floor = first_live_revision_.find(key.mask);
+      floor != first_live_revision_.end() && key.revision < floor->second) {
+    return;  // its mask was replaced or deleted meanwhile
+  }
+  if (const auto it = index_.find(key); it != index_.end()) {
+    // Same key, same revision: an equal field. Drop the old one and re-add.
+    bytes_ -= it->second->bytes;
+    dropped.splice(dropped.end(), lru_, it->second);
+    index_.erase(it);
+  }
+  if (size > budget_bytes_) {
+    ++counters_.oversized;
+    return;
+  }
+  while (bytes_ + size > budget_bytes_ && !lru_.empty()) {
+    bytes_ -= lru_.back().bytes;
+    index_.erase(lru_.back().key);
+    dropped.splice(dropped.end(), lru_, std::prev(lru_.end()));
+    ++counters_.evictions;
+  }
+  lru_.push_front(Entry{key, std::move(field), size});
+  index_.emplace(key, lru_.begin());
+  bytes_ += size;
+}
+
+void FieldCache::erase_mask(std::string_view mask, std::uint64_t first_live_revision) {
+  List dropped;  // released outside the lock
+  const std::lock_guard lock(mutex_);
+  std::uint64_t& floor = first_live_revision_[std::string(mask)];
+  floor = std::max(floor, first_live_revision);
+  for (auto it = lru_.begin(); it != lru_.end();) {
+    const auto next = std::next(it);
+    if (it->key.mask == mask && it->key.revision < floor) {
+      bytes_ -= it->bytes;
+      index_.erase(it->key);
+      dropped.splice(dropped.end(), lru_, it);
+    }
+    it = next;
+  }
+}
+
+void FieldCache::record_computed(double seconds) {
+  const std::lock_guard lock(mutex_);
+  ++counters_.fields_computed;
+  counters_.compute_seconds += seconds;
+}
+
+void FieldCache::record_interrupted() {
+  const std::lock_guard lock(mutex_);
+  ++counters_.fills_interrupted;
+}
+
+void FieldCache::record_shared_wait() {
+  const std::lock_guard lock(mutex_);
+  ++counters_.shared_waits;
+}
+
+std::size_t FieldCache::size() const {
+  const std::lock_guard lock(mutex_);
+  return lru_.size();
+}
+
+std::size_t FieldCache::bytes() const {
+  const std::lock_guard lock(mutex_);
+  return bytes_;
+}
+
+FieldCacheStats FieldCache::stats() const {
+  const std::lock_guard lock(mutex_);
+  FieldCacheStats stats = counters_;
+  stats.entries = lru_.size();
+  stats.bytes = bytes_;
+  stats.budget_bytes = budget_bytes_;
+  return stats;
+}
+
+}  // namespace pathserver

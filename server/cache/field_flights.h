@@ -1,0 +1,99 @@
+#pragma once
+
+#include <grpcpp/support/status.h>
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "cache/field_cache.h"
+
+namespace pathserver {
+
+// One request that needs a distance field (a FindPath call, or a test's
+// stand-in). Called by whichever thread runs the fill the request waits for.
+class FieldRequest {
+ public:
+  virtual ~FieldRequest() = default;
+  // OK while the request still wants its answer; else why it does not
+  // (DEADLINE_EXCEEDED, CANCELLED, UNAVAILABLE when the server stops).
+  // Must be cheap: fills call it about every 16,384 pixels.
+  [[nodiscard]] virtual grpc::Status gone() const = 0;
+  // Answers the request with a failure status. Only the first answer of a
+  // request counts; later ones (and gone() after it) must be harmless.
+  virtual void abandon(const grpc::Status& status) = 0;
+  // The field for key this request waited for is ready (nullptr: the fill failed; the
+  // request should try again, e.g. lead a fill of its own). Must not block:
+  // typically queues the request's work again with the field at hand.
+  virtual void resume(const FieldKey& key, FieldPtr field) = 0;
+  // The pixel the request traces from, when a half-built field may serve it
+  // (serve_partial); nullopt (the default): it waits for the final field.
+  [[nodiscard]] virtual std::optional<pathcore::Point> start() const { return std::nullopt; }
+  // Called on the filling thread, with the fill paused and start() settled
+  // in `partial` (a half-built field for key): answers the request from it
+  // synchronously and returns true, or returns false (keeps waiting).
+  virtual bool serve_partial(const FieldKey& /*key*/, const pathcore::DistanceField& /*partial*/) {
+    return false;
+  }
+};
+
+// One fill under way, shared by every request that needs its key.
+struct Flight {
+  FieldKey key;
+  // Guarded by FieldFlights' mutex:
+  std::vector<std::shared_ptr<FieldRequest>> waiters;  // parked until the field is final
+  bool served = false;  // an answer was traced on it: finish it for the cache regardless
+};
+
+// Single flight for distance fields: at most one fill per FieldKey at a time.
+// The first request to miss leads (fills on its compute thread); the others
+// park on the flight without holding a thread, and are answered from the
+// half-built field as their starts settle (serve_partial) or resumed with the
+// final field. While filling, the leader calls poll(), which answers the waiters
+// whose deadline passed (or that were cancelled) and tells the fill to stop
+// once nobody is left who needs it. Thread-safe.
+class FieldFlights {
+ public:
+  FieldFlights() = default;
+  FieldFlights(const FieldFlights&) = delete;
+  FieldFlights& operator=(const FieldFlights&) = delete;
+
+  // The flight for key: a new one led by the caller (leader = true), or the
+  // one under way with `request` parked on it (leader = false).
+  [[nodiscard]] std::shared_ptr<Flight> lead_or_wait(const FieldKey& key,
+                                                     const std::shared_ptr<FieldRequest>& request,
+                                                     bool& leader);
+  // The leader's interrupt check. Answers (abandon) every waiter that is gone,
+  // and `leader` too when it is gone (leader may be null once it was
+  // answered). True when the fill should stop: the server is stopping, or no
+  // answer was traced on the fill yet and neither the leader nor any waiter
+  // wants it. The flight is then removed (nobody can join it any more).
+  [[nodiscard]] bool poll(Flight& flight, FieldRequest* leader);
+  // An answer was traced on the partial field: the rest is finished for the cache.
+  void mark_served(Flight& flight);
+  // The requests parked on flight now (a copy).
+  [[nodiscard]] std::vector<std::shared_ptr<FieldRequest>> waiters(const Flight& flight) const;
+  // Takes request off flight's waiters (it was answered another way).
+  void remove_waiter(Flight& flight, const FieldRequest* request);
+  // The fill is over: removes the flight and resumes its waiters with field
+  // (nullptr when the fill failed or was interrupted).
+  void complete(Flight& flight, const FieldPtr& field);
+
+  // Fills stop at their next poll(), even ones finishing for the cache.
+  void stop() { stopping_.store(true, std::memory_order_relaxed); }
+  [[nodiscard]] bool stopping() const { return stopping_.load(std::memory_order_relaxed); }
+  // Flights under way (for tests).
+  [[nodiscard]] std::size_t size() const;
+
+ private:
+  void remove_locked(const Flight& flight);
+
+  mutable std::mutex mutex_;
+  std::unordered_map<FieldKey, std::shared_ptr<Flight>, FieldKeyHash> flights_;
+  std::atomic<bool> stopping_{false};
+};
+
+}  // namespace pathserver

@@ -1,0 +1,165 @@
+#include "runtime/config.h"
+
+#include <CLI/CLI.hpp>
+#include <string>
+
+#include "runtime/version.h"
+
+namespace pathserver {
+
+std::optional<int> parse_config(int argc, char** argv, ServerConfig& config) {
+  CLI::App app{
+      "pathfinder-server: gRPC grid pathfinding service (pathfinding.v1.Pathfinder, with "
+      "grpc.health.v1.Health and reflection v1alpha). Runs until SIGTERM or SIGINT, then exits "
+      "0."};
+  app.set_version_flag("--version", "pathfinder-server " + std::string(pathfinder_version()),
+                       "Print 'pathfinder-server VERSION' and exit 0");
+  app.add_option("--listen", config.listen,
+                 "Address to listen on, HOST:PORT (TLS with --tls-cert, else plaintext); port 0 "
+                 "picks a free port")
+      ->type_name("HOST:PORT")
+      ->capture_default_str();
+  app.add_option("--data-dir", config.data_dir,
+                 "Directory of the persistent mask store (created if missing, locked while "
+                 "running)")
+      ->type_name("DIR")
+      ->capture_default_str();
+  app.add_option("--log-level", config.log_level,
+                 "Log level (logs go to stderr). At info a failed call logs one line (RPC, "
+                 "status code, message, mask, latency, peer), a successful write one audit line "
+                 "(mask, revision, size, sha256, peer, which token) and any other successful "
+                 "call none; debug adds one per call")
+      ->type_name("LEVEL")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}))
+      ->capture_default_str();
+  app.add_option("--log-format", config.log_format,
+                 "text: '[time] [logger] [level] message key=value...'; json: one object per "
+                 "line with \"time\" (UTC), \"level\", \"logger\", \"message\" and the line's "
+                 "fields as keys of their own (rpc, code, mask, latency_ms, peer; audit lines: "
+                 "mask, revision, width, height, sha256, peer, token)")
+      ->type_name("FORMAT")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  CLI::Option* metrics_address =
+      app.add_option("--metrics-address", config.metrics_address,
+                     "Serve Prometheus text metrics over plain HTTP at http://HOST:PORT/metrics "
+                     "(HOST a numeric IPv4 address or localhost; port 0 picks a free port). No "
+                     "authentication: keep it on loopback or a trusted network. Default: off. A "
+                     "port in use is a startup error")
+          ->type_name("HOST:PORT");
+  app.add_option("--metrics-port-file", config.metrics_port_file,
+                 "With --metrics-address, write the metrics port (decimal and a newline) to FILE "
+                 "atomically, before --port-file is written")
+      ->type_name("FILE")
+      ->needs(metrics_address);
+  app.add_option("--max-message-mb", config.max_message_mb,
+                 "Largest request and response message, in MiB")
+      ->type_name("N")
+      ->check(CLI::Range(1, 2047))
+      ->capture_default_str();
+  app.add_option("--max-pixels", config.max_pixels,
+                 "Largest mask an upload or seed may decode to, in pixels")
+      ->type_name("N")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--max-masks", config.max_masks,
+                 "Most masks stored (by name); an upload of a new name beyond it is "
+                 "RESOURCE_EXHAUSTED (replacing a stored mask is not)")
+      ->type_name("N")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--max-stored-mb", config.max_stored_mb,
+                 "Most bytes stored, in MiB: the sum of width*height (one byte per pixel, the "
+                 "decoded area grids the server also holds in memory) over all masks. An upload "
+                 "that would exceed it is RESOURCE_EXHAUSTED; a replacement counts the difference")
+      ->type_name("N")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40))
+      ->capture_default_str();
+  app.add_option("--max-reachable-pairs", config.max_reachable_pairs,
+                 "Most pairs one Reachable request may carry (more is RESOURCE_EXHAUSTED)")
+      ->type_name("N")
+      ->check(CLI::Range(1, 1 << 30))
+      ->capture_default_str();
+  app.add_option("--cache-mb", config.cache_mb,
+                 "Memory budget of the distance-field cache in MiB (LRU by the bytes each "
+                 "field holds: 2-8 per mask pixel; 0 disables caching)")
+      ->type_name("MIB")
+      ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 30))
+      ->capture_default_str();
+  app.add_option("--compute-threads", config.compute_threads,
+                 "Threads that run flood fills for cold FindPath calls (0: one per hardware "
+                 "thread); warm calls are answered on gRPC's threads meanwhile")
+      ->type_name("N")
+      ->check(CLI::Range(std::size_t{0}, std::size_t{1024}))
+      ->capture_default_str();
+  app.add_option("--compute-niceness", config.compute_niceness,
+                 "Added to the compute threads' nice value, so warm calls get the CPU first "
+                 "when all cores are busy (0: same priority as gRPC's threads)")
+      ->type_name("N")
+      ->check(CLI::Range(0, 19))
+      ->capture_default_str();
+  app.add_option("--compute-queue", config.compute_queue,
+                 "Cold FindPath calls that may wait for a compute thread; beyond that they are "
+                 "refused with RESOURCE_EXHAUSTED")
+      ->type_name("N")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 20))
+      ->capture_default_str();
+  app.add_option("--seed-mask", config.seed_masks,
+                 "Repeatable. At start, store FILE (format sniffed) as mask NAME unless NAME is "
+                 "already stored; a bad FILE is a startup error")
+      ->type_name("NAME=FILE")
+      ->allow_extra_args(false)
+      ->check(CLI::Validator(
+          [](std::string& spec) -> std::string {
+            const auto eq = spec.find('=');
+            if (eq == std::string::npos || eq + 1 == spec.size()) {
+              return "expected NAME=FILE, got '" + spec + "'";
+            }
+            if (auto problem = mask_name_problem(spec.substr(0, eq))) {
+              return "mask name '" + spec.substr(0, eq) + "' " + *problem;
+            }
+            return {};
+          },
+          ""));
+  app.add_option("--port-file", config.port_file,
+                 "Once listening with the store loaded, write the bound port (decimal and a "
+                 "newline) to FILE atomically")
+      ->type_name("FILE");
+  app.add_option("--admin-token-file", config.admin_token_file,
+                 "File holding the admin token (trailing whitespace trimmed; empty is an error). "
+                 "UploadMask, PatchMask and DeleteMask then need 'authorization: Bearer <token>'. "
+                 "Without this flag the token is read from env PATHFINDER_ADMIN_TOKEN when set; "
+                 "the flag wins when both are given")
+      ->type_name("FILE");
+  app.add_option("--client-token-file", config.client_token_file,
+                 "File holding the client token. Queries (GetMask, ListMasks, FindPath, "
+                 "Reachable, StandardMove) then need the client or the admin token. Health and "
+                 "reflection stay open")
+      ->type_name("FILE");
+  app.add_flag("--allow-unauthenticated-writes", config.allow_unauthenticated_writes,
+               "Allow listening on a non-loopback address with no admin token (anyone who can "
+               "connect may upload and delete masks); without it the server refuses to start");
+  app.add_option("--tls-cert", config.tls_cert,
+                 "PEM certificate chain of the server; with --tls-key, serve TLS instead of "
+                 "plaintext")
+      ->type_name("FILE");
+  app.add_option("--tls-key", config.tls_key, "PEM private key of --tls-cert")->type_name("FILE");
+  app.add_option("--tls-client-ca", config.tls_client_ca,
+                 "PEM CA certificates: mutual TLS, every client must present a certificate "
+                 "signed by one of them (needs --tls-cert and --tls-key)")
+      ->type_name("FILE");
+  app.add_option("--shutdown-grace", config.shutdown_grace_seconds,
+                 "On SIGTERM/SIGINT: health turns NOT_SERVING, new calls are refused, and "
+                 "in-flight calls get this many seconds to finish before they are cancelled")
+      ->type_name("SECONDS")
+      ->check(CLI::Range(0.0, 3600.0))
+      ->capture_default_str();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  return std::nullopt;
+}
+
+}  // namespace pathserver

@@ -1,0 +1,52 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pathcore/codec.h"
+#include "store/mask_store.h"
+
+namespace pathserver {
+
+// Default ServiceLimits::max_reachable_pairs and --max-reachable-pairs.
+inline constexpr int kDefaultMaxReachablePairs = 10000;
+
+// What pathfinder-server was asked to do: one field per flag, defaults as
+// --help shows them.
+struct ServerConfig {
+  std::string listen = "127.0.0.1:50051";
+  std::string data_dir = "./data";
+  std::string log_level = "info";
+  std::string log_format = "text";  // text | json
+  std::string metrics_address;      // empty: no metrics endpoint
+  std::string metrics_port_file;
+  int max_message_mb = 64;
+  std::uint64_t max_pixels = pathcore::kDefaultMaxPixels;
+  std::size_t cache_mb = 1024;      // distance-field cache budget, MiB
+  std::size_t compute_threads = 0;  // 0: one per hardware thread
+  int compute_niceness = 10;        // added to the compute threads' nice value
+  std::size_t compute_queue = 256;  // cold FindPath calls that may wait for a thread
+  std::size_t max_masks = kDefaultMaxMasks;
+  std::uint64_t max_stored_mb = kDefaultMaxStoredBytes / (1024 * 1024);
+  int max_reachable_pairs = kDefaultMaxReachablePairs;
+  std::vector<std::string> seed_masks;  // NAME=FILE
+  std::string port_file;
+  std::string admin_token_file;
+  std::string client_token_file;
+  bool allow_unauthenticated_writes = false;
+  std::string tls_cert;       // PEM certificate chain; with tls_key turns TLS on
+  std::string tls_key;        // PEM private key
+  std::string tls_client_ca;  // PEM roots; requires and verifies client certificates
+  double shutdown_grace_seconds = 5;
+};
+
+// Reads the flags into `config` (fields of flags not given keep their
+// values). Returns the exit status when the process should stop now, after
+// CLI11 printed what it prints: 0 for --help and --version, non-zero for a
+// bad command line. std::nullopt: run with `config`.
+[[nodiscard]] std::optional<int> parse_config(int argc, char** argv, ServerConfig& config);
+
+}  // namespace pathserver

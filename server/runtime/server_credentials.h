@@ -1,0 +1,16 @@
+#pragma once
+
+#include <grpcpp/security/server_credentials.h>
+
+#include <memory>
+
+#include "runtime/config.h"
+
+namespace pathserver {
+
+// Insecure credentials, or TLS (mutual TLS with --tls-client-ca) from the PEM
+// files of the flags. Throws StartupError.
+[[nodiscard]] std::shared_ptr<grpc::ServerCredentials> make_server_credentials(
+    const ServerConfig& config);
+
+}  // namespace pathserver

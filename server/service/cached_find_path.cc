@@ -1,0 +1,245 @@
+#include "service/cached_find_path.h"
+
+#include <memory>
+#include <optional>
+#include <utility>
+
+#include "pathcore/distance_field.h"
+
+namespace pathserver {
+namespace {
+
+// Beautify's working memory, one per thread that answers FindPath (gRPC's
+// and the compute pool's), so a warm path does not allocate it per call.
+pathcore::SmoothingScratch& smoothing_scratch() {
+  thread_local pathcore::SmoothingScratch scratch;
+  return scratch;
+}
+
+pathcore::FieldOptions field_options(const FieldKey& key) {
+  pathcore::FieldOptions options;
+  options.enabled = key.enabled;
+  options.connectivity = key.connectivity;
+  options.allow_corner_cutting = key.allow_corner_cutting;
+  options.area_costs = key.area_costs;
+  return options;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+FieldKey field_key(const MaskEntry& entry, const pathcore::FieldOptions& options,
+                   pathcore::Point goal) {
+  const pathcore::FieldOptions normal = pathcore::normalized(options);
+  return FieldKey{entry.name,
+                  entry.revision,
+                  normal.enabled,
+                  normal.connectivity,
+                  normal.allow_corner_cutting,
+                  normal.area_costs,
+                  goal};
+}
+
+FieldLease CacheOnlySource::field(const FieldKey& key, const MaskEntry& /*entry*/,
+                                  pathcore::Point /*start*/) {
+  FieldPtr field = cache_.get(key);
+  if (!field) {
+    missed_ = key;
+    throw NeedsFill{};
+  }
+  return {field.get(), field, true};
+}
+
+std::function<bool()> FillingSource::begin_scan() {
+  return [this] { return flights_.stopping() || (request_ != nullptr && !request_->gone().ok()); };
+}
+
+FieldLease PartialSource::field(const FieldKey& key, const MaskEntry& /*entry*/,
+                                pathcore::Point start) {
+  if (!(key == key_) || !(start == settled_)) throw NeedsFill{};
+  return {&partial_, nullptr, true};
+}
+
+// A fill answered from half-built, finished after the answer.
+struct FillingSource::Deferred {
+  std::shared_ptr<Flight> flight;
+  std::shared_ptr<const pathcore::Mask> mask;  // the builder reads it: declared first
+  pathcore::FieldBuilder builder;
+  double seconds = 0;  // filling time so far
+};
+
+FillingSource::FillingSource(FieldCache& cache, FieldFlights& flights,
+                             std::shared_ptr<FieldRequest> request)
+    : cache_(cache), flights_(flights), request_(std::move(request)) {}
+
+FillingSource::~FillingSource() { finish_deferred(); }
+
+void FillingSource::give(const FieldKey& key, FieldPtr field) {
+  given_key_ = key;
+  given_ = std::move(field);
+}
+
+FieldLease FillingSource::field(const FieldKey& key, const MaskEntry& entry,
+                                pathcore::Point start) {
+  if (given_ && given_key_ == key) return {given_.get(), given_, true};
+  FieldPtr cached = counted_miss_ == key ? cache_.peek(key) : cache_.get(key);
+  if (cached) return {cached.get(), cached, true};
+  if (request_ == nullptr) {
+    // No request to park or to poll: a private fill.
+    auto flight = std::make_shared<Flight>();
+    flight->key = key;
+    return lead(flight, entry, start);
+  }
+  bool leader = false;
+  const std::shared_ptr<Flight> flight = flights_.lead_or_wait(key, request_, leader);
+  if (!leader) {
+    cache_.record_shared_wait();
+    throw Parked{};
+  }
+  // A fill may have ended between the miss and lead_or_wait.
+  if (FieldPtr late = cache_.peek(key)) {
+    flights_.complete(*flight, late);
+    return {late.get(), late, true};
+  }
+  return lead(flight, entry, start);
+}
+
+FieldLease FillingSource::lead(const std::shared_ptr<Flight>& flight, const MaskEntry& entry,
+                               pathcore::Point start) {
+  const FieldKey& key = flight->key;
+  std::unique_ptr<Deferred> fill;
+  const auto started = std::chrono::steady_clock::now();
+  try {
+    fill = std::make_unique<Deferred>(Deferred{
+        flight, entry.mask, pathcore::FieldBuilder(*entry.mask, key.goal, field_options(key)), 0});
+    if (request_ != nullptr) {
+      fill->builder.set_interrupt(
+          [this, f = flight.get()] { return flights_.poll(*f, request_.get()); });
+    }
+    fill->builder.run_until_settled(start);
+  } catch (const pathcore::Interrupted&) {
+    // poll() removed the flight: nobody needs it. Not cached.
+    cache_.record_interrupted();
+    throw RequestGone{};
+  } catch (...) {
+    flights_.complete(*flight, nullptr);  // the waiters try on their own
+    throw;
+  }
+  fill->seconds = seconds_since(started);
+  if (fill->builder.finished()) {
+    // Start was not reachable: the fill ran to the end already.
+    auto field = std::make_shared<const pathcore::DistanceField>(fill->builder.take());
+    cache_.record_computed(fill->seconds);
+    cache_.put(key, field);
+    flights_.complete(*flight, field);
+    return {field.get(), field, false};
+  }
+  if (request_ != nullptr && !request_->gone().ok()) {
+    // Expired while filling, with others waiting (or not: finish_deferred's
+    // poll then stops the fill): no answer from here.
+    deferred_.push_back(std::move(fill));
+    throw RequestGone{};
+  }
+  flights_.mark_served(*flight);
+  deferred_.push_back(std::move(fill));
+  return {&deferred_.back()->builder.field(), nullptr, false};
+}
+
+void FillingSource::finish_deferred() noexcept {
+  for (auto& fill : deferred_) {
+    Flight& flight = *fill->flight;
+    try {
+      if (request_ != nullptr) {
+        // Only waiters (and shutdown) are checked now: the leader has its answer.
+        fill->builder.set_interrupt([this, &flight] { return flights_.poll(flight, nullptr); });
+      }
+      const auto started = std::chrono::steady_clock::now();
+      // Parked requests first, each as soon as its start is settled; a few
+      // rounds, for those that park meanwhile (later ones get the final field).
+      for (int round = 0; round < 3 && !fill->builder.finished(); ++round) {
+        const auto waiters = flights_.waiters(flight);
+        if (waiters.empty()) break;
+        for (const auto& waiter : waiters) {
+          const std::optional<pathcore::Point> start = waiter->start();
+          if (!start || !fill->mask->contains(*start) ||
+              !fill->mask->walkable(*start, flight.key.enabled)) {
+            continue;
+          }
+          if (!fill->builder.run_until_settled(*start)) break;  // finished: all get it below
+          if (waiter->serve_partial(flight.key, fill->builder.field())) {
+            flights_.remove_waiter(flight, waiter.get());
+          }
+        }
+      }
+      fill->builder.finish();
+      auto field = std::make_shared<const pathcore::DistanceField>(fill->builder.take());
+      cache_.record_computed(fill->seconds + seconds_since(started));
+      cache_.put(flight.key, field);
+      flights_.complete(flight, field);
+    } catch (const pathcore::Interrupted&) {
+      cache_.record_interrupted();  // poll() removed the flight and answered its waiters
+    } catch (...) {
+      flights_.complete(flight, nullptr);
+    }
+  }
+  deferred_.clear();
+}
+
+CachedPathResult cached_find_path(const MaskEntry& entry, FieldSource& source,
+                                  pathcore::Point start, pathcore::Point goal,
+                                  const pathcore::FindPathOptions& options) {
+  const pathcore::Mask& mask = *entry.mask;
+  const pathcore::ClearanceMap* clearance = entry.clearance.get();
+  if (auto beeline = pathcore::beeline_answer(mask, start, goal, options, clearance)) {
+    return {std::move(*beeline), false};
+  }
+  const pathcore::AreaSet enabled = options.field.enabled & pathcore::kAllAreas;
+  std::optional<bool> goal_reachable;
+  bool hit = false;
+  if (mask.walkable(start, enabled) && mask.walkable(goal, enabled)) {
+    const FieldLease lease = source.field(field_key(entry, options.field, goal), entry, start);
+    hit = lease.hit;
+    if (lease.field->reachable(start) || !options.snap_to_reachable) {
+      return {pathcore::path_from_field(mask, *lease.field, start, options, clearance,
+                                        &smoothing_scratch()),
+              hit};
+    }
+    goal_reachable = false;
+  }
+  if (!options.snap_to_reachable) {
+    CachedPathResult result;
+    result.path.goal = goal;
+    return result;
+  }
+  const std::function<bool()> interrupt = source.begin_scan();
+  std::optional<pathcore::SnappedEndpoints> ends;
+  try {
+    ends = pathcore::snap_endpoints(mask, options.field, start, goal, goal_reachable, interrupt);
+  } catch (const pathcore::Interrupted&) {
+    throw RequestGone{};
+  }
+  if (!ends) {
+    CachedPathResult result;
+    result.path.goal = goal;
+    return result;
+  }
+  pathcore::FindPathOptions plain = options;
+  plain.snap_to_reachable = false;
+  CachedPathResult result = cached_find_path(entry, source, ends->start, ends->goal, plain);
+  result.cache_hit = result.cache_hit || hit;
+  return result;
+}
+
+CachedPathResult cached_find_path(const MaskEntry& entry, FieldCache& cache, pathcore::Point start,
+                                  pathcore::Point goal, const pathcore::FindPathOptions& options) {
+  FieldFlights flights;  // private: a null request never joins or polls flights
+  FillingSource source(cache, flights, nullptr);
+  CachedPathResult result = cached_find_path(entry, source, start, goal, options);
+  source.finish_deferred();
+  return result;
+}
+
+}  // namespace pathserver

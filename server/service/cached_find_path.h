@@ -1,0 +1,163 @@
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "cache/field_cache.h"
+#include "cache/field_flights.h"
+#include "pathcore/distance_field.h"
+#include "pathcore/mask.h"
+#include "pathcore/path.h"
+#include "store/mask_store.h"
+
+namespace pathserver {
+
+struct CachedPathResult {
+  pathcore::PathResult path;
+  bool cache_hit = false;  // the distance field came from the cache (or another request's fill)
+};
+
+// The cache key of the field a request needs toward goal.
+[[nodiscard]] FieldKey field_key(const MaskEntry& entry, const pathcore::FieldOptions& options,
+                                 pathcore::Point goal);
+
+// A distance field lent to cached_find_path: final, or half-built with the
+// start pixel settled (its cost final, see pathcore::FieldBuilder).
+struct FieldLease {
+  const pathcore::DistanceField* field = nullptr;  // valid while the source lives
+  FieldPtr owner;                                  // keeps a shared field alive
+  bool hit = false;  // from the cache, or from a fill another request ran
+};
+
+// Where cached_find_path gets its fields.
+class FieldSource {
+ public:
+  virtual ~FieldSource() = default;
+  // The field for key (of entry's mask), with start settled. May throw
+  // (see the implementations).
+  [[nodiscard]] virtual FieldLease field(const FieldKey& key, const MaskEntry& entry,
+                                         pathcore::Point start) = 0;
+  // Snapping scans the mask (pathcore::snap_endpoints: O(pixels), like a
+  // fill). Called before it: returns the interrupt check the scan runs with
+  // (empty: none), or throws to have the scan run elsewhere (see the
+  // implementations). The default allows it, unchecked.
+  [[nodiscard]] virtual std::function<bool()> begin_scan() { return {}; }
+};
+
+// Thrown by CacheOnlySource when a field is not cached: the request needs a fill.
+struct NeedsFill {};
+// Thrown by FillingSource when the request was parked on another request's
+// fill (single flight): it is resumed through FieldRequest::resume.
+struct Parked {};
+// Thrown by FillingSource when the request is no longer wanted (its deadline
+// passed, it was cancelled, or the server stops): it was answered already
+// (FieldRequest::abandon), or should be answered with its gone() status.
+struct RequestGone {};
+
+// Fields from the cache only (the warm path, on gRPC's threads): throws
+// NeedsFill on a miss. The key that missed is remembered, so the fill does
+// not count it as a miss twice.
+class CacheOnlySource final : public FieldSource {
+ public:
+  explicit CacheOnlySource(FieldCache& cache) : cache_(cache) {}
+  [[nodiscard]] FieldLease field(const FieldKey& key, const MaskEntry& entry,
+                                 pathcore::Point start) override;
+  [[nodiscard]] const std::optional<FieldKey>& missed() const { return missed_; }
+  // Throws NeedsFill: scans belong on the compute pool, as fills do.
+  [[nodiscard]] std::function<bool()> begin_scan() override { throw NeedsFill{}; }
+
+ private:
+  FieldCache& cache_;
+  std::optional<FieldKey> missed_;
+};
+
+// Fields from the cache, else from a fill shared through `flights` (the cold
+// path, on a compute thread). The first request to miss a key leads: it
+// fills until its start is settled, checking `request` (and the waiters)
+// about every 16,384 pixels, and answers from the half-built field; the rest
+// of the field is filled by finish_deferred(), which the caller runs after
+// answering, and then cached and handed to the waiters (those that can be
+// are answered before, as soon as their own start is settled:
+// FieldRequest::start and serve_partial). A request that
+// misses while another fills the same key is parked (throws Parked). A fill
+// nobody wants any more stops (throws RequestGone) and is not cached.
+// `request` may be null (no deadline, never parked: waits are impossible
+// without it, so a busy key is filled again; for tests and tools).
+class FillingSource final : public FieldSource {
+ public:
+  FillingSource(FieldCache& cache, FieldFlights& flights, std::shared_ptr<FieldRequest> request);
+  ~FillingSource() override;
+  FillingSource(const FillingSource&) = delete;
+  FillingSource& operator=(const FillingSource&) = delete;
+
+  // A field this request was resumed with (a fill it waited for): served
+  // for its key without a cache lookup (it may be too large to be cached).
+  void give(const FieldKey& key, FieldPtr field);
+  // A key whose cache miss was counted already (by CacheOnlySource).
+  void set_counted_miss(std::optional<FieldKey> key) { counted_miss_ = std::move(key); }
+
+  [[nodiscard]] FieldLease field(const FieldKey& key, const MaskEntry& entry,
+                                 pathcore::Point start) override;
+  // The scan stops (pathcore::Interrupted, which cached_find_path turns into
+  // RequestGone) once the request is gone or the server stops.
+  [[nodiscard]] std::function<bool()> begin_scan() override;
+  // Finishes the fields this request answered from half-built, caches them and
+  // resumes their waiters. Never throws; a fill stopped by shutdown is dropped.
+  void finish_deferred() noexcept;
+
+ private:
+  struct Deferred;
+  FieldLease lead(const std::shared_ptr<Flight>& flight, const MaskEntry& entry,
+                  pathcore::Point start);
+
+  FieldCache& cache_;
+  FieldFlights& flights_;
+  std::shared_ptr<FieldRequest> request_;
+  std::optional<FieldKey> given_key_;
+  FieldPtr given_;
+  std::optional<FieldKey> counted_miss_;
+  std::vector<std::unique_ptr<Deferred>> deferred_;
+};
+
+// A half-built field for one key, valid at one settled start pixel only (a
+// parked request answered while the fill it waits for is paused): any other
+// key or start throws NeedsFill.
+class PartialSource final : public FieldSource {
+ public:
+  PartialSource(const FieldKey& key, const pathcore::DistanceField& partial,
+                pathcore::Point settled)
+      : key_(key), partial_(partial), settled_(settled) {}
+  [[nodiscard]] FieldLease field(const FieldKey& key, const MaskEntry& entry,
+                                 pathcore::Point start) override;
+  // Throws NeedsFill: not on the paused fill's thread; the request is
+  // resumed with the final field and scans then.
+  [[nodiscard]] std::function<bool()> begin_scan() override { throw NeedsFill{}; }
+
+ private:
+  const FieldKey& key_;
+  const pathcore::DistanceField& partial_;
+  pathcore::Point settled_;
+};
+
+// FindPath on a stored mask with fields from `source`:
+// pathcore::beeline_answer when it answers; else the field for (mask,
+// revision, normalized options.field, goal) from `source`, and
+// pathcore::path_from_field on it. Unwalkable start or goal, or a start that
+// cannot reach the goal: found = false, or with options.snap_to_reachable the
+// endpoints move per pathcore::snap_endpoints and the path is found between
+// them (its field keyed by the snapped goal). start and goal must be inside
+// the mask. Throws pathcore::InvalidArgument, and what the source throws.
+[[nodiscard]] CachedPathResult cached_find_path(const MaskEntry& entry, FieldSource& source,
+                                                pathcore::Point start, pathcore::Point goal,
+                                                const pathcore::FindPathOptions& options);
+
+// The same, filling synchronously on the caller's thread on a miss (no
+// single flight, no deadline): for tests and tools.
+[[nodiscard]] CachedPathResult cached_find_path(const MaskEntry& entry, FieldCache& cache,
+                                                pathcore::Point start, pathcore::Point goal,
+                                                const pathcore::FindPathOptions& options);
+
+}  // namespace pathserver

@@ -1,0 +1,610 @@
+#include "service/pathfinder_service.h"
+
+#include <absl/status/status.h>
+#include <spdlog/spdlog.h>
+
+#include <atomic>
+#include <chrono>
+#include <exception>
+#include <memory>
+#include <new>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+
+#include "pathcore/codec.h"
+#include "pathcore/path.h"
+#include "runtime/logging.h"
+#include "service/cached_find_path.h"
+#include "service/proto_convert.h"
+#include "service/rpc_status.h"
+
+namespace pathserver {
+namespace {
+
+namespace v1 = pathfinding::v1;
+
+std::string hex(std::uint64_t value) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  do {
+    out.insert(out.begin(), kDigits[value & 0xF]);
+    value >>= 4;
+  } while (value != 0);
+  return "0x" + out;
+}
+
+// Codes a client caused by what it sent; logged at info, the rest at warn/error.
+bool client_error(grpc::StatusCode code) {
+  switch (code) {
+    case grpc::StatusCode::INVALID_ARGUMENT:
+    case grpc::StatusCode::NOT_FOUND:
+    case grpc::StatusCode::ALREADY_EXISTS:
+    case grpc::StatusCode::FAILED_PRECONDITION:
+    case grpc::StatusCode::OUT_OF_RANGE:
+    case grpc::StatusCode::UNIMPLEMENTED:
+    case grpc::StatusCode::UNAUTHENTICATED:
+    case grpc::StatusCode::PERMISSION_DENIED:
+    case grpc::StatusCode::CANCELLED:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// The level of a call's log line: failures at info (client errors) or
+// warn/error, successes at debug.
+spdlog::level::level_enum call_log_level(grpc::StatusCode code) {
+  if (code == grpc::StatusCode::OK) return spdlog::level::debug;
+  if (client_error(code)) return spdlog::level::info;
+  return code == grpc::StatusCode::INTERNAL || code == grpc::StatusCode::UNKNOWN ||
+                 code == grpc::StatusCode::DATA_LOSS
+             ? spdlog::level::err
+             : spdlog::level::warn;
+}
+
+// Runs a handler body, turning escaped exceptions into statuses.
+template <typename Body>
+grpc::Status run_handler(Body&& body) {
+  grpc::Status status;
+  try {
+    status = std::forward<Body>(body)();
+  } catch (const pathcore::InvalidArgument& e) {
+    status = invalid(e.what());
+  } catch (const InvalidMaskName& e) {
+    status = invalid(e.what());
+  } catch (const StoreLimitExceeded& e) {
+    status = {grpc::StatusCode::RESOURCE_EXHAUSTED, e.what()};
+  } catch (const StoreError& e) {
+    status = {grpc::StatusCode::INTERNAL, e.what()};
+  } catch (const std::bad_alloc&) {
+    status = {grpc::StatusCode::RESOURCE_EXHAUSTED, "out of memory"};
+  } catch (const std::exception& e) {
+    status = {grpc::StatusCode::INTERNAL, std::string("internal error: ") + e.what()};
+  }
+  return status;
+}
+
+}  // namespace
+
+std::string status_code_name(grpc::StatusCode code) {
+  // grpc::StatusCode and absl::StatusCode share their numbering.
+  return absl::StatusCodeToString(static_cast<absl::StatusCode>(code));
+}
+
+// Every call ends here, on whichever thread answered it: logs a failure,
+// counts the call and its latency since `start` (the handler's start) in
+// metrics_ (when not null), finishes the call and leaves calls_. `reactor`:
+// the call's default reactor when the handler already took it
+// (ctx->DefaultReactor() may be called only once per call), else null.
+grpc::ServerUnaryReactor* PathfinderService::finish_call(grpc::CallbackServerContext* ctx,
+                                                         const char* rpc, std::string_view mask,
+                                                         const grpc::Status& status,
+                                                         Metrics::Clock::time_point start,
+                                                         grpc::ServerUnaryReactor* reactor) {
+  const grpc::StatusCode code = status.error_code();
+  const spdlog::level::level_enum level = call_log_level(code);
+  const bool logged = spdlog::should_log(level);
+  const auto latency =
+      logged || metrics_ != nullptr ? Metrics::Clock::now() - start : Metrics::Clock::duration{};
+  if (metrics_ != nullptr) metrics_->record_call(rpc, code, latency);
+  if (logged) {
+    const std::string code_name = status_code_name(code);
+    const std::string message =
+        status.ok() ? std::string(rpc) + " ok"
+                    : std::string(rpc) + " failed: " + code_name + ": " + status.error_message();
+    const std::string peer = ctx->peer();
+    const double latency_ms = std::chrono::duration<double, std::milli>(latency).count();
+    log_with_fields(level, message,
+                    {{"rpc", rpc},
+                     {"code", code_name},
+                     {"mask", mask},
+                     {"latency_ms", latency_ms},
+                     {"peer", peer}});
+  }
+  auto* r = reactor != nullptr ? reactor : ctx->DefaultReactor();
+  r->Finish(status);
+  calls_.leave();
+  return r;
+}
+
+Metrics::Clock::time_point PathfinderService::start_call() const {
+  // Reading the clock costs ~0.1 us on some VMs: only when the latency is
+  // recorded (metrics) or may be logged (every failure is, unless logs are off).
+  return metrics_ != nullptr || spdlog::should_log(spdlog::level::err)
+             ? Metrics::Clock::now()
+             : Metrics::Clock::time_point{};
+}
+
+void PathfinderService::audit(const grpc::CallbackServerContext& ctx, std::string_view rpc,
+                              std::string_view outcome, std::string_view mask,
+                              std::uint64_t revision, std::uint32_t width, std::uint32_t height,
+                              std::string_view sha256) const {
+  if (!spdlog::should_log(spdlog::level::info)) return;
+  const std::string peer = ctx.peer();
+  const std::string_view token = authorizer_.token_used(ctx);
+  const std::string message = "audit: " + std::string(rpc) + " '" + std::string(mask) + "' " +
+                              std::string(outcome) + ", revision " + std::to_string(revision) +
+                              ", " + std::to_string(width) + "x" + std::to_string(height);
+  log_with_fields(spdlog::level::info, message,
+                  {{"audit", outcome},
+                   {"rpc", rpc},
+                   {"mask", mask},
+                   {"revision", revision},
+                   {"width", std::uint64_t{width}},
+                   {"height", std::uint64_t{height}},
+                   {"sha256", sha256},
+                   {"peer", peer},
+                   {"token", token}});
+}
+
+grpc::Status PathfinderService::admit(grpc::CallbackServerContext& ctx, Access access) {
+  if (!calls_.enter()) return {grpc::StatusCode::UNAVAILABLE, "server is shutting down"};
+  return authorizer_.check(ctx, access);
+}
+
+// Admits the call (shutdown, then the caller's token for `access`), runs the
+// handler body only when admitted, and finishes the call.
+template <typename Body>
+grpc::ServerUnaryReactor* PathfinderService::respond(grpc::CallbackServerContext* ctx,
+                                                     const char* rpc, Access access,
+                                                     const std::string& mask, Body&& body) {
+  const auto start = start_call();
+  grpc::Status status = admit(*ctx, access);
+  if (status.ok()) status = run_handler(std::forward<Body>(body));
+  return finish_call(ctx, rpc, mask, status, start);
+}
+
+void PathfinderService::stop_accepting() { calls_.close(); }
+
+bool PathfinderService::wait_until_idle(std::chrono::steady_clock::time_point deadline) {
+  return calls_.wait_idle(deadline);
+}
+
+PathfinderService::PathfinderService(MaskStore& store, FieldCache& cache, ServiceLimits limits,
+                                     Authorizer authorizer, Metrics* metrics)
+    : store_(store),
+      cache_(cache),
+      limits_(limits),
+      authorizer_(std::move(authorizer)),
+      metrics_(metrics),
+      pool_(limits_.compute_threads, limits_.compute_queue, limits_.compute_niceness) {
+  SetMessageAllocatorFor_FindPath(&find_path_allocator_);
+  SetMessageAllocatorFor_StandardMove(&standard_move_allocator_);
+}
+
+PathfinderService::~PathfinderService() {
+  // Fills still running (finishing fields for the cache) stop at their next
+  // check; then pool_ runs what is queued and joins.
+  flights_.stop();
+}
+
+// One cold FindPath call: runs on the compute pool, parks on another call's
+// fill of the same field, and is answered exactly once (finish_call) by
+// whichever thread gets there first: the pool thread with the path, or a
+// fill's poll when the call's deadline passed or it was cancelled.
+class PathfinderService::FindPathCall final
+    : public FieldRequest,
+      public std::enable_shared_from_this<PathfinderService::FindPathCall> {
+ public:
+  FindPathCall(PathfinderService& service, grpc::CallbackServerContext* ctx,
+               grpc::ServerUnaryReactor* reactor, const v1::FindPathRequest* request,
+               v1::FindPathResponse* response, std::optional<FieldKey> counted_miss,
+               Metrics::Clock::time_point start)
+      : service_(service),
+        ctx_(ctx),
+        reactor_(reactor),
+        request_(request),
+        response_(response),
+        counted_miss_(std::move(counted_miss)),
+        started_(start) {}
+
+  grpc::Status gone() const override {
+    // Once answered, the call (ctx) may be gone: never touch it again.
+    if (answered_.load(std::memory_order_acquire)) {
+      return {grpc::StatusCode::CANCELLED, "already answered"};
+    }
+    if (std::chrono::system_clock::now() >= ctx_->deadline()) {
+      return {grpc::StatusCode::DEADLINE_EXCEEDED, "deadline exceeded while finding the path"};
+    }
+    if (ctx_->IsCancelled()) return {grpc::StatusCode::CANCELLED, "cancelled by the client"};
+    if (service_.flights_.stopping() || service_.pool_.stopping()) {
+      return {grpc::StatusCode::UNAVAILABLE, "server is stopping"};
+    }
+    return grpc::Status::OK;
+  }
+
+  void abandon(const grpc::Status& status) override { answer(status); }
+
+  void resume(const FieldKey& key, FieldPtr field) override {
+    auto self = shared_from_this();
+    service_.pool_.submit(
+        [self, key, field = std::move(field)]() mutable { self->run(&key, std::move(field)); });
+  }
+
+  std::optional<pathcore::Point> start() const override {
+    if (answered_.load(std::memory_order_acquire) || !request_->has_start()) return std::nullopt;
+    return to_core(request_->start());
+  }
+
+  bool serve_partial(const FieldKey& key, const pathcore::DistanceField& partial) override {
+    if (answered_.load(std::memory_order_acquire)) return true;
+    if (!gone().ok()) return false;  // the fill's poll answers it
+    const std::optional<pathcore::Point> settled = start();
+    if (!settled) return false;
+    PartialSource source(key, partial, *settled);
+    grpc::Status status;
+    try {
+      status = run_handler([&] { return service_.find_path(*request_, *response_, source); });
+    } catch (const NeedsFill&) {
+      response_->Clear();
+      return false;  // snapped, or another field: wait for the final one
+    }
+    answer(status);
+    return true;
+  }
+
+  // The call's work; `given`: the field for *given_key of the fill it waited for.
+  void run(const FieldKey* given_key = nullptr, FieldPtr given = nullptr) {
+    if (answered_.load(std::memory_order_acquire)) return;
+    if (grpc::Status why = gone(); !why.ok()) {
+      answer(why);  // expired or cancelled while queued
+      return;
+    }
+    FillingSource source(service_.cache_, service_.flights_, shared_from_this());
+    source.set_counted_miss(counted_miss_);
+    if (given != nullptr) source.give(*given_key, std::move(given));
+    grpc::Status status;
+    try {
+      status = run_handler([&] { return service_.find_path(*request_, *response_, source); });
+    } catch (const Parked&) {
+      return;  // resumed by the fill it waits for (source finishes its own fills first)
+    } catch (const RequestGone&) {
+      grpc::Status why = gone();
+      answer(why.ok() ? grpc::Status(grpc::StatusCode::CANCELLED, "no longer wanted") : why);
+      return;
+    }
+    answer(status);
+    // ~source finishes the fields answered from half-built, after the answer.
+  }
+
+ private:
+  void answer(const grpc::Status& status) {
+    if (answered_.exchange(true, std::memory_order_acq_rel)) return;
+    service_.finish_call(ctx_, "FindPath", request_->mask(), status, started_, reactor_);
+  }
+
+  PathfinderService& service_;
+  grpc::CallbackServerContext* const ctx_;
+  grpc::ServerUnaryReactor* const reactor_;
+  const v1::FindPathRequest* const request_;
+  v1::FindPathResponse* const response_;
+  // The field key whose cache miss sent the call here (usually what it fills).
+  const std::optional<FieldKey> counted_miss_;
+  const Metrics::Clock::time_point started_;  // for the latency metric
+  std::atomic<bool> answered_{false};
+};
+
+grpc::ServerUnaryReactor* PathfinderService::UploadMask(grpc::CallbackServerContext* ctx,
+                                                        const v1::UploadMaskRequest* request,
+                                                        v1::MaskInfo* response) {
+  return respond(ctx, "UploadMask", Access::kWrite, request->name(), [&] {
+    bool unchanged = false;
+    const grpc::Status status = upload_mask(*request, *response, unchanged);
+    if (status.ok()) {
+      audit(*ctx, "UploadMask", unchanged ? "unchanged" : "stored", response->name(),
+            response->revision(), response->width(), response->height(), response->sha256());
+    }
+    return status;
+  });
+}
+
+grpc::ServerUnaryReactor* PathfinderService::PatchMask(grpc::CallbackServerContext* ctx,
+                                                       const v1::PatchMaskRequest* request,
+                                                       v1::MaskInfo* response) {
+  return respond(ctx, "PatchMask", Access::kWrite, request->name(), [&] {
+    const grpc::Status status = patch_mask(*request, *response);
+    if (status.ok()) {
+      audit(*ctx, "PatchMask", "patched", response->name(), response->revision(), response->width(),
+            response->height(), response->sha256());
+    }
+    return status;
+  });
+}
+
+grpc::ServerUnaryReactor* PathfinderService::DeleteMask(grpc::CallbackServerContext* ctx,
+                                                        const v1::DeleteMaskRequest* request,
+                                                        v1::DeleteMaskResponse* /*response*/) {
+  return respond(ctx, "DeleteMask", Access::kWrite, request->name(), [&] {
+    MaskEntryPtr removed;
+    bool was_corrupt = false;
+    const grpc::Status status = delete_mask(*request, removed, was_corrupt);
+    if (status.ok() && removed) {
+      audit(*ctx, "DeleteMask", "deleted", removed->name, removed->revision, removed->mask->width(),
+            removed->mask->height(), removed->sha256);
+    } else if (status.ok()) {  // a corrupt mask: nothing of it could be read
+      audit(*ctx, "DeleteMask", "deleted corrupt file", request->name(), 0, 0, 0, "");
+    }
+    return status;
+  });
+}
+
+grpc::ServerUnaryReactor* PathfinderService::GetMask(grpc::CallbackServerContext* ctx,
+                                                     const v1::GetMaskRequest* request,
+                                                     v1::MaskInfo* response) {
+  return respond(ctx, "GetMask", Access::kQuery, request->name(),
+                 [&] { return get_mask(*request, *response); });
+}
+
+grpc::ServerUnaryReactor* PathfinderService::ListMasks(grpc::CallbackServerContext* ctx,
+                                                       const v1::ListMasksRequest* /*request*/,
+                                                       v1::ListMasksResponse* response) {
+  static const std::string kNoMask;
+  return respond(ctx, "ListMasks", Access::kQuery, kNoMask, [&] { return list_masks(*response); });
+}
+
+grpc::ServerUnaryReactor* PathfinderService::FindPath(grpc::CallbackServerContext* ctx,
+                                                      const v1::FindPathRequest* request,
+                                                      v1::FindPathResponse* response) {
+  const auto start = start_call();
+  grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
+  grpc::Status status = admit(*ctx, Access::kQuery);
+  if (!status.ok()) return finish_call(ctx, "FindPath", request->mask(), status, start, reactor);
+  CacheOnlySource warm(cache_);
+  try {
+    status = run_handler([&] { return find_path(*request, *response, warm); });
+  } catch (const NeedsFill&) {
+    // Cold: a flood fill is needed. Off gRPC's thread, onto the compute pool.
+    response->Clear();
+    auto call = std::make_shared<FindPathCall>(*this, ctx, reactor, request, response,
+                                               warm.missed(), start);
+    if (pool_.try_submit([call] { call->run(); })) return reactor;
+    status = {grpc::StatusCode::RESOURCE_EXHAUSTED,
+              "server busy: " + std::to_string(pool_.max_queued()) +
+                  " FindPath calls already wait for a flood fill; retry later"};
+  }
+  return finish_call(ctx, "FindPath", request->mask(), status, start, reactor);
+}
+
+// Pairs of decoding scratch a gRPC thread keeps between Reachable calls.
+constexpr std::size_t kKeptScratchPairs = 16384;
+
+grpc::ServerUnaryReactor* PathfinderService::Reachable(grpc::CallbackServerContext* ctx,
+                                                       const grpc::ByteBuffer* request,
+                                                       grpc::ByteBuffer* response) {
+  std::string mask;  // known once decoded; read by the log line when the call finishes
+  return respond(ctx, "Reachable", Access::kQuery, mask, [&] {
+    // The request's bytes in one piece (a copy only when gRPC split them).
+    grpc::Slice bytes;
+    if (!request->TrySingleSlice(&bytes).ok() && !request->DumpToSingleSlice(&bytes).ok()) {
+      return grpc::Status(grpc::StatusCode::INTERNAL, "could not read the request");
+    }
+    // Decoded into this thread's scratch request, whose pair storage is reused
+    // up to the usual size: an oversized request (refused or not) must not pin
+    // its memory to the thread.
+    thread_local WireReachableRequest decoded;
+    const bool valid = decode_reachable_request(std::span(bytes.begin(), bytes.size()), decoded);
+    grpc::Status status =
+        valid ? grpc::Status::OK : invalid("request: not a valid pathfinding.v1.ReachableRequest");
+    if (valid) mask = decoded.mask;
+    v1::ReachableResponse answer;
+    if (status.ok()) status = reachable(decoded, answer);
+    if (status.ok()) {
+      bool own_buffer = false;
+      status = grpc::SerializationTraits<v1::ReachableResponse>::Serialize(answer, response,
+                                                                           &own_buffer);
+    }
+    if (decoded.pairs.capacity() > kKeptScratchPairs) decoded = WireReachableRequest{};
+    return status;
+  });
+}
+
+grpc::ServerUnaryReactor* PathfinderService::StandardMove(grpc::CallbackServerContext* ctx,
+                                                          const v1::StandardMoveRequest* request,
+                                                          v1::StandardMoveResponse* response) {
+  return respond(ctx, "StandardMove", Access::kQuery, request->mask(),
+                 [&] { return standard_move(*request, *response); });
+}
+
+grpc::Status PathfinderService::upload_mask(const v1::UploadMaskRequest& request,
+                                            v1::MaskInfo& response, bool& unchanged) {
+  if (auto problem = mask_name_problem(request.name())) return invalid("name: " + *problem);
+  if (request.image().empty()) return invalid("image: is empty");
+
+  pathcore::DecodeOptions options;
+  const auto format = to_core(request.format());
+  if (!format) return invalid("format: unknown value " + std::to_string(request.format()));
+  const auto rule = to_core(request.rule());
+  if (!rule) return invalid("rule: unknown value " + std::to_string(request.rule()));
+  options.format = *format;
+  options.rule = *rule;
+
+  if (*rule == pathcore::PixelRule::kPalette) {
+    if (request.palette().empty()) return invalid("palette: PIXEL_RULE_PALETTE needs a palette");
+    for (const auto& [colour, area] : request.palette()) {
+      if (colour > 0xFFFFFF) {
+        return invalid("palette: colour " + hex(colour) + " is not a 0xRRGGBB value");
+      }
+      if (area > static_cast<std::uint32_t>(pathcore::kMaxAreaId)) {
+        return invalid("palette: area id " + std::to_string(area) + " for colour " + hex(colour) +
+                       " is out of range 0.." + std::to_string(pathcore::kMaxAreaId));
+      }
+      options.palette.emplace(colour, area);
+    }
+    options.block_unmapped = request.block_unmapped();
+  } else if (!request.palette().empty()) {
+    return invalid("palette: is only used with PIXEL_RULE_PALETTE");
+  } else if (request.block_unmapped()) {
+    return invalid("block_unmapped: is only used with PIXEL_RULE_PALETTE");
+  }
+
+  if (*format == pathcore::MaskFormat::kRaw) {
+    if (request.width() == 0 || request.height() == 0) {
+      return invalid("width: MASK_FORMAT_RAW needs width and height (got " +
+                     std::to_string(request.width()) + "x" + std::to_string(request.height()) +
+                     ")");
+    }
+    options.raw_width = request.width();
+    options.raw_height = request.height();
+  } else if (request.width() != 0 || request.height() != 0) {
+    return invalid("width: width and height are only used with MASK_FORMAT_RAW");
+  }
+  options.max_pixels = limits_.max_pixels;
+
+  const auto& image = request.image();
+  std::optional<pathcore::Mask> mask;
+  try {
+    mask.emplace(pathcore::decode_mask(
+        std::span(reinterpret_cast<const std::uint8_t*>(image.data()), image.size()), options));
+  } catch (const pathcore::DecodeError& e) {
+    const auto code = e.kind() == pathcore::DecodeError::Kind::kTooLarge
+                          ? grpc::StatusCode::RESOURCE_EXHAUSTED
+                          : grpc::StatusCode::INVALID_ARGUMENT;
+    return {code, std::string("image: ") + e.what()};
+  } catch (const pathcore::InvalidArgument& e) {
+    return invalid(std::string("image: ") + e.what());
+  }
+
+  const MaskEntryPtr entry = store_.put(request.name(), std::move(*mask), &unchanged);
+  if (!unchanged) {  // the same grid keeps its revision, and so its cached answers
+    cache_.erase_mask(entry->name, entry->revision);
+    query_caches_.erase_mask(entry->name);
+  }
+  to_proto(*entry, &response);
+  return grpc::Status::OK;
+}
+
+grpc::Status PathfinderService::delete_mask(const v1::DeleteMaskRequest& request,
+                                            MaskEntryPtr& removed, bool& was_corrupt) {
+  if (auto problem = mask_name_problem(request.name())) return invalid("name: " + *problem);
+  removed = store_.remove(request.name(), &was_corrupt);
+  if (was_corrupt) return grpc::Status::OK;  // nothing of it was ever served or cached
+  if (!removed) return mask_not_found(request.name());
+  cache_.erase_mask(request.name(), removed->revision + 1);
+  query_caches_.erase_mask(request.name());
+  return grpc::Status::OK;
+}
+
+grpc::Status PathfinderService::get_mask(const v1::GetMaskRequest& request,
+                                         v1::MaskInfo& response) const {
+  if (auto problem = mask_name_problem(request.name())) return invalid("name: " + *problem);
+  const MaskEntryPtr entry = store_.get(request.name());
+  if (!entry) return mask_missing(store_, request.name());
+  to_proto(*entry, &response);
+  if (request.include_areas()) {
+    // The grid plus its tag and length (at most 11 bytes) must fit one message.
+    const std::size_t grid_bytes = entry->mask->pixel_count();
+    const std::size_t total = response.ByteSizeLong() + grid_bytes + 11;
+    if (total > limits_.max_message_bytes) {
+      return {grpc::StatusCode::RESOURCE_EXHAUSTED,
+              "include_areas: the area grid of '" + request.name() + "' is " +
+                  std::to_string(grid_bytes) + " bytes (" + std::to_string(entry->mask->width()) +
+                  "x" + std::to_string(entry->mask->height()) +
+                  "), more than the server's message limit of " +
+                  std::to_string(limits_.max_message_bytes) + " bytes allows"};
+    }
+    const auto& areas = entry->mask->areas();
+    response.set_areas(areas.data(), areas.size());
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status PathfinderService::list_masks(v1::ListMasksResponse& response) const {
+  for (const MaskEntryPtr& entry : store_.list()) to_proto(*entry, response.add_masks());
+  return grpc::Status::OK;
+}
+
+grpc::Status PathfinderService::find_path(const v1::FindPathRequest& request,
+                                          v1::FindPathResponse& response, FieldSource& source) {
+  if (auto problem = mask_name_problem(request.mask())) return invalid("mask: " + *problem);
+  const auto connectivity = to_core(request.connectivity());
+  if (!connectivity) {
+    return invalid("connectivity: unknown value " + std::to_string(request.connectivity()));
+  }
+  const auto smoothing = to_core(request.smoothing());
+  if (!smoothing) return invalid("smoothing: unknown value " + std::to_string(request.smoothing()));
+  pathcore::AreaCosts costs = pathcore::unit_area_costs();
+  for (const auto& [area, cost] : request.area_costs()) {
+    if (area < 1 || area > static_cast<std::uint32_t>(pathcore::kMaxAreaId)) {
+      return invalid("area_costs: area id " + std::to_string(area) + " is out of range 1.." +
+                     std::to_string(pathcore::kMaxAreaId));
+    }
+    if (cost < 1 || cost > 255) {
+      return invalid("area_costs: cost " + std::to_string(cost) + " for area " +
+                     std::to_string(area) + " is out of range 1..255");
+    }
+    costs[area] = static_cast<std::uint8_t>(cost);
+  }
+  const pathcore::AreaSet enabled = pathcore::effective_areas(request.enabled_areas());
+  if (enabled == 0) return no_walkable_area();
+  if (!request.has_start()) return invalid("start: is required");
+  if (!request.has_goal()) return invalid("goal: is required");
+
+  const MaskEntryPtr entry = store_.get(request.mask());
+  if (!entry) return mask_missing(store_, request.mask());
+  if (auto status = check_revision(request.expected_revision(), *entry); !status.ok()) {
+    return status;
+  }
+  const pathcore::Mask& mask = *entry->mask;
+  const pathcore::Point start = to_core(request.start());
+  const pathcore::Point goal = to_core(request.goal());
+  for (const auto& [field, point] : {std::pair{"start", start}, std::pair{"goal", goal}}) {
+    if (!mask.contains(point)) {
+      return invalid(outside(field, point, *entry));
+    }
+  }
+
+  pathcore::FindPathOptions options;
+  options.field.enabled = enabled;
+  options.field.connectivity = *connectivity;
+  // A four-connected walker cannot squeeze between diagonal neighbours, so
+  // corner cutting only means something with eight-connectivity.
+  options.field.allow_corner_cutting =
+      *connectivity == pathcore::Connectivity::kEight && request.allow_corner_cutting();
+  options.field.area_costs = costs;
+  options.smoothing = *smoothing;
+  options.snap_to_reachable = request.snap_to_reachable();
+
+  PathKey key{field_key(*entry, options.field, goal), start, options.smoothing,
+              options.snap_to_reachable};
+  if (const auto answer = query_caches_.paths.get(key)) {
+    to_proto(*answer, &response);
+    response.set_mask_revision(entry->revision);
+    response.set_cache_hit(true);
+    return grpc::Status::OK;
+  }
+  CachedPathResult result = cached_find_path(*entry, source, start, goal, options);
+  pathcore::explain_result(mask, enabled, start, goal, result.path);
+  to_proto(result.path, &response);
+  response.set_mask_revision(entry->revision);
+  response.set_cache_hit(result.cache_hit);
+  if (result.path.points.size() <= kMaxCachedPathPoints &&
+      query_caches_.path_admission.missed_before(PathKeyHash{}(key))) {
+    query_caches_.paths.put(key,
+                            std::make_shared<const pathcore::PathResult>(std::move(result.path)));
+  }
+  return grpc::Status::OK;
+}
+
+}  // namespace pathserver

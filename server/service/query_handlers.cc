@@ -1,0 +1,158 @@
+// The PatchMask, Reachable and StandardMove handlers' bodies: validate the
+// request, translate it to core types, use the store / caches / core, and
+// translate the answer back.
+
+#include <span>
+#include <string>
+#include <utility>
+
+#include "pathcore/components.h"
+#include "pathcore/standard_move.h"
+#include "service/pathfinder_service.h"
+#include "service/proto_convert.h"
+#include "service/rpc_status.h"
+
+namespace pathserver {
+namespace {
+
+namespace v1 = pathfinding::v1;
+
+}  // namespace
+
+grpc::Status PathfinderService::patch_mask(const v1::PatchMaskRequest& request,
+                                           v1::MaskInfo& response) {
+  if (auto problem = mask_name_problem(request.name())) return invalid("name: " + *problem);
+  MaskPatch patch;
+  patch.expected_revision = request.expected_revision();
+  patch.x = request.x();
+  patch.y = request.y();
+  patch.width = request.width();
+  patch.height = request.height();
+  patch.areas = std::span(reinterpret_cast<const std::uint8_t*>(request.areas().data()),
+                          request.areas().size());
+  MaskEntryPtr entry;
+  try {
+    entry = store_.patch(request.name(), patch);
+  } catch (const MaskNotFound&) {
+    return mask_not_found(request.name());
+  } catch (const MaskCorrupt& e) {
+    return {grpc::StatusCode::DATA_LOSS, e.what()};
+  } catch (const RevisionMismatch& e) {
+    return {grpc::StatusCode::FAILED_PRECONDITION, e.what()};
+  } catch (const InvalidPatch& e) {
+    return invalid(e.what());
+  }
+  // Entries of older revisions can no longer match (keys carry the
+  // revision); drop them now to free the memory.
+  cache_.erase_mask(entry->name, entry->revision);
+  query_caches_.erase_mask(entry->name);
+  to_proto(*entry, &response);
+  return grpc::Status::OK;
+}
+
+grpc::Status PathfinderService::reachable(const WireReachableRequest& request,
+                                          v1::ReachableResponse& response) {
+  if (auto problem = mask_name_problem(request.mask)) return invalid("mask: " + *problem);
+  const auto connectivity = to_core(static_cast<v1::Connectivity>(request.connectivity));
+  if (!connectivity) {
+    return invalid("connectivity: unknown value " + std::to_string(request.connectivity));
+  }
+  const pathcore::AreaSet enabled = pathcore::effective_areas(request.enabled_areas);
+  if (enabled == 0) return no_walkable_area();
+  const std::size_t pair_count = request.pairs.size();
+  if (const int limit = limits_.max_reachable_pairs; pair_count > static_cast<std::size_t>(limit)) {
+    return {grpc::StatusCode::RESOURCE_EXHAUSTED,
+            "pairs: " + std::to_string(pair_count) + " pairs; the limit is " +
+                std::to_string(limit) + " per request (--max-reachable-pairs)"};
+  }
+  const MaskEntryPtr entry = store_.get(request.mask);
+  if (!entry) return mask_missing(store_, request.mask);
+  if (auto status = check_revision(request.expected_revision, *entry); !status.ok()) {
+    return status;
+  }
+  const pathcore::Mask& mask = *entry->mask;
+  for (std::size_t i = 0; i < pair_count; ++i) {
+    const WirePointPair& pair = request.pairs[i];
+    if (pair.has_a && pair.has_b && mask.contains(pair.a) && mask.contains(pair.b)) {
+      continue;
+    }
+    const std::string field = "pairs[" + std::to_string(i) + "]";
+    if (!pair.has_a) return invalid(field + ".a: is required");
+    if (!pair.has_b) return invalid(field + ".b: is required");
+    if (!mask.contains(pair.a)) return invalid(outside(field + ".a", pair.a, *entry));
+    return invalid(outside(field + ".b", pair.b, *entry));
+  }
+
+  // Eight neighbours without corner cutting connect exactly what four do.
+  const ComponentKey key{entry->name, entry->revision, enabled, pathcore::Connectivity::kFour,
+                         false};
+  auto components = query_caches_.components.get(key);
+  if (!components) {
+    pathcore::ComponentOptions options;
+    options.enabled = enabled;
+    options.connectivity = pathcore::Connectivity::kFour;
+    components =
+        std::make_shared<const pathcore::Components>(pathcore::label_components(mask, options));
+    query_caches_.components.put(key, components);
+  }
+  auto* answers = response.mutable_reachable();
+  answers->Reserve(static_cast<int>(pair_count));
+  for (const WirePointPair& pair : request.pairs) {
+    answers->Add(components->connected(pair.a, pair.b));
+  }
+  response.set_mask_revision(entry->revision);
+  return grpc::Status::OK;
+}
+
+grpc::Status PathfinderService::standard_move(const v1::StandardMoveRequest& request,
+                                              v1::StandardMoveResponse& response) {
+  if (auto problem = mask_name_problem(request.mask())) return invalid("mask: " + *problem);
+  const std::uint32_t max_moves = request.max_moves() == 0 ? 2 : request.max_moves();
+  if (max_moves > 3) {
+    return invalid("max_moves: " + std::to_string(request.max_moves()) +
+                   " is outside 1..3 (0 means 2)");
+  }
+  const pathcore::AreaSet enabled = pathcore::effective_areas(request.enabled_areas());
+  if (enabled == 0) return no_walkable_area();
+  if (!request.has_start()) return invalid("start: is required");
+  if (!request.has_goal()) return invalid("goal: is required");
+  const MaskEntryPtr entry = store_.get(request.mask());
+  if (!entry) return mask_missing(store_, request.mask());
+  if (auto status = check_revision(request.expected_revision(), *entry); !status.ok()) {
+    return status;
+  }
+  const pathcore::Point start = to_core(request.start());
+  const pathcore::Point goal = to_core(request.goal());
+  if (!entry->mask->contains(start)) return invalid(outside("start", start, *entry));
+  if (!entry->mask->contains(goal)) return invalid(outside("goal", goal, *entry));
+
+  const RouteKey key{entry->name,
+                     entry->revision,
+                     enabled,
+                     start,
+                     goal,
+                     request.forbid_corner_cutting(),
+                     static_cast<int>(max_moves)};
+  auto route = query_caches_.routes.get(key);
+  const bool cache_hit = route != nullptr;
+  if (!route) {
+    pathcore::StandardMoveOptions options;
+    options.enabled = enabled;
+    options.forbid_corner_cutting = request.forbid_corner_cutting();
+    options.max_moves = static_cast<int>(max_moves);
+    route = std::make_shared<const pathcore::StandardMoveResult>(
+        pathcore::find_standard_move(*entry->mask, start, goal, options));
+    // Cache what took the stitched search: routes of two or three moves, and
+    // "not found" after it (single moves are cheaper to recompute).
+    const bool stitched = route->move_count >= 2 || (!route->found && max_moves >= 2 &&
+                                                     entry->mask->walkable(start, enabled) &&
+                                                     entry->mask->walkable(goal, enabled));
+    if (stitched) query_caches_.routes.put(key, route);
+  }
+  to_proto(*route, &response);
+  response.set_cache_hit(cache_hit);
+  response.set_mask_revision(entry->revision);
+  return grpc::Status::OK;
+}
+
+}  // namespace pathserver

@@ -1,0 +1,53 @@
+#pragma once
+
+#include <grpcpp/support/status.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "pathcore/mask.h"
+#include "service/proto_convert.h"
+#include "store/mask_store.h"
+
+// The statuses every handler answers with, worded one way.
+namespace pathserver {
+
+[[nodiscard]] inline grpc::Status invalid(const std::string& message) {
+  return {grpc::StatusCode::INVALID_ARGUMENT, message};
+}
+
+[[nodiscard]] inline grpc::Status mask_not_found(std::string_view name) {
+  return {grpc::StatusCode::NOT_FOUND, "mask '" + std::string(name) + "' not found"};
+}
+
+// NOT_FOUND, or DATA_LOSS when the store holds `name` but its file was
+// unreadable at load (the message names the mask, not the file).
+[[nodiscard]] inline grpc::Status mask_missing(const MaskStore& store, std::string_view name) {
+  if (store.is_corrupt(name)) return {grpc::StatusCode::DATA_LOSS, corrupt_mask_message(name)};
+  return mask_not_found(name);
+}
+
+// For a request whose enabled_areas leaves nothing walkable.
+[[nodiscard]] inline grpc::Status no_walkable_area() {
+  return invalid(
+      "enabled_areas: enables only area 0, which is never walkable (0 means all areas 1..63)");
+}
+
+// "<field>: (x, y) is outside mask 'name' of WxH", for INVALID_ARGUMENT.
+[[nodiscard]] inline std::string outside(std::string_view field, pathcore::Point p,
+                                         const MaskEntry& entry) {
+  return std::string(field) + ": " + point_text(p) + " is outside mask '" + entry.name + "' of " +
+         std::to_string(entry.mask->width()) + "x" + std::to_string(entry.mask->height());
+}
+
+// FAILED_PRECONDITION unless expected is 0 or the entry's revision (the
+// expected_revision of queries).
+[[nodiscard]] inline grpc::Status check_revision(std::uint64_t expected, const MaskEntry& entry) {
+  if (expected == 0 || expected == entry.revision) return grpc::Status::OK;
+  return {grpc::StatusCode::FAILED_PRECONDITION,
+          "expected_revision: expected revision " + std::to_string(expected) + " but mask '" +
+              entry.name + "' is at revision " + std::to_string(entry.revision)};
+}
+
+}  // namespace pathserver

@@ -1,0 +1,187 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pathcore/clearance.h"
+#include "pathcore/mask.h"
+
+namespace pathserver {
+
+// Longest valid mask name, in characters.
+inline constexpr std::size_t kMaxMaskNameLength = 128;
+
+// Why `name` is not a valid mask name, or std::nullopt when it is valid.
+// Valid: 1..128 characters from [A-Za-z0-9._/-], no leading or trailing '/',
+// no empty segment ("a//b"), no "." or ".." segment.
+[[nodiscard]] std::optional<std::string> mask_name_problem(std::string_view name);
+
+// The store cannot be used, or a mask could not be written or removed
+// durably. The message says where and why (FileMaskStore: the path and the
+// system error).
+class StoreError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Thrown by MaskStore::put / remove for an invalid name; what() starts "name: ".
+class InvalidMaskName : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+// MaskStore::patch: no mask of that name.
+class MaskNotFound : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// MaskStore::patch on a name whose stored file was unreadable at load
+// (MaskStore::is_corrupt). what() names the mask, never the file's path.
+class MaskCorrupt : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The message of MaskCorrupt and of the service's DATA_LOSS answers.
+[[nodiscard]] std::string corrupt_mask_message(std::string_view name);
+
+// MaskStore::patch: the mask is not at the expected revision.
+class RevisionMismatch : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// MaskStore::patch: the rectangle or its area ids do not fit the mask; what()
+// starts with the field name ("x: ", "width: ", "areas: ").
+class InvalidPatch : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+// MaskStore::put: storing the mask would exceed a StoreLimits limit. what()
+// names the limit, the flag that sets it and the numbers. Nothing changed.
+class StoreLimitExceeded : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Default StoreLimits::max_masks.
+inline constexpr std::size_t kDefaultMaxMasks = 10000;
+// Default StoreLimits::max_bytes: 4 GiB of area grids, e.g. 2000 full-HD masks
+// or 64 masks at the default --max-pixels. Every stored mask is also held in
+// memory (twice its bytes, see StoreLimits), so this bounds the server's
+// resident mask data too.
+inline constexpr std::uint64_t kDefaultMaxStoredBytes = 4096ULL * 1024 * 1024;
+
+// How much the store may hold. Bytes stored = the sum of width*height over the
+// stored masks: their decoded area grids, one byte per pixel (each file on
+// disk adds a header of 128 + name bytes, not counted). In memory the server
+// keeps each grid and its clearance map (MaskEntry), two bytes per pixel.
+struct StoreLimits {
+  std::size_t max_masks = kDefaultMaxMasks;          // masks stored (by name)
+  std::uint64_t max_bytes = kDefaultMaxStoredBytes;  // bytes stored, as above
+};
+
+// A rectangle of area ids to write over a mask (PatchMask).
+struct MaskPatch {
+  std::uint64_t expected_revision = 0;  // 0 = any
+  std::uint32_t x = 0;                  // left column
+  std::uint32_t y = 0;                  // top row
+  std::uint32_t width = 0;
+  std::uint32_t height = 0;
+  std::span<const std::uint8_t> areas;  // width*height ids 0..63, row-major
+};
+
+// One stored mask at one revision. Immutable: a new upload makes a new entry.
+struct MaskEntry {
+  std::string name;
+  std::uint64_t revision = 0;  // 1 on first upload, +1 per replacement
+  std::shared_ptr<const pathcore::Mask> mask;
+  std::string sha256;  // pathcore::area_grid_sha256(*mask), computed once
+  // For every area (what requests use unless they pick areas): lets FindPath's
+  // line-of-sight checks skip across open ground. One more byte per pixel in
+  // memory, built with the entry. Never null for entries the store made.
+  std::shared_ptr<const pathcore::ClearanceMap> clearance;
+};
+using MaskEntryPtr = std::shared_ptr<const MaskEntry>;
+
+// The masks by name, as the service sees them: thread-safe, every change
+// durable before it is visible or returned. FileMaskStore keeps them in files
+// under a data dir; another backend implements this class beside it.
+//
+// Revisions are monotonic per name for the life of the store object, across
+// delete and re-upload. A corrupt name is one whose stored mask could not be
+// read back: it is no entry (get() is nullptr, list() leaves it out), the
+// service answers DATA_LOSS for it until a put() replaces it or a remove()
+// deletes it.
+//
+// Limits (StoreLimits) are checked by put() atomically with the change, so
+// concurrent uploads cannot overshoot them together: a put that would make
+// more masks, or more bytes stored, than allowed throws StoreLimitExceeded.
+// Replacing a mask counts only the difference in size, and a put that does
+// not grow what is stored is always allowed (also when the store is already
+// above a limit). patch() never changes a mask's size and is not limited.
+//
+// The service calls get() once per request that reads a mask (and
+// is_corrupt() only when get() found nothing), so a lookup must stay cheap.
+class MaskStore {
+ public:
+  virtual ~MaskStore() = default;
+  MaskStore(const MaskStore&) = delete;
+  MaskStore& operator=(const MaskStore&) = delete;
+
+  // Stores `mask` under `name` durably, as revision 1 or the previous
+  // revision + 1, and returns the new entry. When the stored mask of that
+  // name has the same area grid (width, height, every area id), nothing is
+  // written and the stored entry is returned, at its revision, so caches
+  // keyed by revision stay valid; `*unchanged` (when not null) says which.
+  // A put of a corrupt name replaces it and clears the corrupt state.
+  // Throws InvalidMaskName; StoreLimitExceeded when it would exceed the
+  // limits (nothing changes); StoreError when the write fails (then nothing
+  // changes but the revision number is used up).
+  virtual MaskEntryPtr put(std::string_view name, pathcore::Mask mask,
+                           bool* unchanged = nullptr) = 0;
+
+  // Overwrites a rectangle of the named mask and stores the result durably,
+  // exactly like put() (revision + 1), so the new revision is stored before
+  // it is visible or returned. The check of expected_revision, the rectangle
+  // and the swap are atomic: of concurrent patches expecting the same
+  // revision exactly one wins.
+  // Throws InvalidMaskName; InvalidPatch for an empty rectangle, one not
+  // inside the mask, areas.size() != width*height or an id above 63;
+  // MaskNotFound; MaskCorrupt for a corrupt name; RevisionMismatch ("expected revision N but mask
+  // 'x' is at revision M"); StoreError when the write fails.
+  virtual MaskEntryPtr patch(std::string_view name, const MaskPatch& patch) = 0;
+
+  // Removes the mask durably and returns the entry removed (nullptr when
+  // there is no such mask). A corrupt name is removed too and its corrupt
+  // state cleared; that returns nullptr with `*was_corrupt` (when not null)
+  // set. Throws InvalidMaskName or StoreError.
+  virtual MaskEntryPtr remove(std::string_view name, bool* was_corrupt = nullptr) = 0;
+
+  // The current entry, or nullptr.
+  [[nodiscard]] virtual MaskEntryPtr get(std::string_view name) const = 0;
+  // Every entry, ordered by name (corrupt names are not entries).
+  [[nodiscard]] virtual std::vector<MaskEntryPtr> list() const = 0;
+  // True when `name`'s stored mask could not be read and has been neither
+  // replaced nor deleted since.
+  [[nodiscard]] virtual bool is_corrupt(std::string_view name) const = 0;
+  // How many names are corrupt now.
+  [[nodiscard]] virtual std::size_t corrupt_count() const = 0;
+  [[nodiscard]] virtual std::size_t size() const = 0;
+  // Bytes stored (the sum of width*height over the stored masks).
+  [[nodiscard]] virtual std::uint64_t stored_bytes() const = 0;
+  [[nodiscard]] virtual const StoreLimits& limits() const = 0;
+
+ protected:
+  MaskStore() = default;
+};
+
+}  // namespace pathserver

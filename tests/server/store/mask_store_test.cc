@@ -1,0 +1,729 @@
+#include "store/file_mask_store.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <openssl/evp.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "pathcore/mask.h"
+#include "support/random_mask.h"
+
+namespace pathserver {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+
+using Bytes = std::vector<std::uint8_t>;
+
+Bytes read_bytes(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return Bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+void write_bytes(const fs::path& path, const Bytes& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(bytes.data()),
+            static_cast<std::streamsize>(bytes.size()));
+  ASSERT_TRUE(out.good()) << path;
+}
+
+// Recomputes the trailing SHA-256 so a deliberately edited file passes the
+// checksum and fails a later check.
+void reseal(Bytes& bytes) {
+  unsigned int size = 0;
+  ASSERT_EQ(EVP_Digest(bytes.data(), bytes.size() - 32, bytes.data() + bytes.size() - 32, &size,
+                       EVP_sha256(), nullptr),
+            1);
+  ASSERT_EQ(size, 32U);
+}
+
+std::vector<std::string> files_in(const fs::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    names.push_back(entry.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+class MaskStoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string templ = (fs::temp_directory_path() / "mask_store_test-XXXXXX").string();
+    ASSERT_NE(::mkdtemp(templ.data()), nullptr);
+    dir_ = templ;
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+
+  pathcore::Mask make_mask(std::uint32_t width, std::uint32_t height) {
+    return pathtest::random_mask(rng_, width, height, 0.3, 7);
+  }
+
+  fs::path dir_;
+  std::mt19937_64 rng_{12345};
+};
+
+TEST_F(MaskStoreTest, ReopenGivesTheSameMasksRevisionsAndDigests) {
+  std::vector<MaskEntryPtr> stored;
+  {
+    FileMaskStore store(dir_);
+    EXPECT_EQ(store.size(), 0U);
+    store.put("demo", make_mask(17, 9));
+    stored.push_back(store.put("demo", make_mask(5, 30)));  // revision 2
+    stored.push_back(store.put("levels/town-1.v2", make_mask(1, 1)));
+    stored.push_back(store.put("a", make_mask(64, 48)));
+    stored.push_back(store.put(std::string(kMaxMaskNameLength, 'x'), make_mask(3, 3)));
+  }
+  FileMaskStore store(dir_);
+  EXPECT_EQ(store.load_report().loaded, stored.size());
+  EXPECT_EQ(store.load_report().skipped, 0U);
+  ASSERT_EQ(store.size(), stored.size());
+  for (const auto& before : stored) {
+    SCOPED_TRACE(before->name);
+    const MaskEntryPtr after = store.get(before->name);
+    ASSERT_NE(after, nullptr);
+    EXPECT_EQ(after->revision, before->revision);
+    EXPECT_EQ(after->sha256, before->sha256);
+    EXPECT_EQ(after->sha256, pathcore::area_grid_sha256(*after->mask));
+    EXPECT_EQ(after->mask->width(), before->mask->width());
+    EXPECT_EQ(after->mask->height(), before->mask->height());
+    EXPECT_EQ(after->mask->areas(), before->mask->areas());
+  }
+  EXPECT_EQ(store.get("demo")->revision, 2U);
+  // Revisions continue from what was loaded.
+  EXPECT_EQ(store.put("demo", make_mask(2, 2))->revision, 3U);
+}
+
+TEST_F(MaskStoreTest, ListIsOrderedByName) {
+  FileMaskStore store(dir_);
+  for (const char* name : {"b", "a/z", "a", "C"}) store.put(name, make_mask(2, 2));
+  std::vector<std::string> names;
+  for (const auto& entry : store.list()) names.push_back(entry->name);
+  EXPECT_EQ(names, (std::vector<std::string>{"C", "a", "a/z", "b"}));
+}
+
+TEST_F(MaskStoreTest, EntryDescribesTheMask) {
+  FileMaskStore store(dir_);
+  const auto entry = store.put("m", pathcore::Mask(3, 2, {0, 1, 5, 63, 1, 0}));
+  EXPECT_EQ(entry->name, "m");
+  EXPECT_EQ(entry->revision, 1U);
+  EXPECT_EQ(entry->mask->walkable_pixels(), 4U);
+  EXPECT_EQ(entry->sha256, pathcore::area_grid_sha256(*entry->mask));
+  EXPECT_EQ(entry->sha256.size(), 64U);
+  EXPECT_EQ(store.get("m"), entry);
+  EXPECT_EQ(store.get("n"), nullptr);
+}
+
+TEST_F(MaskStoreTest, RevisionIncrementsOnReplace) {
+  FileMaskStore store(dir_);
+  EXPECT_EQ(store.put("a", make_mask(4, 4))->revision, 1U);
+  EXPECT_EQ(store.put("a", make_mask(4, 4))->revision, 2U);
+  EXPECT_EQ(store.put("b", make_mask(4, 4))->revision, 1U);
+  const auto third = store.put("a", make_mask(6, 2));
+  EXPECT_EQ(third->revision, 3U);
+  EXPECT_EQ(store.get("a"), third);
+  EXPECT_EQ(store.size(), 2U);
+}
+
+TEST_F(MaskStoreTest, RevisionStaysMonotonicAcrossDeleteAndReupload) {
+  FileMaskStore store(dir_);
+  store.put("a", make_mask(4, 4));
+  store.put("a", make_mask(4, 4));
+  ASSERT_TRUE(store.remove("a"));
+  EXPECT_EQ(store.put("a", make_mask(4, 4))->revision, 3U);
+}
+
+TEST_F(MaskStoreTest, DeleteRemovesTheMaskDurably) {
+  {
+    FileMaskStore store(dir_);
+    store.put("levels/keep", make_mask(4, 4));
+    store.put("levels/gone", make_mask(4, 4));
+    EXPECT_TRUE(fs::exists(dir_ / mask_file_name("levels/gone")));
+    EXPECT_TRUE(store.remove("levels/gone"));
+    EXPECT_EQ(store.get("levels/gone"), nullptr);
+    EXPECT_FALSE(store.remove("levels/gone"));
+    EXPECT_FALSE(store.remove("never"));
+    EXPECT_FALSE(fs::exists(dir_ / mask_file_name("levels/gone")));
+  }
+  FileMaskStore store(dir_);
+  EXPECT_EQ(store.get("levels/gone"), nullptr);
+  EXPECT_NE(store.get("levels/keep"), nullptr);
+  EXPECT_EQ(store.size(), 1U);
+}
+
+TEST_F(MaskStoreTest, FileNamesAreFlatAndLeaveNoTempFiles) {
+  FileMaskStore store(dir_);
+  store.put("levels/town/inn", make_mask(4, 4));
+  store.put(".hidden", make_mask(4, 4));
+  store.put("levels/town/inn", make_mask(4, 4));
+  EXPECT_EQ(files_in(dir_), (std::vector<std::string>{".hidden.pfmask", "levels~town~inn.pfmask"}));
+  EXPECT_EQ(mask_file_name("a/b"), "a~b.pfmask");
+}
+
+TEST_F(MaskStoreTest, CorruptTruncatedAndStrayFilesAreSkipped) {
+  Bytes victim;
+  {
+    FileMaskStore store(dir_);
+    store.put("good", make_mask(10, 10));
+    store.put("other/good", make_mask(3, 7));
+    store.put("victim", make_mask(20, 10));
+  }
+  const fs::path victim_path = dir_ / mask_file_name("victim");
+  victim = read_bytes(victim_path);
+  ASSERT_EQ(victim.size(), 96U + 6 + 200 + 32);
+
+  struct Case {
+    std::string what;
+    std::string file;  // written instead of the victim (victim removed)
+    Bytes bytes;
+    std::size_t skipped = 1;
+    std::size_t temp_removed = 0;
+  };
+  std::vector<Case> cases;
+  for (std::size_t cut :
+       {std::size_t{0}, std::size_t{5}, std::size_t{8}, std::size_t{95}, std::size_t{96},
+        std::size_t{100}, std::size_t{150}, victim.size() - 33, victim.size() - 1}) {
+    cases.push_back({"truncated at " + std::to_string(cut), mask_file_name("victim"),
+                     Bytes(victim.begin(), victim.begin() + static_cast<long>(cut))});
+  }
+  for (std::size_t at :
+       {std::size_t{0}, std::size_t{9}, std::size_t{13}, std::size_t{17}, std::size_t{25},
+        std::size_t{40}, std::size_t{97}, std::size_t{200}, victim.size() - 1}) {
+    Bytes flipped = victim;
+    flipped[at] ^= 0x10;
+    cases.push_back({"byte " + std::to_string(at) + " flipped", mask_file_name("victim"), flipped});
+  }
+  Bytes longer = victim;
+  longer.push_back(0);
+  cases.push_back({"one byte appended", mask_file_name("victim"), longer});
+  Bytes garbage(1000);
+  for (auto& b : garbage) b = static_cast<std::uint8_t>(rng_());
+  cases.push_back({"garbage", mask_file_name("victim"), garbage});
+  cases.push_back({"empty file", mask_file_name("victim"), {}});
+  Bytes bad_area = victim;
+  bad_area[96 + 6 + 3] = 64;  // area id out of range, checksum made valid
+  reseal(bad_area);
+  cases.push_back({"area id 64", mask_file_name("victim"), bad_area});
+  Bytes bad_version = victim;
+  bad_version[8] = 2;
+  reseal(bad_version);
+  cases.push_back({"unknown version", mask_file_name("victim"), bad_version});
+  cases.push_back({"copied under another name", mask_file_name("impostor"), victim});
+  cases.push_back(
+      {"leftover temp file", "." + mask_file_name("victim") + ".99-1.tmp", victim, 0, 1});
+  cases.push_back({"leftover empty temp file", ".x.pfmask.1-2.tmp", {}, 0, 1});
+
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    fs::remove(victim_path);
+    write_bytes(dir_ / c.file, c.bytes);
+    {
+      FileMaskStore store(dir_);
+      EXPECT_EQ(store.load_report().loaded, 2U);
+      EXPECT_EQ(store.load_report().skipped, c.skipped);
+      EXPECT_EQ(store.load_report().temp_removed, c.temp_removed);
+      EXPECT_NE(store.get("good"), nullptr);
+      EXPECT_NE(store.get("other/good"), nullptr);
+      EXPECT_EQ(store.get("victim"), nullptr);
+      EXPECT_EQ(store.get("impostor"), nullptr);
+      // A bad file under a mask's file name makes that mask corrupt; temp files do not.
+      const bool victim_file = c.file == mask_file_name("victim");
+      const bool impostor_file = c.file == mask_file_name("impostor");
+      EXPECT_EQ(store.is_corrupt("victim"), victim_file);
+      EXPECT_EQ(store.is_corrupt("impostor"), impostor_file);
+      EXPECT_EQ(store.corrupt_count(), victim_file || impostor_file ? 1U : 0U);
+      EXPECT_EQ(store.load_report().corrupt.size(), store.corrupt_count());
+      EXPECT_FALSE(store.is_corrupt("good"));
+      // A bad file is left for the operator; a temp file is deleted.
+      EXPECT_EQ(fs::exists(dir_ / c.file), c.temp_removed == 0);
+      // A fresh upload replaces a corrupt file.
+      EXPECT_EQ(store.put("victim", make_mask(2, 2))->revision, 1U);
+      EXPECT_FALSE(store.is_corrupt("victim"));
+    }
+    {
+      FileMaskStore store(dir_);
+      ASSERT_NE(store.get("victim"), nullptr);
+      EXPECT_EQ(store.get("victim")->mask->width(), 2U);
+      EXPECT_TRUE(store.remove("victim"));
+    }
+    fs::remove(dir_ / c.file);
+  }
+}
+
+TEST_F(MaskStoreTest, OtherFilesAndDirectoriesAreIgnored) {
+  {
+    FileMaskStore store(dir_);
+    store.put("a", make_mask(3, 3));
+  }
+  write_bytes(dir_ / "port", {'1', '2', '\n'});
+  fs::create_directory(dir_ / "sub.pfmask");
+  FileMaskStore store(dir_);
+  EXPECT_EQ(store.load_report().loaded, 1U);
+  EXPECT_EQ(store.load_report().ignored, 2U);
+  EXPECT_EQ(store.load_report().skipped, 0U);
+}
+
+TEST_F(MaskStoreTest, SecondStoreOnTheSameDirIsRefused) {
+  FileMaskStore store(dir_);
+  EXPECT_THROW(FileMaskStore{dir_}, StoreError);
+}
+
+TEST_F(MaskStoreTest, UnusableDirIsAStoreError) {
+  write_bytes(dir_ / "file", {1});
+  EXPECT_THROW(FileMaskStore{dir_ / "file"}, StoreError);
+  EXPECT_THROW(FileMaskStore{dir_ / "file" / "sub"}, StoreError);
+}
+
+TEST_F(MaskStoreTest, MissingDirIsCreated) {
+  FileMaskStore store(dir_ / "new" / "data");
+  store.put("a", make_mask(2, 2));
+  EXPECT_TRUE(fs::exists(dir_ / "new" / "data" / mask_file_name("a")));
+}
+
+TEST_F(MaskStoreTest, InvalidNamesAreRefused) {
+  FileMaskStore store(dir_);
+  try {
+    store.put("../x", make_mask(2, 2));
+    FAIL() << "accepted ../x";
+  } catch (const InvalidMaskName& e) {
+    EXPECT_EQ(std::string(e.what()), "name: must not contain a '..' segment");
+  }
+  EXPECT_THROW(store.remove("a b"), InvalidMaskName);
+  EXPECT_TRUE(files_in(dir_).empty());
+}
+
+TEST_F(MaskStoreTest, ConcurrentWritersAndReaders) {
+  FileMaskStore store(dir_);
+  constexpr int kThreads = 4;
+  constexpr int kPuts = 10;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&store, t] {
+      std::mt19937_64 rng(static_cast<std::uint64_t>(t));
+      for (int i = 0; i < kPuts; ++i) {
+        store.put("shared", pathtest::random_mask(rng, 8, 8, 0.2, 3));
+        store.put("own/" + std::to_string(t), pathtest::random_mask(rng, 4, 4, 0.2, 3));
+        const auto entry = store.get("shared");
+        ASSERT_NE(entry, nullptr);
+        EXPECT_EQ(entry->sha256, pathcore::area_grid_sha256(*entry->mask));
+        EXPECT_FALSE(store.list().empty());
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(store.get("shared")->revision, std::uint64_t{kThreads * kPuts});
+  EXPECT_EQ(store.size(), std::size_t{kThreads + 1});
+}
+
+// ---------------------------------------------------------------------------
+// patch()
+
+MaskPatch rect(std::uint32_t x, std::uint32_t y, std::uint32_t w, std::uint32_t h,
+               const std::vector<std::uint8_t>& areas, std::uint64_t expected = 0) {
+  MaskPatch patch;
+  patch.expected_revision = expected;
+  patch.x = x;
+  patch.y = y;
+  patch.width = w;
+  patch.height = h;
+  patch.areas = areas;
+  return patch;
+}
+
+TEST_F(MaskStoreTest, PatchOverwritesARectangleAsANewRevision) {
+  FileMaskStore store(dir_);
+  const auto before = store.put("m", pathcore::Mask(4, 3, std::vector<std::uint8_t>(12, 1)));
+  const std::vector<std::uint8_t> areas{0, 2, 63, 0};
+  const auto after = store.patch("m", rect(1, 1, 2, 2, areas, 1));
+  EXPECT_EQ(after->revision, 2U);
+  EXPECT_EQ(after->mask->areas(), (std::vector<std::uint8_t>{1, 1, 1, 1, 1, 0, 2, 1, 1, 63, 0, 1}));
+  EXPECT_EQ(after->sha256, pathcore::area_grid_sha256(*after->mask));
+  EXPECT_NE(after->sha256, before->sha256);
+  EXPECT_EQ(store.get("m"), after);
+  // The old entry is untouched (readers holding it keep a consistent mask).
+  EXPECT_EQ(before->mask->areas(), std::vector<std::uint8_t>(12, 1));
+  // expected_revision 0 means any.
+  EXPECT_EQ(store.patch("m", rect(0, 0, 1, 1, {5}))->revision, 3U);
+}
+
+TEST_F(MaskStoreTest, PatchRefusesBadRequestsWithoutChangingAnything) {
+  FileMaskStore store(dir_);
+  store.put("m", pathcore::Mask(4, 3, std::vector<std::uint8_t>(12, 1)));
+  const std::vector<std::uint8_t> four(4, 0);
+  const auto message = [&](const MaskPatch& patch) {
+    try {
+      (void)store.patch("m", patch);
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_THROW((void)store.patch("m", rect(3, 0, 2, 2, four)), InvalidPatch);
+  EXPECT_EQ(message(rect(3, 0, 2, 2, four)).rfind("x: ", 0), 0U);
+  EXPECT_EQ(message(rect(0, 2, 2, 2, four)).rfind("y: ", 0), 0U);
+  EXPECT_EQ(message(rect(0, 0, 0, 2, {})).rfind("width: ", 0), 0U);
+  EXPECT_EQ(message(rect(0, 0, 2, 1, four)).rfind("areas: ", 0), 0U);
+  EXPECT_EQ(message(rect(0, 0, 1, 1, {64})).rfind("areas: ", 0), 0U);
+  EXPECT_THROW((void)store.patch("missing", rect(0, 0, 1, 1, {0})), MaskNotFound);
+  EXPECT_THROW((void)store.patch("../m", rect(0, 0, 1, 1, {0})), InvalidMaskName);
+  EXPECT_THROW((void)store.patch("m", rect(0, 0, 1, 1, {0}, 7)), RevisionMismatch);
+  EXPECT_EQ(message(rect(0, 0, 1, 1, {0}, 7)), "expected revision 7 but mask 'm' is at revision 1");
+  EXPECT_EQ(store.get("m")->revision, 1U);
+  EXPECT_EQ(store.get("m")->mask->areas(), std::vector<std::uint8_t>(12, 1));
+}
+
+TEST_F(MaskStoreTest, ConcurrentPatchesExpectingOneRevisionExactlyOneWins) {
+  FileMaskStore store(dir_);
+  store.put("shared", pathcore::Mask(8, 8, std::vector<std::uint8_t>(64, 1)));
+  for (std::uint64_t round = 1; round <= 5; ++round) {
+    constexpr int kThreads = 8;
+    std::atomic<int> wins{0};
+    std::atomic<int> mismatches{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+      threads.emplace_back([&, t] {
+        const std::vector<std::uint8_t> areas{static_cast<std::uint8_t>(t + 1)};
+        try {
+          (void)store.patch("shared", rect(static_cast<std::uint32_t>(t), 0, 1, 1, areas, round));
+          ++wins;
+        } catch (const RevisionMismatch&) {
+          ++mismatches;
+        }
+      });
+    }
+    for (auto& thread : threads) thread.join();
+    EXPECT_EQ(wins.load(), 1) << "round " << round;
+    EXPECT_EQ(mismatches.load(), kThreads - 1) << "round " << round;
+    EXPECT_EQ(store.get("shared")->revision, round + 1);
+  }
+}
+
+TEST_F(MaskStoreTest, RestartKeepsThePatchedRevision) {
+  MaskEntryPtr patched;
+  {
+    FileMaskStore store(dir_);
+    store.put("m", make_mask(9, 7));
+    patched = store.patch("m", rect(2, 3, 3, 2, {0, 1, 2, 3, 4, 5}, 1));
+  }
+  FileMaskStore store(dir_);
+  const auto loaded = store.get("m");
+  ASSERT_NE(loaded, nullptr);
+  EXPECT_EQ(loaded->revision, 2U);
+  EXPECT_EQ(loaded->sha256, patched->sha256);
+  EXPECT_EQ(loaded->mask->areas(), patched->mask->areas());
+  EXPECT_EQ(store.patch("m", rect(0, 0, 1, 1, {0}, 2))->revision, 3U);
+}
+
+// ---------------------------------------------------------------------------
+// Limits: masks stored and bytes stored (width*height per mask).
+
+// The message of the StoreLimitExceeded that `put` throws ("" if it does not).
+template <class Put>
+std::string limit_message(Put&& put) {
+  try {
+    std::forward<Put>(put)();
+  } catch (const StoreLimitExceeded& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST_F(MaskStoreTest, TooManyMasksIsRefusedAndNothingStoredChanges) {
+  FileMaskStore store(dir_, {.max_masks = 3, .max_bytes = 1'000'000});
+  for (const char* name : {"a", "b", "c"}) store.put(name, make_mask(4, 4));
+  const auto files_before = files_in(dir_);
+  const std::string message = limit_message([&] { store.put("d", make_mask(4, 4)); });
+  EXPECT_THAT(message, HasSubstr("'d'"));
+  EXPECT_THAT(message, HasSubstr("holds 3 masks, the limit is 3 masks stored"));
+  EXPECT_THAT(message, HasSubstr("--max-masks"));
+  EXPECT_EQ(store.get("d"), nullptr);
+  EXPECT_EQ(store.size(), 3U);
+  EXPECT_EQ(files_in(dir_), files_before);
+  // Replacing a stored name is not a new mask; a deletion makes room.
+  EXPECT_EQ(store.put("a", make_mask(5, 5))->revision, 2U);
+  EXPECT_TRUE(store.remove("b"));
+  EXPECT_EQ(store.put("d", make_mask(4, 4))->revision, 1U);
+  EXPECT_EQ(store.size(), 3U);
+  EXPECT_EQ(store.stored_bytes(), 25U + 16U + 16U);
+}
+
+TEST_F(MaskStoreTest, TooManyBytesIsRefusedAndReplacementsCountTheDifference) {
+  FileMaskStore store(dir_, {.max_masks = 100, .max_bytes = 1000});
+  store.put("big", make_mask(30, 30));    // 900 bytes
+  store.put("small", make_mask(10, 10));  // 1000: exactly the limit
+  EXPECT_EQ(store.stored_bytes(), 1000U);
+  const std::string message = limit_message([&] { store.put("one", make_mask(1, 1)); });
+  EXPECT_THAT(message, HasSubstr("'one' (1x1 = 1 bytes)"));
+  EXPECT_THAT(message, HasSubstr("bytes stored would be 1001, the limit is 1000"));
+  EXPECT_THAT(message, HasSubstr("--max-stored-mb"));
+  EXPECT_EQ(store.get("one"), nullptr);
+  // Growing a stored mask counts only the growth: 900 -> 901 is one too many.
+  const auto big = store.get("big");
+  EXPECT_THAT(limit_message([&] { store.put("big", make_mask(901, 1)); }),
+              HasSubstr("bytes stored would be 1001"));
+  EXPECT_EQ(store.get("big"), big);
+  EXPECT_EQ(store.stored_bytes(), 1000U);
+  // Same-size and smaller replacements fit; a patch never changes the size.
+  EXPECT_EQ(store.put("big", make_mask(900, 1))->revision, 2U);
+  EXPECT_EQ(store.put("big", make_mask(20, 20))->revision, 3U);  // 400 bytes
+  EXPECT_EQ(store.stored_bytes(), 500U);
+  const std::vector<std::uint8_t> areas(100, 2);
+  store.patch("small", MaskPatch{.width = 10, .height = 10, .areas = areas});
+  EXPECT_EQ(store.stored_bytes(), 500U);
+  store.put("one", make_mask(25, 20));  // 1000 again
+  EXPECT_TRUE(store.remove("one"));
+  EXPECT_EQ(store.stored_bytes(), 500U);
+  EXPECT_EQ(store.size(), 2U);
+}
+
+TEST_F(MaskStoreTest, ReopeningAboveLowerLimitsKeepsEverythingAndOnlyRefusesGrowth) {
+  {
+    FileMaskStore store(dir_);
+    store.put("a", make_mask(20, 10));
+    store.put("b", make_mask(10, 10));
+    store.put("c", make_mask(5, 2));
+  }
+  FileMaskStore store(dir_, {.max_masks = 2, .max_bytes = 100});
+  EXPECT_EQ(store.size(), 3U);
+  EXPECT_EQ(store.stored_bytes(), 310U);
+  EXPECT_FALSE(limit_message([&] { store.put("d", make_mask(1, 1)); }).empty());
+  EXPECT_FALSE(limit_message([&] { store.put("c", make_mask(11, 1)); }).empty());
+  // Shrinking is allowed even above the limit.
+  EXPECT_EQ(store.put("a", make_mask(5, 5))->revision, 2U);
+  EXPECT_EQ(store.stored_bytes(), 135U);
+  EXPECT_EQ(store.size(), 3U);
+}
+
+// Eight writers each put four new 8x8 masks (64 bytes) at once.
+// Returns how many puts were stored and how many refused.
+std::pair<int, int> race_puts(MaskStore& store) {
+  constexpr int kThreads = 8;
+  std::atomic<int> stored{0};
+  std::atomic<int> refused{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&store, t, &stored, &refused] {
+      std::mt19937_64 rng(static_cast<std::uint64_t>(t));
+      for (int i = 0; i < 4; ++i) {
+        try {
+          store.put("t" + std::to_string(t) + "/" + std::to_string(i),
+                    pathtest::random_mask(rng, 8, 8, 0.2, 3));
+          ++stored;
+        } catch (const StoreLimitExceeded&) {
+          ++refused;
+        }
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  return {stored.load(), refused.load()};
+}
+
+TEST_F(MaskStoreTest, ConcurrentPutsNeverOvershootTheMaskLimit) {
+  FileMaskStore store(dir_, {.max_masks = 5, .max_bytes = 1'000'000});
+  EXPECT_EQ(race_puts(store), std::make_pair(5, 32 - 5));
+  EXPECT_EQ(store.size(), 5U);
+  EXPECT_EQ(store.stored_bytes(), 5U * 64U);
+  EXPECT_EQ(files_in(dir_).size(), 5U);
+}
+
+TEST_F(MaskStoreTest, ConcurrentPutsNeverOvershootTheByteLimit) {
+  FileMaskStore store(dir_, {.max_masks = 1000, .max_bytes = 3 * 64 + 63});
+  EXPECT_EQ(race_puts(store), std::make_pair(3, 32 - 3));
+  EXPECT_EQ(store.size(), 3U);
+  EXPECT_EQ(store.stored_bytes(), 3U * 64U);
+  EXPECT_EQ(files_in(dir_).size(), 3U);
+}
+
+struct NameCase {
+  std::string name;
+  bool valid;
+};
+
+// ---------------------------------------------------------------------------
+// Corrupt masks and uploads of the same grid
+
+// Writes "victim" through a store and flips one byte of its file, as a disk
+// might; returns the file's path.
+fs::path store_then_corrupt(const fs::path& dir, pathcore::Mask mask) {
+  {
+    FileMaskStore store(dir);
+    store.put("levels/victim", std::move(mask));
+    store.put("fine", pathcore::Mask(2, 2, {1, 1, 1, 1}));
+  }
+  const fs::path path = dir / mask_file_name("levels/victim");
+  Bytes bytes = read_bytes(path);
+  bytes[bytes.size() / 2] ^= 0x01;
+  write_bytes(path, bytes);
+  return path;
+}
+
+TEST_F(MaskStoreTest, CorruptMaskIsRememberedUntilDeleted) {
+  const fs::path path = store_then_corrupt(dir_, make_mask(8, 8));
+  FileMaskStore store(dir_);
+  EXPECT_EQ(store.load_report().skipped, 1U);
+  EXPECT_EQ(store.load_report().corrupt, std::vector<std::string>{"levels/victim"});
+  EXPECT_TRUE(store.is_corrupt("levels/victim"));
+  EXPECT_EQ(store.get("levels/victim"), nullptr);
+  EXPECT_EQ(store.size(), 1U);  // only "fine" is listed
+  ASSERT_EQ(store.list().size(), 1U);
+  EXPECT_EQ(store.list()[0]->name, "fine");
+
+  // A patch cannot apply to what cannot be read; the message names the
+  // mask and not the server's file.
+  const std::vector<std::uint8_t> one{1};
+  try {
+    store.patch("levels/victim", rect(0, 0, 1, 1, one));
+    FAIL() << "patch of a corrupt mask succeeded";
+  } catch (const MaskCorrupt& e) {
+    EXPECT_THAT(e.what(), HasSubstr("'levels/victim'"));
+    EXPECT_THAT(e.what(), ::testing::Not(HasSubstr(dir_.string())));
+  }
+  EXPECT_TRUE(fs::exists(path));  // left for the operator until deleted
+
+  bool was_corrupt = false;
+  EXPECT_EQ(store.remove("levels/victim", &was_corrupt), nullptr);
+  EXPECT_TRUE(was_corrupt);
+  EXPECT_FALSE(store.is_corrupt("levels/victim"));
+  EXPECT_EQ(store.corrupt_count(), 0U);
+  EXPECT_FALSE(fs::exists(path));
+  EXPECT_EQ(store.remove("levels/victim", &was_corrupt), nullptr);
+  EXPECT_FALSE(was_corrupt);  // now it is simply not there
+  EXPECT_THROW(store.patch("levels/victim", rect(0, 0, 1, 1, one)), MaskNotFound);
+}
+
+TEST_F(MaskStoreTest, UploadReplacesACorruptMask) {
+  store_then_corrupt(dir_, make_mask(8, 8));
+  {
+    FileMaskStore store(dir_);
+    ASSERT_TRUE(store.is_corrupt("levels/victim"));
+    bool unchanged = true;
+    const auto entry = store.put("levels/victim", make_mask(3, 5), &unchanged);
+    EXPECT_FALSE(unchanged);
+    EXPECT_FALSE(store.is_corrupt("levels/victim"));
+    EXPECT_EQ(store.get("levels/victim"), entry);
+    EXPECT_EQ(store.size(), 2U);
+  }
+  FileMaskStore store(dir_);  // the replacement is what is on disk now
+  EXPECT_EQ(store.load_report().skipped, 0U);
+  EXPECT_FALSE(store.is_corrupt("levels/victim"));
+  ASSERT_NE(store.get("levels/victim"), nullptr);
+  EXPECT_EQ(store.get("levels/victim")->mask->width(), 3U);
+}
+
+// The (device, inode) of a file: a rewrite (temp file + rename) changes it.
+std::pair<dev_t, ino_t> file_identity(const fs::path& path) {
+  struct stat st {};
+  EXPECT_EQ(::stat(path.c_str(), &st), 0) << path;
+  return {st.st_dev, st.st_ino};
+}
+
+TEST_F(MaskStoreTest, SameGridKeepsTheRevisionAndTheFile) {
+  FileMaskStore store(dir_);
+  const pathcore::Mask mask = make_mask(12, 7);
+  bool unchanged = true;
+  const auto first = store.put("m", mask, &unchanged);
+  EXPECT_FALSE(unchanged);
+  const auto identity = file_identity(dir_ / mask_file_name("m"));
+  const auto bytes_before = store.stored_bytes();
+
+  const auto again =
+      store.put("m", pathcore::Mask(mask.width(), mask.height(), mask.areas()), &unchanged);
+  EXPECT_TRUE(unchanged);
+  EXPECT_EQ(again, first);  // the very entry: same revision, digest, clearance
+  EXPECT_EQ(store.get("m")->revision, 1U);
+  EXPECT_EQ(file_identity(dir_ / mask_file_name("m")), identity);
+  EXPECT_EQ(store.stored_bytes(), bytes_before);
+
+  // The same area ids in another shape are another grid.
+  const auto reshaped =
+      store.put("m", pathcore::Mask(mask.height(), mask.width(), mask.areas()), &unchanged);
+  EXPECT_FALSE(unchanged);
+  EXPECT_EQ(reshaped->revision, 2U);
+  // One id changed is another grid.
+  std::vector<std::uint8_t> areas = reshaped->mask->areas();
+  areas[5] = areas[5] == 1 ? 2 : 1;
+  EXPECT_EQ(store.put("m", pathcore::Mask(mask.height(), mask.width(), areas))->revision, 3U);
+  // And the grid of revision 3 again keeps 3.
+  EXPECT_EQ(store.put("m", pathcore::Mask(mask.height(), mask.width(), areas))->revision, 3U);
+}
+
+TEST_F(MaskStoreTest, SameGridAfterAPatchIsUnchangedToo) {
+  FileMaskStore store(dir_);
+  store.put("m", pathcore::Mask(3, 1, {1, 1, 1}));
+  const std::vector<std::uint8_t> wall{0};
+  const auto patched = store.patch("m", rect(1, 0, 1, 1, wall));
+  ASSERT_EQ(patched->revision, 2U);
+  bool unchanged = false;
+  EXPECT_EQ(store.put("m", pathcore::Mask(3, 1, {1, 0, 1}), &unchanged), patched);
+  EXPECT_TRUE(unchanged);
+}
+
+TEST(MaskStoreNames, ValidationTable) {
+  const std::vector<NameCase> cases = {
+      {"a", true},
+      {"demo", true},
+      {"levels/town-1.v2", true},
+      {"A_b.c-d/e/F", true},
+      {".hidden", true},
+      {"a..b", true},
+      {"..a/b..", true},
+      {"...", true},
+      {std::string(128, 'n'), true},
+      {std::string(64, 'a') + "/" + std::string(63, 'b'), true},
+      {"", false},
+      {std::string(129, 'n'), false},
+      {"../x", false},
+      {"..", false},
+      {".", false},
+      {"x/..", false},
+      {"a/../b", false},
+      {"a/./b", false},
+      {"/abs", false},
+      {"/", false},
+      {"a/", false},
+      {"a//b", false},
+      {"a b", false},
+      {"a\\b", false},
+      {"a:b", false},
+      {"a~b", false},
+      {"a\nb", false},
+      {std::string("a\0b", 3), false},
+      {"\xc3\xa9t\xc3\xa9", false},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE("name '" + c.name + "'");
+    const auto problem = mask_name_problem(c.name);
+    EXPECT_EQ(!problem.has_value(), c.valid) << (problem ? *problem : "accepted");
+  }
+}
+
+TEST(MaskStoreNames, ProblemsSayWhatIsWrong) {
+  EXPECT_EQ(mask_name_problem(""), "must not be empty");
+  EXPECT_EQ(mask_name_problem(std::string(129, 'n')), "is 129 characters long; the limit is 128");
+  EXPECT_EQ(mask_name_problem("a b"), "' ' at position 1 is not allowed (use A-Z a-z 0-9 . _ - /)");
+  EXPECT_EQ(mask_name_problem("a\nb"),
+            "byte 0x0a at position 1 is not allowed (use A-Z a-z 0-9 . _ - /)");
+  EXPECT_EQ(mask_name_problem("/abs"), "must not start with '/'");
+  EXPECT_EQ(mask_name_problem("a/"), "must not end with '/'");
+  EXPECT_EQ(mask_name_problem("a//b"), "must not contain an empty segment ('//')");
+  EXPECT_EQ(mask_name_problem("a/./b"), "must not contain a '.' segment");
+}
+
+}  // namespace
+}  // namespace pathserver
