@@ -15,7 +15,7 @@
 #include "corridor.h"
 #include "octile_key.h"
 #include "octile_sweep.h"
-#include "point_checks.h"
+#include "mask/point_checks.h"
 
 namespace pathcore {
 namespace {

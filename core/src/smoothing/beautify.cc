@@ -37,10 +37,10 @@
 #include <utility>
 #include <vector>
 
-#include "cost_range.h"
+#include "field/cost_range.h"
 #include "pathcore/clearance.h"
 #include "pathcore/path.h"
-#include "segment_walk.h"
+#include "line/segment_walk.h"
 
 namespace pathcore {
 namespace {

@@ -11,9 +11,9 @@
 #include <utility>
 #include <vector>
 
-#include "cost_range.h"
+#include "field/cost_range.h"
 #include "pathcore/clearance.h"
-#include "point_checks.h"
+#include "mask/point_checks.h"
 
 namespace pathcore {
 namespace {
