@@ -416,17 +416,6 @@ Path simplify(const Path& path) {
   return kept;
 }
 
-double polyline_length(const Path& path) {
-  double length = 0;
-  for (std::size_t i = 1; i < path.size(); ++i) {
-    // Integer coordinates square exactly: as exact as std::hypot, and faster.
-    const double dx = static_cast<double>(path[i].x) - path[i - 1].x;
-    const double dy = static_cast<double>(path[i].y) - path[i - 1].y;
-    length += std::sqrt(dx * dx + dy * dy);
-  }
-  return length;
-}
-
 LineRule line_rule_for(const FieldOptions& options) {
   // Four-connected agents never move diagonally, so they never cut corners.
   if (options.connectivity == Connectivity::kEight && options.allow_corner_cutting) {

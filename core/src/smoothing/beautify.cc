@@ -38,9 +38,10 @@
 #include <vector>
 
 #include "field/cost_range.h"
-#include "pathcore/clearance.h"
-#include "pathcore/path.h"
 #include "line/segment_walk.h"
+#include "pathcore/clearance.h"
+#include "pathcore/line.h"
+#include "pathcore/smoothing.h"
 
 namespace pathcore {
 namespace {
