@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "pathcore/mask.h"
-#include "pathcore/path.h"
+#include "pathcore/line.h"
 
 namespace pathcore {
 

@@ -1,65 +1,24 @@
 #pragma once
 
+// Paths from a distance field: tracing, simplify, snapping, the beeline
+// shortcut and find_path. Includes line.h and smoothing.h, so whoever includes
+// this header sees segment checks and beautify as before.
+
 #include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
 
 #include "pathcore/distance_field.h"
+#include "pathcore/line.h"       // Path, LineRule, segment checks
 #include "pathcore/mask.h"
+#include "pathcore/smoothing.h"  // beautify, SmoothingScratch
 
 namespace pathcore {
 
 class ClearanceMap;  // pathcore/clearance.h
 
-// Working memory for beautify, reused from call to call: a caller that
-// smooths many paths on one thread (a server's request threads) keeps one
-// per thread and passes it in, so smoothing does not allocate on the hot path
-// (as Detour's per-thread query objects). Optional wherever it is taken:
-// without one, a call uses its own. Not for concurrent use. It holds no
-// results, so an answer never depends on what earlier calls left in it.
-class SmoothingScratch {
- public:
-  SmoothingScratch();
-  ~SmoothingScratch();
-  SmoothingScratch(const SmoothingScratch&) = delete;
-  SmoothingScratch& operator=(const SmoothingScratch&) = delete;
-
-  struct Sets;  // defined with beautify
-  [[nodiscard]] Sets& sets() { return *sets_; }
-
- private:
-  std::unique_ptr<Sets> sets_;
-};
-
-using Path = std::vector<Point>;
-
 enum class Smoothing { kBeautify, kSimplify, kNone };
-
-// Which pixels a straight segment between two pixel centres must find walkable.
-enum class LineRule {
-  // The segment's Bresenham pixels (see bresenham_line); corner cutting allowed.
-  kBresenham,
-  // Every pixel whose closed unit square (centred on the pixel) the segment
-  // touches, a "supercover". Through a pixel corner that is all four pixels
-  // around it, so it never squeezes diagonally between two blocked pixels nor
-  // grazes a blocked corner (corner cutting forbidden). Includes the
-  // kBresenham pixels.
-  kNoCornerCutting,
-};
-
-// True when every pixel of the segment a-b (per rule) is walkable for the
-// enabled areas (bit 0 is ignored); false when a or b is outside the mask.
-// Symmetric: a-b and b-a always give the same answer. O(|b - a|), no allocation.
-[[nodiscard]] bool segment_walkable(const Mask& mask, AreaSet enabled, Point a, Point b,
-                                    LineRule rule);
-
-// The Bresenham pixels of segment a-b, from a to b inclusive: one pixel per
-// step along the longer axis, 8-connected. They are computed from the
-// lexicographically smaller endpoint (x, then y), so bresenham_line(b, a) is
-// bresenham_line(a, b) reversed; where the line passes exactly halfway
-// between two pixels, the one farther from that endpoint is taken.
-[[nodiscard]] std::vector<Point> bresenham_line(Point a, Point b);
 
 // Follows a field downhill from start to its goal, one pixel per step, each
 // step to a neighbour whose cost plus the step's cost (the entered pixel's area
@@ -92,38 +51,6 @@ enum class LineRule {
 // points. Keeps the first and last points.
 [[nodiscard]] Path simplify(const Path& path);
 
-// Line-of-sight smoothing ("string pulling"), forward, then on the reversed
-// path. Rounds of two moves, each kept only when it makes the path strictly
-// shorter: a point is dropped when its neighbours see each other; a corner
-// A-B-C is cut to A-P-Q-C with P and Q pixels at fractions of the legs B->A
-// and B->C (P = A or Q = C slides the corner along a leg toward where the
-// string touches the obstacle). Never makes the path longer; every new
-// segment satisfies segment_walkable(rule); all points stay integer pixels
-// and the endpoints stay. O(points * log^2(leg length)) segment checks.
-// A path through dense scattered clutter (legs averaging under 3 pixels over
-// 16 or more corners) gets a lighter search: one forward round, P next to
-// the corner or at A (a few tenths of a percent longer, about 2.7x faster).
-//
-// With area costs (weighted terrain), a new segment may only touch (per rule)
-// pixels whose area cost is at most the highest cost of the pixels the part of
-// the path it replaces runs through (their Bresenham pixels): smoothing straightens a path across
-// terrain it already crosses, never onto dearer terrain (a road is not cut short across the swamp
-// beside it).
-//
-// clearance, when given and serving (mask, enabled) (ClearanceMap::serves),
-// answers the walkability checks on unweighted terrain in fewer steps: the
-// same result, faster where the mask is open. It must have been built from
-// this mask. scratch: see SmoothingScratch (optional, same answer).
-[[nodiscard]] Path beautify(const Path& path, const Mask& mask, AreaSet enabled, LineRule rule,
-                            const AreaCosts& costs = unit_area_costs(),
-                            const ClearanceMap* clearance = nullptr,
-                            SmoothingScratch* scratch = nullptr);
-
-// The highest area cost among the pixels of segment a-b (per rule), or 0 when
-// one of them is not walkable for enabled (or a or b is outside the mask).
-[[nodiscard]] int segment_max_cost(const Mask& mask, AreaSet enabled, Point a, Point b,
-                                   LineRule rule, const AreaCosts& costs);
-
 // The walkable pixel nearest to p (Euclidean; ties to the first in row-major
 // order), p itself when it is walkable; std::nullopt when none is. O(pixels).
 // interrupt, when set, is called about every 16,384 pixels scanned; when it
@@ -139,9 +66,6 @@ enum class LineRule {
 [[nodiscard]] std::optional<Point> nearest_reachable(const Mask& mask, const FieldOptions& options,
                                                      Point from, Point target,
                                                      const std::function<bool()>& interrupt = {});
-
-// Euclidean length of the polyline.
-[[nodiscard]] double polyline_length(const Path& path);
 
 struct FindPathOptions {
   FieldOptions field;

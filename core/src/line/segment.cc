@@ -1,13 +1,15 @@
 // Straight segments between pixel centres: the Bresenham pixels and the
-// "supercover" (every pixel square the segment touches).
+// "supercover" (every pixel square the segment touches), and polyline lengths.
 #include <algorithm>
+#include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <utility>
 #include <vector>
 
 #include "pathcore/clearance.h"
-#include "pathcore/path.h"
+#include "pathcore/line.h"
 #include "segment_walk.h"
 
 namespace pathcore {
@@ -148,6 +150,17 @@ std::vector<Point> bresenham_line(Point a, Point b) {
     std::reverse(line.begin(), line.end());
   }
   return line;
+}
+
+double polyline_length(const Path& path) {
+  double length = 0;
+  for (std::size_t i = 1; i < path.size(); ++i) {
+    // Integer coordinates square exactly: as exact as std::hypot, and faster.
+    const double dx = static_cast<double>(path[i].x) - path[i - 1].x;
+    const double dy = static_cast<double>(path[i].y) - path[i - 1].y;
+    length += std::sqrt(dx * dx + dy * dy);
+  }
+  return length;
 }
 
 }  // namespace pathcore

@@ -8,7 +8,7 @@
 #include <string>
 #include <utility>
 
-#include "point_checks.h"
+#include "mask/point_checks.h"
 
 namespace pathcore {
 namespace {

@@ -37,10 +37,11 @@
 #include <utility>
 #include <vector>
 
-#include "cost_range.h"
+#include "field/cost_range.h"
+#include "line/segment_walk.h"
 #include "pathcore/clearance.h"
-#include "pathcore/path.h"
-#include "segment_walk.h"
+#include "pathcore/line.h"
+#include "pathcore/smoothing.h"
 
 namespace pathcore {
 namespace {

@@ -11,8 +11,8 @@
 #include <cstring>
 
 #include "pathcore/clearance.h"
+#include "pathcore/line.h"
 #include "pathcore/mask.h"
-#include "pathcore/path.h"
 
 namespace pathcore::segment_walk {
 

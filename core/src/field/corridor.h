@@ -1,7 +1,7 @@
 // One-pixel corridors of the four-connected breadth-first fill
-// (distance_field.cc), in a translation unit of their own: compiled inside
-// distance_field.cc, this loop changed GCC's inlining decisions there and
-// slowed the 32 + 32 bit bucket fill by a quarter.
+// (level_fill.cc), in a translation unit of their own: compiled inside
+// distance_field.cc (which then held every fill), this loop changed GCC's
+// inlining decisions there and slowed the 32 + 32 bit bucket fill by a quarter.
 #pragma once
 
 #include <array>

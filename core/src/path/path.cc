@@ -11,9 +11,9 @@
 #include <utility>
 #include <vector>
 
-#include "cost_range.h"
+#include "field/cost_range.h"
 #include "pathcore/clearance.h"
-#include "point_checks.h"
+#include "mask/point_checks.h"
 
 namespace pathcore {
 namespace {
@@ -414,17 +414,6 @@ Path simplify(const Path& path) {
   }
   kept.push_back(path.back());
   return kept;
-}
-
-double polyline_length(const Path& path) {
-  double length = 0;
-  for (std::size_t i = 1; i < path.size(); ++i) {
-    // Integer coordinates square exactly: as exact as std::hypot, and faster.
-    const double dx = static_cast<double>(path[i].x) - path[i - 1].x;
-    const double dy = static_cast<double>(path[i].y) - path[i - 1].y;
-    length += std::sqrt(dx * dx + dy * dy);
-  }
-  return length;
 }
 
 LineRule line_rule_for(const FieldOptions& options) {
