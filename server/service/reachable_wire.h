@@ -23,7 +23,7 @@ struct WirePointPair {
 // a fifth of the server's CPU per 100-pair call), while this decoder fills
 // one flat vector. It follows protobuf's wire rules exactly for these
 // messages (checked against protobuf's own parser on random and mangled
-// messages in tests/server/reachable_wire_test.cc):
+// messages in tests/server/service/reachable_wire_test.cc):
 //  - fields in any order; for a repeated singular scalar or string, the last
 //    one wins; a repeated PointPair.a or .b is merged into the first (each of
 //    its own fields again last-wins), as protobuf merges embedded messages;
