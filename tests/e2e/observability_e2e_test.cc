@@ -13,9 +13,6 @@
 #include <grpcpp/generic/generic_stub.h>
 #include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <cctype>
 #include <chrono>
@@ -29,6 +26,7 @@
 #include <vector>
 
 #include "pathfinder/client.h"
+#include "support/held_port.h"
 #include "support/http_get.h"
 #include "support/prometheus_text.h"
 #include "support/raw_upload.h"
@@ -196,34 +194,8 @@ TEST_F(MetricsEndpoint, CountsReachableAndStandardMove) {
   EXPECT_EQ(parsed.samples.at("pathfinder_component_cache_entries"), 1);
 }
 
-// A free port on 127.0.0.1 held by a listening socket (closed on destruction).
-class BusyPort {
- public:
-  BusyPort() {
-    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t length = sizeof address;
-    if (fd_ < 0 || ::bind(fd_, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
-        ::listen(fd_, 1) != 0 ||
-        ::getsockname(fd_, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
-      throw std::runtime_error("cannot hold a port");
-    }
-    port_ = ntohs(address.sin_port);
-  }
-  ~BusyPort() { ::close(fd_); }
-  BusyPort(const BusyPort&) = delete;
-  BusyPort& operator=(const BusyPort&) = delete;
-  [[nodiscard]] int port() const { return port_; }
-
- private:
-  int fd_ = -1;
-  int port_ = 0;
-};
-
 TEST(MetricsStartup, MetricsPortInUseStopsTheStart) {
-  const BusyPort busy;
+  const pathtest::HeldPort busy;
   const TempDir dir;
   const auto result = pathtest::run_command({PATHFINDER_SERVER_BIN, "--listen", "127.0.0.1:0",
                                              "--data-dir", dir.file("data"), "--metrics-address",
@@ -311,7 +283,7 @@ TEST(Startup, AnAddressThatIsNotHostPortSaysWhatIsExpected) {
 }
 
 TEST(Startup, AListenPortInUseIsSaidInPlainWords) {
-  const BusyPort busy;
+  const pathtest::HeldPort busy;
   const TempDir dir;
   const std::string address = "127.0.0.1:" + std::to_string(busy.port());
   const auto result = pathtest::run_command(
@@ -324,7 +296,7 @@ TEST(Startup, AListenPortInUseIsSaidInPlainWords) {
 }
 
 TEST(Startup, AMetricsPortInUseIsSaidInPlainWords) {
-  const BusyPort busy;
+  const pathtest::HeldPort busy;
   const TempDir dir;
   const std::string address = "127.0.0.1:" + std::to_string(busy.port());
   const auto result =

@@ -5,12 +5,11 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <stdexcept>
 #include <string>
+
+#include "support/held_port.h"
 
 namespace {
 
@@ -42,33 +41,8 @@ TEST(HostPortProblem, RefusesWhatIsNotHostPort) {
   }
 }
 
-// A listening socket on 127.0.0.1 at a port the kernel picked.
-class HeldPort {
- public:
-  HeldPort() : fd_(::socket(AF_INET, SOCK_STREAM, 0)) {
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t length = sizeof address;
-    if (fd_ < 0 || ::bind(fd_, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
-        ::listen(fd_, 1) != 0 ||
-        ::getsockname(fd_, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
-      throw std::runtime_error("cannot hold a port");
-    }
-    port_ = ntohs(address.sin_port);
-  }
-  ~HeldPort() { ::close(fd_); }
-  HeldPort(const HeldPort&) = delete;
-  HeldPort& operator=(const HeldPort&) = delete;
-  [[nodiscard]] int port() const { return port_; }
-
- private:
-  int fd_;
-  int port_ = 0;
-};
-
 TEST(BindProblem, APortInUseIsNamed) {
-  const HeldPort held;
+  const pathtest::HeldPort held;
   const std::string address = "127.0.0.1:" + std::to_string(held.port());
   const auto problem = bind_problem("--listen", address);
   ASSERT_TRUE(problem.has_value());
@@ -79,7 +53,7 @@ TEST(BindProblem, APortInUseIsNamed) {
 TEST(BindProblem, AFreePortAndPortZeroAreFine) {
   int free_port = 0;
   {
-    const HeldPort held;  // a port that was free a moment ago
+    const pathtest::HeldPort held;  // a port that was free a moment ago
     free_port = held.port();
   }
   EXPECT_EQ(bind_problem("--listen", "127.0.0.1:" + std::to_string(free_port)), std::nullopt);
