@@ -1,0 +1,384 @@
+// Walking down a distance field from a start to its goal: trace, simplify
+// and trace_for_smoothing (pathcore/path.h).
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+#include <utility>
+
+#include "mask/point_checks.h"
+#include "path/steps.h"
+#include "path/trace.h"
+
+namespace pathcore {
+namespace {
+
+// Picks among the steps that stay on a shortest path: the previous direction
+// if it is one of them (long straight runs), else the one pointing most
+// toward the goal, else the first in the fixed order.
+class StepChooser {
+ public:
+  StepChooser(Step previous, Point from, Point goal)
+      : previous_(previous),
+        to_goal_x_(std::int64_t{goal.x} - from.x),
+        to_goal_y_(std::int64_t{goal.y} - from.y) {}
+
+  void offer(Step step) {
+    const std::int64_t score = step == previous_ ? std::numeric_limits<std::int64_t>::max()
+                                                 : step.dx * to_goal_x_ + step.dy * to_goal_y_;
+    if (!chosen_ || score > best_score_) {
+      chosen_ = true;
+      best_score_ = score;
+      best_ = step;
+    }
+  }
+  [[nodiscard]] bool chosen() const { return chosen_; }
+  [[nodiscard]] Step best() const { return best_; }
+
+ private:
+  Step previous_;
+  std::int64_t to_goal_x_;
+  std::int64_t to_goal_y_;
+  bool chosen_ = false;
+  std::int64_t best_score_ = 0;
+  Step best_;
+};
+
+// The points a trace keeps: every pixel (trace's answer), or only the pixels
+// where its direction changes and both ends: simplify's answer for that trace,
+// without building the whole path first (path_from_field's smoothing).
+class TracedPoints {
+ public:
+  TracedPoints(Point start, bool corners_only) : corners_only_(corners_only) {
+    path_.push_back(start);
+  }
+  void reserve(std::size_t steps) {
+    if (!corners_only_) {
+      path_.reserve(steps + 1);
+    }
+  }
+  // The trace steps from `from` by `step`; `previous` is the step before
+  // (none at the start).
+  void stepped(Point from, Step step, Step previous) {
+    if (!corners_only_) {
+      path_.push_back(from + step);
+    } else if (step != previous && previous != Step{}) {
+      path_.push_back(from);
+    }
+  }
+  // The trace ended at `end`, its last step `last` (none when it never moved).
+  Path finish(Point end, Step last) {
+    if (corners_only_ && last != Step{}) {
+      path_.push_back(end);
+    }
+    return std::move(path_);
+  }
+
+ private:
+  bool corners_only_;
+  Path path_;
+};
+
+// How trace_four reads a kFour field. ExactCosts decodes a GridCost per
+// pixel and adds the entered pixel's area cost (any field); StoredUnitCosts
+// reads the stored integers of a unit-cost field directly (the common case:
+// no decoding, a step costs 1). Both: reachable(p) for p inside; cost(p) for
+// p reachable; entered(n, c) = c plus the cost of stepping onto n.
+class ExactCosts {
+ public:
+  using Cost = GridCost;
+  ExactCosts(const Mask& mask, const DistanceField& field)
+      : mask_(mask), field_(field), area_costs_(field.options().area_costs) {}
+  [[nodiscard]] bool reachable(Point p) const { return field_.reachable(p); }
+  [[nodiscard]] Cost cost(Point p) const { return field_.exact(p); }
+  [[nodiscard]] Cost entered(Point n, Cost c) const {
+    c.straight += area_costs_[mask_.area(n)];
+    return c;
+  }
+
+ private:
+  const Mask& mask_;
+  const DistanceField& field_;
+  const AreaCosts& area_costs_;
+};
+
+template <typename Word>
+class StoredUnitCosts {
+ public:
+  using Cost = std::uint32_t;
+  StoredUnitCosts(const DistanceField& field, const Word* costs)
+      : costs_(costs), stride_(field.stride()), origin_(field.origin()) {}
+  [[nodiscard]] bool reachable(Point p) const { return stored(p) < kNotReachable; }
+  [[nodiscard]] Cost cost(Point p) const { return stored(p); }
+  [[nodiscard]] static Cost entered(Point /*n*/, Cost c) { return c + 1; }
+
+ private:
+  static constexpr Word kNotReachable = static_cast<Word>(~Word{0} - 1);  // and above
+  [[nodiscard]] Word stored(Point p) const {
+    return costs_[origin_ + static_cast<std::size_t>(p.y) * stride_ +
+                  static_cast<std::size_t>(p.x)];
+  }
+  const Word* costs_;
+  std::size_t stride_;
+  std::size_t origin_;
+};
+
+// trace on a kFour field (see trace); start is reachable. Each cardinal
+// neighbour is read once per step: whether it is walkable, and its cost plus
+// the cost of entering it when it is reachable.
+template <typename Costs>
+Path trace_four(const Mask& mask, const DistanceField& field, const Costs& costs, Point start,
+                bool diagonal_shortcuts, bool corners_only) {
+  using Cost = typename Costs::Cost;
+  const AreaSet enabled = field.options().enabled;
+  const Point goal = field.goal();
+  Point at = start;
+  Cost here = costs.cost(at);
+  TracedPoints points(start, corners_only);
+  if constexpr (std::is_same_v<Cost, std::uint32_t>) {
+    points.reserve(static_cast<std::size_t>(here));  // unit steps: the most it can take
+  }
+  Step previous;
+  // Whether the cardinal step to n leads exactly downhill from `here`; its
+  // cost in `cost` when n is reachable.
+  const auto down_to = [&](Point n, Cost& cost) {
+    if (!mask.walkable(n, enabled) || !costs.reachable(n)) {
+      return false;
+    }
+    cost = costs.cost(n);
+    return costs.entered(n, cost) == here;
+  };
+  while (here != Cost{}) {
+    // The previous direction wins whenever it is offered (StepChooser scores
+    // it above everything), so it is tried alone first where nothing else
+    // can take precedence: a diagonal with shortcuts (cardinals are offered
+    // only when no diagonal is), a cardinal without them.
+    if (previous != Step{} && (previous.dx != 0 && previous.dy != 0) == diagonal_shortcuts) {
+      bool take = false;
+      if (diagonal_shortcuts) {
+        const Point side_a = at + Step{previous.dx, 0};
+        const Point side_b = at + Step{0, previous.dy};
+        const Point n = at + previous;
+        Cost cost_a{};
+        Cost cost_b{};
+        const bool down_a = down_to(side_a, cost_a);
+        const bool down_b = down_to(side_b, cost_b);
+        if ((down_a || down_b) && mask.walkable(side_a, enabled) &&
+            mask.walkable(side_b, enabled) && costs.reachable(n)) {
+          const Cost via = costs.entered(n, costs.cost(n));
+          take = (down_a && via == cost_a) || (down_b && via == cost_b);
+        }
+      } else {
+        Cost unused{};
+        take = down_to(at + previous, unused);
+      }
+      if (take) {
+        points.stepped(at, previous, previous);
+        at = at + previous;
+        here = costs.cost(at);
+        continue;
+      }
+    }
+    StepChooser chooser(previous, at, goal);
+    std::array<bool, 4> walkable{};
+    std::array<bool, 4> down{};
+    std::array<Cost, 4> cost{};
+    for (std::size_t s = 0; s < 4; ++s) {
+      const Point n = at + kCardinalSteps[s];
+      walkable[s] = mask.walkable(n, enabled);
+      if (walkable[s] && costs.reachable(n)) {
+        cost[s] = costs.cost(n);
+        down[s] = costs.entered(n, cost[s]) == here;
+      }
+    }
+    if (diagonal_shortcuts) {
+      // Two cardinal steps around a corner become one diagonal step when
+      // both pixels beside it are walkable and one of them lies on the way.
+      for (std::size_t d = 0; d < 4; ++d) {
+        const std::size_t side_a = kDiagonalSides[d][0];
+        const std::size_t side_b = kDiagonalSides[d][1];
+        if (!walkable[side_a] || !walkable[side_b] || (!down[side_a] && !down[side_b])) {
+          continue;
+        }
+        const Point n = at + kDiagonalSteps[d];  // inside: both pixels beside it are
+        if (!costs.reachable(n)) {
+          continue;
+        }
+        const Cost via = costs.entered(n, costs.cost(n));
+        if ((down[side_a] && via == cost[side_a]) || (down[side_b] && via == cost[side_b])) {
+          chooser.offer(kDiagonalSteps[d]);
+        }
+      }
+    }
+    if (!chooser.chosen()) {
+      for (std::size_t s = 0; s < 4; ++s) {
+        if (down[s]) {
+          chooser.offer(kCardinalSteps[s]);
+        }
+      }
+    }
+    if (!chooser.chosen()) {
+      throw InvalidArgument("distance field has no downhill neighbour at " + point_text(at));
+    }
+    points.stepped(at, chooser.best(), previous);
+    previous = chooser.best();
+    at = at + previous;
+    here = costs.cost(at);
+  }
+  return points.finish(at, previous);
+}
+
+// trace, keeping every pixel or (corners_only) only simplify's points.
+Path trace_points(const Mask& mask, const DistanceField& field, Point start,
+                  bool diagonal_shortcuts, bool corners_only) {
+  if (field.width() != mask.width() || field.height() != mask.height()) {
+    throw InvalidArgument("distance field does not fit the mask");
+  }
+  if (!field.reachable(start)) {
+    return {};
+  }
+  const FieldOptions& options = field.options();
+  if (options.connectivity == Connectivity::kFour) {
+    if (options.area_costs == unit_area_costs()) {
+      if (const auto* stored = field.four_costs<std::uint16_t>(); stored != nullptr) {
+        return trace_four(mask, field, StoredUnitCosts(field, stored), start, diagonal_shortcuts,
+                          corners_only);
+      }
+      if (const auto* stored = field.four_costs<std::uint32_t>(); stored != nullptr) {
+        return trace_four(mask, field, StoredUnitCosts(field, stored), start, diagonal_shortcuts,
+                          corners_only);
+      }
+    }
+    return trace_four(mask, field, ExactCosts(mask, field), start, diagonal_shortcuts,
+                      corners_only);
+  }
+  // Eight-connected.
+  const AreaCosts& costs = options.area_costs;
+  const AreaSet enabled = options.enabled;
+  const bool cutting = options.allow_corner_cutting;
+  // True when the step to n (diagonal or not) leads exactly downhill from `here`.
+  const auto downhill = [&](GridCost here, Point n, bool diagonal) {
+    if (!field.reachable(n)) {
+      return false;
+    }
+    GridCost via = field.exact(n);
+    const std::uint32_t step = costs[mask.area(n)];
+    (diagonal ? via.diagonal : via.straight) += step;
+    return via == here;
+  };
+  const Point goal = field.goal();
+  TracedPoints points(start, corners_only);
+  Point at = start;
+  GridCost here = field.exact(start);
+  Step previous;
+  // Whether a diagonal step d from p may be taken (the corner rule).
+  const auto diagonal_open = [&](Point p, std::size_t d) {
+    return cutting || (mask.walkable(p + kCardinalSteps[kDiagonalSides[d][0]], enabled) &&
+                       mask.walkable(p + kCardinalSteps[kDiagonalSides[d][1]], enabled));
+  };
+  while (here != GridCost{}) {
+    // The previous direction wins whenever it leads downhill (StepChooser
+    // scores it above everything), so it is tried alone first: on straight
+    // runs the other seven neighbours are not read.
+    if (previous != Step{}) {
+      const Point n = at + previous;
+      const bool diagonal = previous.dx != 0 && previous.dy != 0;
+      bool open = false;
+      if (diagonal) {
+        const auto d = static_cast<std::size_t>(
+            std::find(kDiagonalSteps.begin(), kDiagonalSteps.end(), previous) -
+            kDiagonalSteps.begin());
+        open = diagonal_open(at, d);
+      } else {
+        open = mask.walkable(n, enabled);
+      }
+      if (open && downhill(here, n, diagonal)) {
+        points.stepped(at, previous, previous);
+        at = n;
+        here = field.exact(at);
+        continue;
+      }
+    }
+    StepChooser chooser(previous, at, goal);
+    // Whether each cardinal neighbour is walkable is read once, for its own
+    // step and for the two diagonal steps beside it.
+    std::array<bool, 4> walkable{};
+    for (std::size_t s = 0; s < 4; ++s) {
+      const Point n = at + kCardinalSteps[s];
+      walkable[s] = mask.walkable(n, enabled);
+      if (walkable[s] && downhill(here, n, false)) {
+        chooser.offer(kCardinalSteps[s]);
+      }
+    }
+    for (std::size_t d = 0; d < 4; ++d) {
+      if ((cutting || (walkable[kDiagonalSides[d][0]] && walkable[kDiagonalSides[d][1]])) &&
+          downhill(here, at + kDiagonalSteps[d], true)) {
+        chooser.offer(kDiagonalSteps[d]);
+      }
+    }
+    if (!chooser.chosen()) {
+      throw InvalidArgument("distance field has no downhill neighbour at " + point_text(at));
+    }
+    points.stepped(at, chooser.best(), previous);
+    previous = chooser.best();
+    at = at + previous;
+    here = field.exact(at);
+  }
+  return points.finish(at, previous);
+}
+
+}  // namespace
+
+// trace_for_smoothing, keeping every pixel or (corners_only) only simplify's
+// points.
+Path smoothing_trace(const Mask& mask, const DistanceField& field, Point start,
+                     bool corners_only) {
+  Path traced = trace_points(mask, field, start, /*diagonal_shortcuts=*/true, corners_only);
+  const FieldOptions& options = field.options();
+  if (options.connectivity == Connectivity::kFour && options.area_costs != unit_area_costs()) {
+    // Weighted terrain: equal-cost paths can differ in steps (found by the
+    // find_path fuzzer: a detour over cheap terrain traced instead of the
+    // plain trace's shorter way over dearer pixels). Dropping the inner
+    // points of straight runs does not change a length.
+    Path plain = trace_points(mask, field, start, /*diagonal_shortcuts=*/false, corners_only);
+    if (polyline_length(traced) > polyline_length(plain)) {
+      return plain;
+    }
+  }
+  return traced;
+}
+
+Path trace(const Mask& mask, const DistanceField& field, Point start, bool diagonal_shortcuts) {
+  return trace_points(mask, field, start, diagonal_shortcuts, /*corners_only=*/false);
+}
+
+Path simplify(const Path& path) {
+  if (path.size() <= 2) {
+    return path;
+  }
+  Path kept;
+  kept.push_back(path.front());
+  for (std::size_t i = 1; i + 1 < path.size(); ++i) {
+    const Point a = kept.back();
+    const Point b = path[i];
+    const Point c = path[i + 1];
+    const std::int64_t ux = std::int64_t{b.x} - a.x;
+    const std::int64_t uy = std::int64_t{b.y} - a.y;
+    const std::int64_t vx = std::int64_t{c.x} - b.x;
+    const std::int64_t vy = std::int64_t{c.y} - b.y;
+    // b is dropped when a->b and b->c run the same way (or b repeats a or c).
+    if (ux * vy - uy * vx == 0 && ux * vx + uy * vy >= 0) {
+      continue;
+    }
+    kept.push_back(b);
+  }
+  kept.push_back(path.back());
+  return kept;
+}
+
+Path trace_for_smoothing(const Mask& mask, const DistanceField& field, Point start) {
+  return smoothing_trace(mask, field, start, /*corners_only=*/false);
+}
+
+}  // namespace pathcore

@@ -1,0 +1,12 @@
+#pragma once
+// Tracing inside the path folder: trace_for_smoothing's walk, keeping every
+// pixel or only the corners simplify would keep (path_from_field's smoothing
+// asks for corners without building the whole path first).
+
+#include "pathcore/path.h"
+
+namespace pathcore {
+
+Path smoothing_trace(const Mask& mask, const DistanceField& field, Point start, bool corners_only);
+
+}  // namespace pathcore
