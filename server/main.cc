@@ -6,6 +6,7 @@
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/health_check_service_interface.h>
+#include <grpcpp/resource_quota.h>
 #include <malloc.h>
 #include <signal.h>
 #include <spdlog/spdlog.h>
@@ -90,12 +91,14 @@ int run(const ServerConfig& config, const sigset_t& stop_signals) {
       {.max_pixels = config.max_pixels,
        .max_reachable_pairs = config.max_reachable_pairs,
        .max_message_bytes = static_cast<std::size_t>(config.max_message_mb) * 1024 * 1024,
+       .max_query_bytes = static_cast<std::size_t>(config.max_query_kb) * 1024,
+       .pending_answer_bytes = static_cast<std::size_t>(config.pending_answers_mb) * 1024 * 1024,
        .compute_threads = config.compute_threads,
        .compute_niceness = config.compute_niceness,
        .compute_queue = config.compute_queue},
       std::move(authorizer), metrics_on ? &metrics : nullptr);
   spdlog::info(
-      "compute pool: {} threads (nice +{}) for flood fills, at most {} cold path requests queued",
+      "compute pool: {} threads (nice +{}) for heavy work, at most {} calls queued",
       service.compute_threads(), config.compute_niceness, config.compute_queue);
 
   // Before the gRPC port opens, so a metrics port in use stops the start.
@@ -127,6 +130,12 @@ int run(const ServerConfig& config, const sigset_t& stop_signals) {
   const int max_bytes = config.max_message_mb * 1024 * 1024;
   builder.SetMaxReceiveMessageSize(max_bytes);
   builder.SetMaxSendMessageSize(max_bytes);
+  // Transport memory is bounded, and so is what one connection can open:
+  // clients that never read their answers cannot hold unbounded buffers.
+  grpc::ResourceQuota transport_quota("pathfinder-transport");
+  transport_quota.Resize(static_cast<std::size_t>(config.transport_mb) * 1024 * 1024);
+  builder.SetResourceQuota(transport_quota);
+  builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS, config.max_streams_per_connection);
   builder.RegisterService(&service);
   const std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
   if (!server || port == 0) {

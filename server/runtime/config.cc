@@ -57,6 +57,32 @@ std::optional<int> parse_config(int argc, char** argv, ServerConfig& config) {
       ->type_name("N")
       ->check(CLI::Range(1, 2047))
       ->capture_default_str();
+  app.add_option("--max-query-kb", config.max_query_kb,
+                 "Largest request of a query (FindPath, Reachable, StandardMove, GetMask, "
+                 "ListMasks) or DeleteMask, in KiB; larger ones are RESOURCE_EXHAUSTED before "
+                 "they are decoded (uploads and patches may use --max-message-mb)")
+      ->type_name("KIB")
+      ->check(CLI::Range(1, 2047 * 1024))
+      ->capture_default_str();
+  app.add_option("--pending-answers-mb", config.pending_answers_mb,
+                 "Memory for answers of over 64 KiB that wait for slow clients to read them, "
+                 "in MiB; beyond it such answers are RESOURCE_EXHAUSTED (GetMask's area grids "
+                 "are sent from the stored mask and not counted)")
+      ->type_name("MIB")
+      ->check(CLI::Range(1, 1 << 20))
+      ->capture_default_str();
+  app.add_option("--transport-mb", config.transport_mb,
+                 "Memory gRPC's transport may use for connections' buffers, in MiB (its "
+                 "resource quota; beyond it reads slow down and new streams are refused)")
+      ->type_name("MIB")
+      ->check(CLI::Range(16, 1 << 20))
+      ->capture_default_str();
+  app.add_option("--max-streams-per-connection", config.max_streams_per_connection,
+                 "Calls one client connection may have open at once (HTTP/2 "
+                 "SETTINGS_MAX_CONCURRENT_STREAMS)")
+      ->type_name("N")
+      ->check(CLI::Range(1, 1 << 20))
+      ->capture_default_str();
   app.add_option("--max-pixels", config.max_pixels,
                  "Largest mask an upload or seed may decode to, in pixels")
       ->type_name("N")
@@ -87,8 +113,9 @@ std::optional<int> parse_config(int argc, char** argv, ServerConfig& config) {
       ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 30))
       ->capture_default_str();
   app.add_option("--compute-threads", config.compute_threads,
-                 "Threads that run flood fills for cold FindPath calls (0: one per hardware "
-                 "thread); warm calls are answered on gRPC's threads meanwhile")
+                 "Threads that run heavy work: flood fills for cold FindPath calls, labelling for "
+                 "Reachable, StandardMove's searches, uploads and patches (0: one per hardware "
+                 "thread); health checks and cache hits are answered on gRPC's threads meanwhile")
       ->type_name("N")
       ->check(CLI::Range(std::size_t{0}, std::size_t{1024}))
       ->capture_default_str();
@@ -99,8 +126,8 @@ std::optional<int> parse_config(int argc, char** argv, ServerConfig& config) {
       ->check(CLI::Range(0, 19))
       ->capture_default_str();
   app.add_option("--compute-queue", config.compute_queue,
-                 "Cold FindPath calls that may wait for a compute thread; beyond that they are "
-                 "refused with RESOURCE_EXHAUSTED")
+                 "Calls that may wait for a compute thread; beyond that they are refused at "
+                 "once with RESOURCE_EXHAUSTED (server busy)")
       ->type_name("N")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 20))
       ->capture_default_str();

@@ -24,6 +24,10 @@ struct ServerConfig {
   std::string metrics_address;      // empty: no metrics endpoint
   std::string metrics_port_file;
   int max_message_mb = 64;
+  int max_query_kb = 4096;
+  int pending_answers_mb = 256;
+  int transport_mb = 512;
+  int max_streams_per_connection = 100;
   std::uint64_t max_pixels = pathcore::kDefaultMaxPixels;
   std::size_t cache_mb = 1024;      // distance-field cache budget, MiB
   std::size_t compute_threads = 0;  // 0: one per hardware thread

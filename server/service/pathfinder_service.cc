@@ -3,6 +3,7 @@
 #include <absl/status/status.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <exception>
@@ -10,6 +11,7 @@
 #include <new>
 #include <optional>
 #include <span>
+#include <type_traits>
 #include <string>
 #include <utility>
 
@@ -17,7 +19,9 @@
 #include "pathcore/path.h"
 #include "runtime/logging.h"
 #include "service/cached_find_path.h"
+#include "service/mask_areas_wire.h"
 #include "service/proto_convert.h"
+#include "service/request_decoding.h"
 #include "service/rpc_status.h"
 
 namespace pathserver {
@@ -70,6 +74,8 @@ grpc::Status run_handler(Body&& body) {
   grpc::Status status;
   try {
     status = std::forward<Body>(body)();
+  } catch (const pathcore::Interrupted&) {
+    throw;  // the caller knows why (deadline, cancellation, shutdown)
   } catch (const pathcore::InvalidArgument& e) {
     status = invalid(e.what());
   } catch (const InvalidMaskName& e) {
@@ -86,6 +92,35 @@ grpc::Status run_handler(Body&& body) {
   return status;
 }
 
+// The mask a request names, for its call's log line.
+std::string_view logged_mask(const v1::UploadMaskRequest& request) { return request.name(); }
+std::string_view logged_mask(const v1::PatchMaskRequest& request) { return request.name(); }
+std::string_view logged_mask(const v1::DeleteMaskRequest& request) { return request.name(); }
+std::string_view logged_mask(const v1::GetMaskRequest& request) { return request.name(); }
+std::string_view logged_mask(const v1::ListMasksRequest& /*request*/) { return {}; }
+std::string_view logged_mask(const v1::StandardMoveRequest& request) { return request.mask(); }
+
+constexpr std::string_view kQueryLimitFlag = "--max-query-kb";
+constexpr std::string_view kMessageLimitFlag = "--max-message-mb";
+
+// Writes carry mask images and area grids (up to the message limit, left in
+// the received bytes: field numbers below); everything else is a query.
+template <typename Request>
+constexpr int kept_field_number() {
+  if constexpr (std::is_same_v<Request, v1::UploadMaskRequest>) {
+    return v1::UploadMaskRequest::kImageFieldNumber;
+  } else if constexpr (std::is_same_v<Request, v1::PatchMaskRequest>) {
+    return v1::PatchMaskRequest::kAreasFieldNumber;
+  } else {
+    return 0;
+  }
+}
+
+using FindPathMessages = MessageCall<v1::FindPathRequest, v1::FindPathResponse>;
+// request(): holds only the mask name (for the log line); the request itself
+// is decoded by decode_reachable_request.
+using ReachableMessages = MessageCall<v1::ReachableRequest, v1::ReachableResponse>;
+
 }  // namespace
 
 std::string status_code_name(grpc::StatusCode code) {
@@ -94,39 +129,91 @@ std::string status_code_name(grpc::StatusCode code) {
 }
 
 // Every call ends here, on whichever thread answered it: logs a failure,
-// counts the call and its latency since `start` (the handler's start) in
-// metrics_ (when not null), finishes the call and leaves calls_. `reactor`:
-// the call's default reactor when the handler already took it
-// (ctx->DefaultReactor() may be called only once per call), else null.
-grpc::ServerUnaryReactor* PathfinderService::finish_call(grpc::CallbackServerContext* ctx,
-                                                         const char* rpc, std::string_view mask,
-                                                         const grpc::Status& status,
-                                                         Metrics::Clock::time_point start,
-                                                         grpc::ServerUnaryReactor* reactor) {
+// counts the call and its latency since the handler's start in metrics_ (when
+// not null), finishes the call and leaves calls_. The call may be deleted by
+// gRPC as soon as it is finished: nothing touches it after Finish.
+void PathfinderService::finish_call(CallReactor& call, const grpc::Status& status) {
   const grpc::StatusCode code = status.error_code();
   const spdlog::level::level_enum level = call_log_level(code);
   const bool logged = spdlog::should_log(level);
-  const auto latency =
-      logged || metrics_ != nullptr ? Metrics::Clock::now() - start : Metrics::Clock::duration{};
-  if (metrics_ != nullptr) metrics_->record_call(rpc, code, latency);
+  const auto latency = logged || metrics_ != nullptr ? Metrics::Clock::now() - call.started()
+                                                     : Metrics::Clock::duration{};
+  if (metrics_ != nullptr) metrics_->record_call(call.rpc(), code, latency);
   if (logged) {
+    const std::string rpc(call.rpc());
     const std::string code_name = status_code_name(code);
     const std::string message =
-        status.ok() ? std::string(rpc) + " ok"
-                    : std::string(rpc) + " failed: " + code_name + ": " + status.error_message();
-    const std::string peer = ctx->peer();
+        status.ok() ? rpc + " ok" : rpc + " failed: " + code_name + ": " + status.error_message();
+    const std::string peer = call.context().peer();
     const double latency_ms = std::chrono::duration<double, std::milli>(latency).count();
     log_with_fields(level, message,
                     {{"rpc", rpc},
                      {"code", code_name},
-                     {"mask", mask},
+                     {"mask", call.logged_mask()},
                      {"latency_ms", latency_ms},
                      {"peer", peer}});
   }
-  auto* r = reactor != nullptr ? reactor : ctx->DefaultReactor();
-  r->Finish(status);
+  call.Finish(status);
   calls_.leave();
-  return r;
+}
+
+void PathfinderService::finish(CallReactor& call, grpc::Status status) {
+  if (status.ok()) {
+    const bool written_by_reference = call.answer_written();
+    status = call.write_answer();
+    const std::size_t bytes = call.answer_bytes().Length();
+    // An answer that points into a stored mask (GetMask's areas) costs no
+    // memory of its own; one serialized here does until the client reads it.
+    if (status.ok() && !written_by_reference && bytes > kPendingAnswerMinBytes) {
+      if (pending_answers_.try_charge(bytes)) {
+        call.hold(pending_answers_, bytes);
+      } else {
+        call.answer_bytes().Clear();
+        status = {grpc::StatusCode::RESOURCE_EXHAUSTED,
+                  "server busy: " + std::to_string(pending_answers_.held() >> 20) +
+                      " MiB of answers already wait for clients to read them (--pending-answers-mb " +
+                      std::to_string(pending_answers_.budget_bytes() >> 20) +
+                      "); this answer of " + std::to_string(bytes) + " bytes was dropped, retry later"};
+      }
+    }
+  }
+  finish_call(call, status);
+}
+
+grpc::Status PathfinderService::call_gone(grpc::CallbackServerContext& ctx) const {
+  if (std::chrono::system_clock::now() >= ctx.deadline()) {
+    return {grpc::StatusCode::DEADLINE_EXCEEDED, "deadline exceeded before the answer was ready"};
+  }
+  if (ctx.IsCancelled()) return {grpc::StatusCode::CANCELLED, "cancelled by the client"};
+  if (flights_.stopping() || pool_.stopping()) {
+    return {grpc::StatusCode::UNAVAILABLE, "server is stopping"};
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status PathfinderService::busy() const {
+  return {grpc::StatusCode::RESOURCE_EXHAUSTED,
+          "server busy: " + std::to_string(pool_.max_queued()) +
+              " calls already wait for a compute thread (--compute-queue); retry later"};
+}
+
+bool PathfinderService::offload(CallReactor& call,
+                                std::function<grpc::Status(const std::function<bool()>&)> work) {
+  return pool_.try_submit([this, &call, work = std::move(work)] {
+    grpc::Status status = call_gone(call.context());
+    if (status.ok()) {
+      const std::function<bool()> interrupt = [this, &call] {
+        return !call_gone(call.context()).ok();
+      };
+      try {
+        status = run_handler([&] { return work(interrupt); });
+      } catch (const pathcore::Interrupted&) {
+        status = call_gone(call.context());
+        if (status.ok()) status = {grpc::StatusCode::CANCELLED, "stopped"};
+      }
+    }
+    finish(call, status);
+  });
 }
 
 Metrics::Clock::time_point PathfinderService::start_call() const {
@@ -164,16 +251,46 @@ grpc::Status PathfinderService::admit(grpc::CallbackServerContext& ctx, Access a
   return authorizer_.check(ctx, access);
 }
 
-// Admits the call (shutdown, then the caller's token for `access`), runs the
-// handler body only when admitted, and finishes the call.
-template <typename Body>
+// Admits the call (shutdown, then the caller's token for `access`), decodes
+// its request (within the query or the message limit), runs
+// body(call, nullptr) on gRPC's thread, or body(call, &interrupt) on the
+// compute pool when it throws NeedsComputePool, and finishes the call.
+template <typename Request, typename Answer, typename Body>
 grpc::ServerUnaryReactor* PathfinderService::respond(grpc::CallbackServerContext* ctx,
                                                      const char* rpc, Access access,
-                                                     const std::string& mask, Body&& body) {
-  const auto start = start_call();
+                                                     const grpc::ByteBuffer* request_bytes,
+                                                     grpc::ByteBuffer* answer_bytes, Body body) {
+  using Call = MessageCall<Request, Answer>;
+  auto* call = new Call(ctx, answer_bytes, rpc, start_call());  // deleted by gRPC (OnDone)
   grpc::Status status = admit(*ctx, access);
-  if (status.ok()) status = run_handler(std::forward<Body>(body));
-  return finish_call(ctx, rpc, mask, status, start);
+  if (status.ok()) {
+    // gRPC hands the request as const but never reads it again; decoding may
+    // free its bytes early (a large upload's).
+    auto& bytes = const_cast<grpc::ByteBuffer&>(*request_bytes);
+    if constexpr (kept_field_number<Request>() != 0) {
+      status = decode_request_keeping_field(bytes, limits_.max_message_bytes, kMessageLimitFlag,
+                                            call->request(), kept_field_number<Request>(),
+                                            call->kept_field());
+    } else {
+      status = decode_request(bytes, limits_.max_query_bytes, kQueryLimitFlag, call->request());
+    }
+  }
+  if (status.ok()) {
+    call->set_logged_mask(logged_mask(call->request()));
+    try {
+      status = run_handler([&] { return body(*call, nullptr); });
+    } catch (const NeedsComputePool&) {
+      call->answer().Clear();
+      if (offload(*call, [call, body](const std::function<bool()>& interrupt) {
+            return body(*call, &interrupt);
+          })) {
+        return call;
+      }
+      status = busy();
+    }
+  }
+  finish(*call, status);
+  return call;
 }
 
 void PathfinderService::stop_accepting() { calls_.close(); }
@@ -189,10 +306,7 @@ PathfinderService::PathfinderService(MaskStore& store, FieldCache& cache, Servic
       limits_(limits),
       authorizer_(std::move(authorizer)),
       metrics_(metrics),
-      pool_(limits_.compute_threads, limits_.compute_queue, limits_.compute_niceness) {
-  SetMessageAllocatorFor_FindPath(&find_path_allocator_);
-  SetMessageAllocatorFor_StandardMove(&standard_move_allocator_);
-}
+      pool_(limits_.compute_threads, limits_.compute_queue, limits_.compute_niceness) {}
 
 PathfinderService::~PathfinderService() {
   // Fills still running (finishing fields for the cache) stop at their next
@@ -201,38 +315,23 @@ PathfinderService::~PathfinderService() {
 }
 
 // One cold FindPath call: runs on the compute pool, parks on another call's
-// fill of the same field, and is answered exactly once (finish_call) by
-// whichever thread gets there first: the pool thread with the path, or a
-// fill's poll when the call's deadline passed or it was cancelled.
+// fill of the same field, and is answered exactly once (finish) by whichever
+// thread gets there first: the pool thread with the path, or a fill's poll
+// when the call's deadline passed or it was cancelled.
 class PathfinderService::FindPathCall final
     : public FieldRequest,
       public std::enable_shared_from_this<PathfinderService::FindPathCall> {
  public:
-  FindPathCall(PathfinderService& service, grpc::CallbackServerContext* ctx,
-               grpc::ServerUnaryReactor* reactor, const v1::FindPathRequest* request,
-               v1::FindPathResponse* response, std::optional<FieldKey> counted_miss,
-               Metrics::Clock::time_point start)
-      : service_(service),
-        ctx_(ctx),
-        reactor_(reactor),
-        request_(request),
-        response_(response),
-        counted_miss_(std::move(counted_miss)),
-        started_(start) {}
+  FindPathCall(PathfinderService& service, FindPathMessages& call,
+               std::optional<FieldKey> counted_miss)
+      : service_(service), call_(call), counted_miss_(std::move(counted_miss)) {}
 
   grpc::Status gone() const override {
-    // Once answered, the call (ctx) may be gone: never touch it again.
+    // Once answered, the call may be gone: never touch it again.
     if (answered_.load(std::memory_order_acquire)) {
       return {grpc::StatusCode::CANCELLED, "already answered"};
     }
-    if (std::chrono::system_clock::now() >= ctx_->deadline()) {
-      return {grpc::StatusCode::DEADLINE_EXCEEDED, "deadline exceeded while finding the path"};
-    }
-    if (ctx_->IsCancelled()) return {grpc::StatusCode::CANCELLED, "cancelled by the client"};
-    if (service_.flights_.stopping() || service_.pool_.stopping()) {
-      return {grpc::StatusCode::UNAVAILABLE, "server is stopping"};
-    }
-    return grpc::Status::OK;
+    return service_.call_gone(call_.context());
   }
 
   void abandon(const grpc::Status& status) override { answer(status); }
@@ -244,8 +343,10 @@ class PathfinderService::FindPathCall final
   }
 
   std::optional<pathcore::Point> start() const override {
-    if (answered_.load(std::memory_order_acquire) || !request_->has_start()) return std::nullopt;
-    return to_core(request_->start());
+    if (answered_.load(std::memory_order_acquire) || !call_.request().has_start()) {
+      return std::nullopt;
+    }
+    return to_core(call_.request().start());
   }
 
   bool serve_partial(const FieldKey& key, const pathcore::DistanceField& partial) override {
@@ -256,9 +357,10 @@ class PathfinderService::FindPathCall final
     PartialSource source(key, partial, *settled);
     grpc::Status status;
     try {
-      status = run_handler([&] { return service_.find_path(*request_, *response_, source); });
+      status = run_handler(
+          [&] { return service_.find_path(call_.request(), call_.answer(), source); });
     } catch (const NeedsFill&) {
-      response_->Clear();
+      call_.answer().Clear();
       return false;  // snapped, or another field: wait for the final one
     }
     answer(status);
@@ -277,7 +379,8 @@ class PathfinderService::FindPathCall final
     if (given != nullptr) source.give(*given_key, std::move(given));
     grpc::Status status;
     try {
-      status = run_handler([&] { return service_.find_path(*request_, *response_, source); });
+      status = run_handler(
+          [&] { return service_.find_path(call_.request(), call_.answer(), source); });
     } catch (const Parked&) {
       return;  // resumed by the fill it waits for (source finishes its own fills first)
     } catch (const RequestGone&) {
@@ -292,99 +395,124 @@ class PathfinderService::FindPathCall final
  private:
   void answer(const grpc::Status& status) {
     if (answered_.exchange(true, std::memory_order_acq_rel)) return;
-    service_.finish_call(ctx_, "FindPath", request_->mask(), status, started_, reactor_);
+    service_.finish(call_, status);
   }
 
   PathfinderService& service_;
-  grpc::CallbackServerContext* const ctx_;
-  grpc::ServerUnaryReactor* const reactor_;
-  const v1::FindPathRequest* const request_;
-  v1::FindPathResponse* const response_;
+  FindPathMessages& call_;  // alive until answered
   // The field key whose cache miss sent the call here (usually what it fills).
   const std::optional<FieldKey> counted_miss_;
-  const Metrics::Clock::time_point started_;  // for the latency metric
   std::atomic<bool> answered_{false};
 };
 
 grpc::ServerUnaryReactor* PathfinderService::UploadMask(grpc::CallbackServerContext* ctx,
-                                                        const v1::UploadMaskRequest* request,
-                                                        v1::MaskInfo* response) {
-  return respond(ctx, "UploadMask", Access::kWrite, request->name(), [&] {
-    bool unchanged = false;
-    const grpc::Status status = upload_mask(*request, *response, unchanged);
-    if (status.ok()) {
-      audit(*ctx, "UploadMask", unchanged ? "unchanged" : "stored", response->name(),
-            response->revision(), response->width(), response->height(), response->sha256());
-    }
-    return status;
-  });
+                                                        const grpc::ByteBuffer* request,
+                                                        grpc::ByteBuffer* response) {
+  using Call = MessageCall<v1::UploadMaskRequest, v1::MaskInfo>;
+  return respond<v1::UploadMaskRequest, v1::MaskInfo>(
+      ctx, "UploadMask", Access::kWrite, request, response,
+      [this](Call& call, const std::function<bool()>* interrupt) {
+        // Decoding the image, hashing the grid and writing the file.
+        if (interrupt == nullptr) throw NeedsComputePool{};
+        bool unchanged = false;
+        const v1::MaskInfo& info = call.answer();
+        const grpc::Status status =
+            upload_mask(call.request(), call.kept_field().field, call.answer(), unchanged);
+        if (status.ok()) {
+          audit(call.context(), "UploadMask", unchanged ? "unchanged" : "stored", info.name(),
+                info.revision(), info.width(), info.height(), info.sha256());
+        }
+        return status;
+      });
 }
 
 grpc::ServerUnaryReactor* PathfinderService::PatchMask(grpc::CallbackServerContext* ctx,
-                                                       const v1::PatchMaskRequest* request,
-                                                       v1::MaskInfo* response) {
-  return respond(ctx, "PatchMask", Access::kWrite, request->name(), [&] {
-    const grpc::Status status = patch_mask(*request, *response);
-    if (status.ok()) {
-      audit(*ctx, "PatchMask", "patched", response->name(), response->revision(), response->width(),
-            response->height(), response->sha256());
-    }
-    return status;
-  });
+                                                       const grpc::ByteBuffer* request,
+                                                       grpc::ByteBuffer* response) {
+  using Call = MessageCall<v1::PatchMaskRequest, v1::MaskInfo>;
+  return respond<v1::PatchMaskRequest, v1::MaskInfo>(
+      ctx, "PatchMask", Access::kWrite, request, response,
+      [this](Call& call, const std::function<bool()>* interrupt) {
+        // Copying the grid, hashing it, its clearance map and writing the file.
+        if (interrupt == nullptr) throw NeedsComputePool{};
+        const v1::MaskInfo& info = call.answer();
+        const grpc::Status status =
+            patch_mask(call.request(), call.kept_field().field, call.answer());
+        if (status.ok()) {
+          audit(call.context(), "PatchMask", "patched", info.name(), info.revision(),
+                info.width(), info.height(), info.sha256());
+        }
+        return status;
+      });
 }
 
 grpc::ServerUnaryReactor* PathfinderService::DeleteMask(grpc::CallbackServerContext* ctx,
-                                                        const v1::DeleteMaskRequest* request,
-                                                        v1::DeleteMaskResponse* /*response*/) {
-  return respond(ctx, "DeleteMask", Access::kWrite, request->name(), [&] {
-    MaskEntryPtr removed;
-    bool was_corrupt = false;
-    const grpc::Status status = delete_mask(*request, removed, was_corrupt);
-    if (status.ok() && removed) {
-      audit(*ctx, "DeleteMask", "deleted", removed->name, removed->revision, removed->mask->width(),
-            removed->mask->height(), removed->sha256);
-    } else if (status.ok()) {  // a corrupt mask: nothing of it could be read
-      audit(*ctx, "DeleteMask", "deleted corrupt file", request->name(), 0, 0, 0, "");
-    }
-    return status;
-  });
+                                                        const grpc::ByteBuffer* request,
+                                                        grpc::ByteBuffer* response) {
+  using Call = MessageCall<v1::DeleteMaskRequest, v1::DeleteMaskResponse>;
+  return respond<v1::DeleteMaskRequest, v1::DeleteMaskResponse>(
+      ctx, "DeleteMask", Access::kWrite, request, response,
+      [this](Call& call, const std::function<bool()>* /*interrupt*/) {
+        MaskEntryPtr removed;
+        bool was_corrupt = false;
+        const grpc::Status status = delete_mask(call.request(), removed, was_corrupt);
+        if (status.ok() && removed) {
+          audit(call.context(), "DeleteMask", "deleted", removed->name, removed->revision,
+                removed->mask->width(), removed->mask->height(), removed->sha256);
+        } else if (status.ok()) {  // a corrupt mask: nothing of it could be read
+          audit(call.context(), "DeleteMask", "deleted corrupt file", call.request().name(), 0, 0,
+                0, "");
+        }
+        return status;
+      });
 }
 
 grpc::ServerUnaryReactor* PathfinderService::GetMask(grpc::CallbackServerContext* ctx,
-                                                     const v1::GetMaskRequest* request,
-                                                     v1::MaskInfo* response) {
-  return respond(ctx, "GetMask", Access::kQuery, request->name(),
-                 [&] { return get_mask(*request, *response); });
+                                                     const grpc::ByteBuffer* request,
+                                                     grpc::ByteBuffer* response) {
+  using Call = MessageCall<v1::GetMaskRequest, v1::MaskInfo>;
+  return respond<v1::GetMaskRequest, v1::MaskInfo>(
+      ctx, "GetMask", Access::kQuery, request, response,
+      [this](Call& call, const std::function<bool()>* /*interrupt*/) {
+        return get_mask(call.request(), call, call.answer());
+      });
 }
 
 grpc::ServerUnaryReactor* PathfinderService::ListMasks(grpc::CallbackServerContext* ctx,
-                                                       const v1::ListMasksRequest* /*request*/,
-                                                       v1::ListMasksResponse* response) {
-  static const std::string kNoMask;
-  return respond(ctx, "ListMasks", Access::kQuery, kNoMask, [&] { return list_masks(*response); });
+                                                       const grpc::ByteBuffer* request,
+                                                       grpc::ByteBuffer* response) {
+  using Call = MessageCall<v1::ListMasksRequest, v1::ListMasksResponse>;
+  return respond<v1::ListMasksRequest, v1::ListMasksResponse>(
+      ctx, "ListMasks", Access::kQuery, request, response,
+      [this](Call& call, const std::function<bool()>* /*interrupt*/) {
+        return list_masks(call.answer());
+      });
 }
 
 grpc::ServerUnaryReactor* PathfinderService::FindPath(grpc::CallbackServerContext* ctx,
-                                                      const v1::FindPathRequest* request,
-                                                      v1::FindPathResponse* response) {
-  const auto start = start_call();
-  grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
+                                                      const grpc::ByteBuffer* request,
+                                                      grpc::ByteBuffer* response) {
+  auto* call = new FindPathMessages(ctx, response, "FindPath", start_call());  // gRPC deletes it
   grpc::Status status = admit(*ctx, Access::kQuery);
-  if (!status.ok()) return finish_call(ctx, "FindPath", request->mask(), status, start, reactor);
-  CacheOnlySource warm(cache_);
-  try {
-    status = run_handler([&] { return find_path(*request, *response, warm); });
-  } catch (const NeedsFill&) {
-    // Cold: a flood fill is needed. Off gRPC's thread, onto the compute pool.
-    response->Clear();
-    auto call = std::make_shared<FindPathCall>(*this, ctx, reactor, request, response,
-                                               warm.missed(), start);
-    if (pool_.try_submit([call] { call->run(); })) return reactor;
-    status = {grpc::StatusCode::RESOURCE_EXHAUSTED,
-              "server busy: " + std::to_string(pool_.max_queued()) +
-                  " FindPath calls already wait for a flood fill; retry later"};
+  if (status.ok()) {
+    status = decode_request(const_cast<grpc::ByteBuffer&>(*request), limits_.max_query_bytes,
+                            kQueryLimitFlag, call->request());
   }
-  return finish_call(ctx, "FindPath", request->mask(), status, start, reactor);
+  if (status.ok()) {
+    call->set_logged_mask(call->request().mask());
+    CacheOnlySource warm(cache_);
+    try {
+      status = run_handler([&] { return find_path(call->request(), call->answer(), warm); });
+    } catch (const NeedsFill&) {
+      // Cold: a flood fill is needed. Off gRPC's thread, onto the compute pool.
+      call->answer().Clear();
+      auto cold = std::make_shared<FindPathCall>(*this, *call, warm.missed());
+      if (pool_.try_submit([cold] { cold->run(); })) return call;
+      status = busy();
+    }
+  }
+  finish(*call, status);
+  return call;
 }
 
 // Pairs of decoding scratch a gRPC thread keeps between Reachable calls.
@@ -393,44 +521,66 @@ constexpr std::size_t kKeptScratchPairs = 16384;
 grpc::ServerUnaryReactor* PathfinderService::Reachable(grpc::CallbackServerContext* ctx,
                                                        const grpc::ByteBuffer* request,
                                                        grpc::ByteBuffer* response) {
-  std::string mask;  // known once decoded; read by the log line when the call finishes
-  return respond(ctx, "Reachable", Access::kQuery, mask, [&] {
-    // The request's bytes in one piece (a copy only when gRPC split them).
-    grpc::Slice bytes;
-    if (!request->TrySingleSlice(&bytes).ok() && !request->DumpToSingleSlice(&bytes).ok()) {
-      return grpc::Status(grpc::StatusCode::INTERNAL, "could not read the request");
-    }
+  auto* call = new ReachableMessages(ctx, response, "Reachable", start_call());  // gRPC deletes it
+  grpc::Status status = admit(*ctx, Access::kQuery);
+  if (status.ok() && request->Length() > limits_.max_query_bytes) {
+    status = request_too_large(request->Length(), limits_.max_query_bytes, kQueryLimitFlag);
+  }
+  // The request's bytes in one piece (a copy only when gRPC split them).
+  grpc::Slice bytes;
+  if (status.ok() && !request->TrySingleSlice(&bytes).ok() &&
+      !request->DumpToSingleSlice(&bytes).ok()) {
+    status = {grpc::StatusCode::INTERNAL, "could not read the request"};
+  }
+  if (status.ok()) {
     // Decoded into this thread's scratch request, whose pair storage is reused
     // up to the usual size: an oversized request (refused or not) must not pin
-    // its memory to the thread.
+    // its memory to the thread. Pairs beyond the limit are counted, not kept.
     thread_local WireReachableRequest decoded;
-    const bool valid = decode_reachable_request(std::span(bytes.begin(), bytes.size()), decoded);
-    grpc::Status status =
-        valid ? grpc::Status::OK : invalid("request: not a valid pathfinding.v1.ReachableRequest");
-    if (valid) mask = decoded.mask;
-    v1::ReachableResponse answer;
-    if (status.ok()) status = reachable(decoded, answer);
-    if (status.ok()) {
-      bool own_buffer = false;
-      status = grpc::SerializationTraits<v1::ReachableResponse>::Serialize(answer, response,
-                                                                           &own_buffer);
+    const auto max_pairs = static_cast<std::size_t>(std::max(limits_.max_reachable_pairs, 0));
+    if (!decode_reachable_request(std::span(bytes.begin(), bytes.size()), decoded, max_pairs)) {
+      status = request_malformed("pathfinding.v1.ReachableRequest");
+    } else {
+      call->request().set_mask(decoded.mask);
+      call->set_logged_mask(call->request().mask());
+      try {
+        status = run_handler([&] { return reachable(decoded, call->answer(), nullptr); });
+      } catch (const NeedsComputePool&) {
+        // Labels not cached: labelling runs on the pool, with its own copy
+        // of the request (the scratch belongs to this thread).
+        call->answer().Clear();
+        auto owned = std::make_shared<const WireReachableRequest>(decoded);
+        if (offload(*call, [this, call, owned](const std::function<bool()>& interrupt) {
+              return reachable(*owned, call->answer(), &interrupt);
+            })) {
+          if (decoded.pairs.capacity() > kKeptScratchPairs) decoded = WireReachableRequest{};
+          return call;
+        }
+        status = busy();
+      }
     }
     if (decoded.pairs.capacity() > kKeptScratchPairs) decoded = WireReachableRequest{};
-    return status;
-  });
+  }
+  finish(*call, status);
+  return call;
 }
 
 grpc::ServerUnaryReactor* PathfinderService::StandardMove(grpc::CallbackServerContext* ctx,
-                                                          const v1::StandardMoveRequest* request,
-                                                          v1::StandardMoveResponse* response) {
-  return respond(ctx, "StandardMove", Access::kQuery, request->mask(),
-                 [&] { return standard_move(*request, *response); });
+                                                          const grpc::ByteBuffer* request,
+                                                          grpc::ByteBuffer* response) {
+  using Call = MessageCall<v1::StandardMoveRequest, v1::StandardMoveResponse>;
+  return respond<v1::StandardMoveRequest, v1::StandardMoveResponse>(
+      ctx, "StandardMove", Access::kQuery, request, response,
+      [this](Call& call, const std::function<bool()>* interrupt) {
+        return standard_move(call.request(), call.answer(), interrupt);
+      });
 }
 
 grpc::Status PathfinderService::upload_mask(const v1::UploadMaskRequest& request,
+                                            std::span<const std::uint8_t> image,
                                             v1::MaskInfo& response, bool& unchanged) {
   if (auto problem = mask_name_problem(request.name())) return invalid("name: " + *problem);
-  if (request.image().empty()) return invalid("image: is empty");
+  if (image.empty()) return invalid("image: is empty");
 
   pathcore::DecodeOptions options;
   const auto format = to_core(request.format());
@@ -472,11 +622,9 @@ grpc::Status PathfinderService::upload_mask(const v1::UploadMaskRequest& request
   }
   options.max_pixels = limits_.max_pixels;
 
-  const auto& image = request.image();
   std::optional<pathcore::Mask> mask;
   try {
-    mask.emplace(pathcore::decode_mask(
-        std::span(reinterpret_cast<const std::uint8_t*>(image.data()), image.size()), options));
+    mask.emplace(pathcore::decode_mask(image, options));
   } catch (const pathcore::DecodeError& e) {
     const auto code = e.kind() == pathcore::DecodeError::Kind::kTooLarge
                           ? grpc::StatusCode::RESOURCE_EXHAUSTED
@@ -506,7 +654,7 @@ grpc::Status PathfinderService::delete_mask(const v1::DeleteMaskRequest& request
   return grpc::Status::OK;
 }
 
-grpc::Status PathfinderService::get_mask(const v1::GetMaskRequest& request,
+grpc::Status PathfinderService::get_mask(const v1::GetMaskRequest& request, CallReactor& call,
                                          v1::MaskInfo& response) const {
   if (auto problem = mask_name_problem(request.name())) return invalid("name: " + *problem);
   const MaskEntryPtr entry = store_.get(request.name());
@@ -524,8 +672,9 @@ grpc::Status PathfinderService::get_mask(const v1::GetMaskRequest& request,
                   "), more than the server's message limit of " +
                   std::to_string(limits_.max_message_bytes) + " bytes allows"};
     }
-    const auto& areas = entry->mask->areas();
-    response.set_areas(areas.data(), areas.size());
+    grpc::Status written = write_mask_with_areas(response, entry, call.answer_bytes());
+    if (written.ok()) call.set_answer_written();
+    return written;
   }
   return grpc::Status::OK;
 }

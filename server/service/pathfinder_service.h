@@ -4,6 +4,8 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -16,9 +18,9 @@
 #include "runtime/compute_pool.h"
 #include "runtime/config.h"
 #include "runtime/metrics.h"
-#include "service/arena_allocator.h"
 #include "service/cached_find_path.h"
 #include "service/in_flight_calls.h"
+#include "service/raw_call.h"
 #include "service/reachable_wire.h"
 #include "store/mask_store.h"
 
@@ -40,14 +42,22 @@ struct ServiceLimits {
   // The server's largest message, in bytes: GetMask refuses to send an area
   // grid that would not fit (RESOURCE_EXHAUSTED) rather than fail the transport.
   std::size_t max_message_bytes = 64 * 1024 * 1024;
-  // Threads that run flood fills (cold FindPath); 0: one per hardware thread.
+  // Largest request of a query or DeleteMask, in bytes (uploads and patches
+  // may use max_message_bytes); larger ones are refused before decoding.
+  std::size_t max_query_bytes = std::size_t{4} * 1024 * 1024;
+  // Answers waiting for slow clients to read them: answers of more than
+  // kPendingAnswerMinBytes are charged here until their call ends, and refused
+  // (RESOURCE_EXHAUSTED) beyond it.
+  std::size_t pending_answer_bytes = std::size_t{256} * 1024 * 1024;
+  // Threads that run heavy work (flood fills, labelling, StandardMove's
+  // search, image decoding, uploads); 0: one per hardware thread.
   std::size_t compute_threads = 0;
   // Added to the compute threads' nice value, so warm calls on gRPC's threads
   // get the CPU first when the cores are busy (0: same priority).
   int compute_niceness = 10;
-  // Cold FindPath calls that may wait for a compute thread; more are refused
-  // with RESOURCE_EXHAUSTED (calls parked on another call's fill of the same
-  // field do not count: they hold no thread and need no fill of their own).
+  // Calls that may wait for a compute thread; more are refused with
+  // RESOURCE_EXHAUSTED at once (calls parked on another call's fill of the
+  // same field do not count: they hold no thread and need no fill of their own).
   std::size_t compute_queue = 256;
 };
 
@@ -59,11 +69,24 @@ struct ServiceLimits {
 // finished call is counted, with its latency, in `metrics` when not null
 // (it must outlive the service).
 //
+// Every method is raw (raw_call.h): the service decodes the request itself,
+// so a request over its size limit is refused before decoding and bytes that
+// do not decode answer INVALID_ARGUMENT, logged and counted like any failure.
+//
+// Work whose cost grows with the mask runs on the compute pool
+// (limits.compute_threads threads at a lower priority, a bounded queue), never
+// on gRPC's threads: flood fills (cold FindPath), component labelling
+// (Reachable on labels not cached), StandardMove's stitched searches, image
+// decoding and the store writes of UploadMask and PatchMask, and GetMask's
+// area grids. A call the queue cannot take is refused with RESOURCE_EXHAUSTED
+// at once; a queued call that expires or is cancelled is answered so without
+// running, and a running search stops at its next interrupt check. Health
+// checks, cache hits, ListMasks and GetMask without areas are answered on
+// gRPC's threads and never wait behind heavy work.
+//
 // FindPath runs in two places. On gRPC's thread: validation, the beeline
 // short-cut, and paths on cached fields (the warm path). A call that needs a
-// flood fill is queued on the compute pool (limits.compute_threads threads)
-// and answered from there, so cold fills never occupy gRPC's threads and warm
-// calls and Reachable keep their idle latency under a burst of cold ones.
+// flood fill is queued on the compute pool and answered from there.
 // Fills are shared (FieldFlights: one fill per field, the other callers
 // wait without a thread) and stop when no caller wants them any more
 // (deadline passed, cancelled): such calls end DEADLINE_EXCEEDED/CANCELLED.
@@ -71,8 +94,24 @@ struct ServiceLimits {
 // Reachable is served raw: its request bytes are decoded by
 // decode_reachable_request (reachable_wire.h), a flat decoder several times
 // cheaper than protobuf's parser for its thousands of nested points.
-class PathfinderService final : public pathfinding::v1::Pathfinder::WithRawCallbackMethod_Reachable<
-                                    pathfinding::v1::Pathfinder::CallbackService> {
+using RawPathfinderService = pathfinding::v1::Pathfinder::WithRawCallbackMethod_UploadMask<
+    pathfinding::v1::Pathfinder::WithRawCallbackMethod_PatchMask<
+        pathfinding::v1::Pathfinder::WithRawCallbackMethod_DeleteMask<
+            pathfinding::v1::Pathfinder::WithRawCallbackMethod_GetMask<
+                pathfinding::v1::Pathfinder::WithRawCallbackMethod_ListMasks<
+                    pathfinding::v1::Pathfinder::WithRawCallbackMethod_FindPath<
+                        pathfinding::v1::Pathfinder::WithRawCallbackMethod_Reachable<
+                            pathfinding::v1::Pathfinder::WithRawCallbackMethod_StandardMove<
+                                pathfinding::v1::Pathfinder::CallbackService>>>>>>>>;
+
+// Thrown by a handler body on gRPC's thread when its call needs heavy work:
+// the call is handed to the compute pool and the body run again there.
+struct NeedsComputePool {};
+
+// Answers of more than this many bytes are charged to ServiceLimits::pending_answer_bytes.
+inline constexpr std::size_t kPendingAnswerMinBytes = 64 * 1024;
+
+class PathfinderService final : public RawPathfinderService {
  public:
   PathfinderService(MaskStore& store, FieldCache& cache, ServiceLimits limits,
                     Authorizer authorizer = {}, Metrics* metrics = nullptr);
@@ -94,67 +133,80 @@ class PathfinderService final : public pathfinding::v1::Pathfinder::WithRawCallb
   }
   [[nodiscard]] std::size_t route_cache_entries() const { return query_caches_.routes.size(); }
   [[nodiscard]] std::size_t path_cache_entries() const { return query_caches_.paths.size(); }
+  // Bytes of answers waiting for slow clients (metrics, tests).
+  [[nodiscard]] std::size_t pending_answer_bytes() const { return pending_answers_.held(); }
 
-  grpc::ServerUnaryReactor* UploadMask(grpc::CallbackServerContext* ctx,
-                                       const pathfinding::v1::UploadMaskRequest* request,
-                                       pathfinding::v1::MaskInfo* response) override;
-  grpc::ServerUnaryReactor* PatchMask(grpc::CallbackServerContext* ctx,
-                                      const pathfinding::v1::PatchMaskRequest* request,
-                                      pathfinding::v1::MaskInfo* response) override;
-  grpc::ServerUnaryReactor* DeleteMask(grpc::CallbackServerContext* ctx,
-                                       const pathfinding::v1::DeleteMaskRequest* request,
-                                       pathfinding::v1::DeleteMaskResponse* response) override;
-  grpc::ServerUnaryReactor* GetMask(grpc::CallbackServerContext* ctx,
-                                    const pathfinding::v1::GetMaskRequest* request,
-                                    pathfinding::v1::MaskInfo* response) override;
-  grpc::ServerUnaryReactor* ListMasks(grpc::CallbackServerContext* ctx,
-                                      const pathfinding::v1::ListMasksRequest* request,
-                                      pathfinding::v1::ListMasksResponse* response) override;
-  grpc::ServerUnaryReactor* FindPath(grpc::CallbackServerContext* ctx,
-                                     const pathfinding::v1::FindPathRequest* request,
-                                     pathfinding::v1::FindPathResponse* response) override;
-  grpc::ServerUnaryReactor* Reachable(grpc::CallbackServerContext* ctx,
-                                      const grpc::ByteBuffer* request,
+  grpc::ServerUnaryReactor* UploadMask(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* request,
+                                       grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* PatchMask(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* request,
+                                       grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* DeleteMask(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* request,
+                                       grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* GetMask(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* request,
+                                       grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* ListMasks(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* request,
+                                       grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* FindPath(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* request,
+                                       grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* Reachable(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* request,
                                       grpc::ByteBuffer* response) override;
-  grpc::ServerUnaryReactor* StandardMove(grpc::CallbackServerContext* ctx,
-                                         const pathfinding::v1::StandardMoveRequest* request,
-                                         pathfinding::v1::StandardMoveResponse* response) override;
+  grpc::ServerUnaryReactor* StandardMove(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* request,
+                                       grpc::ByteBuffer* response) override;
 
  private:
+  // Handler bodies. `interrupt` is null on gRPC's thread: a body that needs
+  // heavy work then throws NeedsComputePool and is run again on the compute
+  // pool with an interrupt that says when the call is gone (its searches
+  // stop with pathcore::Interrupted).
   // `unchanged`: the upload had the stored grid (revision kept, nothing written).
+  // `image`: the request's image, left in its received bytes.
   grpc::Status upload_mask(const pathfinding::v1::UploadMaskRequest& request,
-                           pathfinding::v1::MaskInfo& response, bool& unchanged);
+                           std::span<const std::uint8_t> image, pathfinding::v1::MaskInfo& response,
+                           bool& unchanged);
   // `removed`: the entry deleted; null with `was_corrupt` for a corrupt mask's file.
   grpc::Status delete_mask(const pathfinding::v1::DeleteMaskRequest& request, MaskEntryPtr& removed,
                            bool& was_corrupt);
-  grpc::Status get_mask(const pathfinding::v1::GetMaskRequest& request,
+  // With include_areas, writes the answer's bytes itself (the grid is not copied).
+  grpc::Status get_mask(const pathfinding::v1::GetMaskRequest& request, CallReactor& call,
                         pathfinding::v1::MaskInfo& response) const;
   grpc::Status list_masks(pathfinding::v1::ListMasksResponse& response) const;
   // In query_handlers.cc.
+  // `areas`: the request's areas, left in its received bytes.
   grpc::Status patch_mask(const pathfinding::v1::PatchMaskRequest& request,
-                          pathfinding::v1::MaskInfo& response);
+                          std::span<const std::uint8_t> areas, pathfinding::v1::MaskInfo& response);
   grpc::Status reachable(const WireReachableRequest& request,
-                         pathfinding::v1::ReachableResponse& response);
+                         pathfinding::v1::ReachableResponse& response,
+                         const std::function<bool()>* interrupt);
   grpc::Status standard_move(const pathfinding::v1::StandardMoveRequest& request,
-                             pathfinding::v1::StandardMoveResponse& response);
+                             pathfinding::v1::StandardMoveResponse& response,
+                             const std::function<bool()>* interrupt);
   grpc::Status find_path(const pathfinding::v1::FindPathRequest& request,
                          pathfinding::v1::FindPathResponse& response, FieldSource& source);
 
   class FindPathCall;  // a cold FindPath on the compute pool
 
   // Call plumbing (pathfinder_service.cc): start time for the latency metric
-  // and log line; admission (shutdown, token); the one place every call
-  // finishes (`mask`: the request's mask name, for the log line; read when
-  // the call finishes).
+  // and log line; admission (shutdown, token); decoding, running the body on
+  // gRPC's thread or the pool; the one place every call finishes.
   Metrics::Clock::time_point start_call() const;
   grpc::Status admit(grpc::CallbackServerContext& ctx, Access access);
-  template <typename Body>
+  template <typename Request, typename Answer, typename Body>
   grpc::ServerUnaryReactor* respond(grpc::CallbackServerContext* ctx, const char* rpc,
-                                    Access access, const std::string& mask, Body&& body);
-  grpc::ServerUnaryReactor* finish_call(grpc::CallbackServerContext* ctx, const char* rpc,
-                                        std::string_view mask, const grpc::Status& status,
-                                        Metrics::Clock::time_point start,
-                                        grpc::ServerUnaryReactor* reactor = nullptr);
+                                    Access access, const grpc::ByteBuffer* request_bytes,
+                                    grpc::ByteBuffer* answer_bytes, Body body);
+  // Runs work(interrupt) for `call` on the compute pool and answers the call
+  // from there. False when the pool's queue is full (nothing queued).
+  [[nodiscard]] bool offload(CallReactor& call,
+                             std::function<grpc::Status(const std::function<bool()>&)> work);
+  // Why a call's work should stop (deadline passed, cancelled, server
+  // stopping), or OK while it is still wanted.
+  [[nodiscard]] grpc::Status call_gone(grpc::CallbackServerContext& ctx) const;
+  // RESOURCE_EXHAUSTED: the compute pool's queue is full.
+  [[nodiscard]] grpc::Status busy() const;
+  // Writes the answer (when `status` is OK), charges a large one to
+  // pending_answers_ (or refuses it), logs, counts and finishes the call.
+  void finish(CallReactor& call, grpc::Status status);
+  void finish_call(CallReactor& call, const grpc::Status& status);
   // The audit line of a write (info): what happened to which mask, its
   // revision, size and digest, and who asked (peer, which token).
   void audit(const grpc::CallbackServerContext& ctx, std::string_view rpc, std::string_view outcome,
@@ -172,12 +224,8 @@ class PathfinderService final : public pathfinding::v1::Pathfinder::WithRawCallb
                             limits_.path_cache_entries};
   // Fills in progress, one per field (single flight).
   FieldFlights flights_;
-  // FindPath's and StandardMove's messages, each call's on one arena (their
-  // answers carry tens of points, one heap allocation each otherwise).
-  ArenaMessageAllocator<pathfinding::v1::FindPathRequest, pathfinding::v1::FindPathResponse>
-      find_path_allocator_;
-  ArenaMessageAllocator<pathfinding::v1::StandardMoveRequest, pathfinding::v1::StandardMoveResponse>
-      standard_move_allocator_;
+  // Large answers not yet read by their clients.
+  PendingAnswers pending_answers_{limits_.pending_answer_bytes};
   // Runs cold FindPath calls and finishes their fields; declared last, so it
   // is stopped (its queue run, its threads joined) before the rest goes.
   ComputePool pool_;

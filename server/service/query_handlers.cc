@@ -2,6 +2,7 @@
 // request, translate it to core types, use the store / caches / core, and
 // translate the answer back.
 
+#include <functional>
 #include <span>
 #include <string>
 #include <utility>
@@ -20,6 +21,7 @@ namespace v1 = pathfinding::v1;
 }  // namespace
 
 grpc::Status PathfinderService::patch_mask(const v1::PatchMaskRequest& request,
+                                           std::span<const std::uint8_t> areas,
                                            v1::MaskInfo& response) {
   if (auto problem = mask_name_problem(request.name())) return invalid("name: " + *problem);
   MaskPatch patch;
@@ -28,8 +30,7 @@ grpc::Status PathfinderService::patch_mask(const v1::PatchMaskRequest& request,
   patch.y = request.y();
   patch.width = request.width();
   patch.height = request.height();
-  patch.areas = std::span(reinterpret_cast<const std::uint8_t*>(request.areas().data()),
-                          request.areas().size());
+  patch.areas = areas;
   MaskEntryPtr entry;
   try {
     entry = store_.patch(request.name(), patch);
@@ -51,7 +52,8 @@ grpc::Status PathfinderService::patch_mask(const v1::PatchMaskRequest& request,
 }
 
 grpc::Status PathfinderService::reachable(const WireReachableRequest& request,
-                                          v1::ReachableResponse& response) {
+                                          v1::ReachableResponse& response,
+                                          const std::function<bool()>* interrupt) {
   if (auto problem = mask_name_problem(request.mask)) return invalid("mask: " + *problem);
   const auto connectivity = to_core(static_cast<v1::Connectivity>(request.connectivity));
   if (!connectivity) {
@@ -59,7 +61,7 @@ grpc::Status PathfinderService::reachable(const WireReachableRequest& request,
   }
   const pathcore::AreaSet enabled = pathcore::effective_areas(request.enabled_areas);
   if (enabled == 0) return no_walkable_area();
-  const std::size_t pair_count = request.pairs.size();
+  const std::size_t pair_count = request.pair_count;
   if (const int limit = limits_.max_reachable_pairs; pair_count > static_cast<std::size_t>(limit)) {
     return {grpc::StatusCode::RESOURCE_EXHAUSTED,
             "pairs: " + std::to_string(pair_count) + " pairs; the limit is " +
@@ -71,7 +73,7 @@ grpc::Status PathfinderService::reachable(const WireReachableRequest& request,
     return status;
   }
   const pathcore::Mask& mask = *entry->mask;
-  for (std::size_t i = 0; i < pair_count; ++i) {
+  for (std::size_t i = 0; i < request.pairs.size(); ++i) {
     const WirePointPair& pair = request.pairs[i];
     if (pair.has_a && pair.has_b && mask.contains(pair.a) && mask.contains(pair.b)) {
       continue;
@@ -88,6 +90,7 @@ grpc::Status PathfinderService::reachable(const WireReachableRequest& request,
                          false};
   auto components = query_caches_.components.get(key);
   if (!components) {
+    if (interrupt == nullptr) throw NeedsComputePool{};  // labelling reads the whole mask
     pathcore::ComponentOptions options;
     options.enabled = enabled;
     options.connectivity = pathcore::Connectivity::kFour;
@@ -96,7 +99,7 @@ grpc::Status PathfinderService::reachable(const WireReachableRequest& request,
     query_caches_.components.put(key, components);
   }
   auto* answers = response.mutable_reachable();
-  answers->Reserve(static_cast<int>(pair_count));
+  answers->Reserve(static_cast<int>(request.pairs.size()));
   for (const WirePointPair& pair : request.pairs) {
     answers->Add(components->connected(pair.a, pair.b));
   }
@@ -105,7 +108,8 @@ grpc::Status PathfinderService::reachable(const WireReachableRequest& request,
 }
 
 grpc::Status PathfinderService::standard_move(const v1::StandardMoveRequest& request,
-                                              v1::StandardMoveResponse& response) {
+                                              v1::StandardMoveResponse& response,
+                                              const std::function<bool()>* interrupt) {
   if (auto problem = mask_name_problem(request.mask())) return invalid("mask: " + *problem);
   const std::uint32_t max_moves = request.max_moves() == 0 ? 2 : request.max_moves();
   if (max_moves > 3) {
@@ -136,6 +140,8 @@ grpc::Status PathfinderService::standard_move(const v1::StandardMoveRequest& req
   auto route = query_caches_.routes.get(key);
   const bool cache_hit = route != nullptr;
   if (!route) {
+    // One move is a line walk; two and three search the mask.
+    if (max_moves >= 2 && interrupt == nullptr) throw NeedsComputePool{};
     pathcore::StandardMoveOptions options;
     options.enabled = enabled;
     options.forbid_corner_cutting = request.forbid_corner_cutting();

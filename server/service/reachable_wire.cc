@@ -188,9 +188,11 @@ bool read_pair(Reader reader, WirePointPair& pair) {
 
 }  // namespace
 
-bool decode_reachable_request(std::span<const std::uint8_t> bytes, WireReachableRequest& out) {
+bool decode_reachable_request(std::span<const std::uint8_t> bytes, WireReachableRequest& out,
+                              std::size_t max_pairs) {
   out.mask.clear();
   out.pairs.clear();
+  out.pair_count = 0;
   out.enabled_areas = 0;
   out.connectivity = 0;
   out.expected_revision = 0;
@@ -208,7 +210,13 @@ bool decode_reachable_request(std::span<const std::uint8_t> bytes, WireReachable
     } else if (field == 2 && wire_type == kLengthDelimited) {
       Reader pair(nullptr, nullptr);
       if (!reader.sub(pair)) return false;
-      if (!read_pair(pair, out.pairs.emplace_back())) return false;
+      ++out.pair_count;
+      if (out.pairs.size() < max_pairs) {
+        if (!read_pair(pair, out.pairs.emplace_back())) return false;
+      } else {
+        WirePointPair beyond;  // checked, not kept
+        if (!read_pair(pair, beyond)) return false;
+      }
     } else if ((field == 3 || field == 4 || field == 5) && wire_type == kVarint) {
       std::uint64_t value = 0;
       if (!reader.varint(value)) return false;

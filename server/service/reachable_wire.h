@@ -1,6 +1,8 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string>
 #include <vector>
@@ -34,15 +36,19 @@ struct WirePointPair {
 //    and a mask name that is not UTF-8 make the message malformed.
 struct WireReachableRequest {
   std::string mask;
-  std::vector<WirePointPair> pairs;
+  std::vector<WirePointPair> pairs;  // the first max_pairs of them
+  std::size_t pair_count = 0;        // every pair the message carries
   std::uint64_t enabled_areas = 0;
   std::int32_t connectivity = 0;  // the enum's number, unchecked
   std::uint64_t expected_revision = 0;
 };
 
 // Decodes `bytes` into `out` (cleared first, its storage reused). False when
-// the bytes are not a valid ReachableRequest (see above).
-[[nodiscard]] bool decode_reachable_request(std::span<const std::uint8_t> bytes,
-                                            WireReachableRequest& out);
+// the bytes are not a valid ReachableRequest (see above). Keeps at most
+// `max_pairs` pairs (the rest are checked and counted in pair_count), so a
+// request of millions of empty pairs costs no more memory than its limit.
+[[nodiscard]] bool decode_reachable_request(
+    std::span<const std::uint8_t> bytes, WireReachableRequest& out,
+    std::size_t max_pairs = std::numeric_limits<std::size_t>::max());
 
 }  // namespace pathserver

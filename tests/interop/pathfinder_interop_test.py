@@ -27,7 +27,6 @@ import math
 import os
 import shutil
 import struct
-import subprocess
 import sys
 import tempfile
 import time
@@ -35,6 +34,11 @@ import unittest
 import zlib
 
 import grpc
+
+# The server on loopback and the stubs, shared with the other Python tests.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import pathfinder_testing  # noqa: E402
+from pathfinder_testing import Server  # noqa: E402
 
 ARGS = None  # command-line options, set in main()
 pb = None  # pathfinding_pb2, the messages (imported once the stubs exist)
@@ -123,69 +127,10 @@ def xy(point):
 
 # ---------------------------------------------------------------- the server
 
-class Server:
-    """The real pathfinder-server on 127.0.0.1 with a port picked at start."""
-
-    def __init__(self, binary, workdir):
-        self.data_dir = os.path.join(workdir, "data")
-        self.port_file = os.path.join(workdir, "port")
-        self.log_path = os.path.join(workdir, "server.log")
-        self.log = open(self.log_path, "wb")
-        self.process = subprocess.Popen(
-            [binary, "--listen", "127.0.0.1:0", "--port-file", self.port_file,
-             "--data-dir", self.data_dir],
-            stdout=self.log, stderr=subprocess.STDOUT)
-        self.port = self._wait_for_port(timeout=30)
-
-    def _wait_for_port(self, timeout):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError("server exited with %d:\n%s" % (self.process.returncode,
-                                                                   self.read_log()))
-            try:
-                with open(self.port_file) as f:
-                    text = f.read()
-                if text.endswith("\n"):  # written atomically, once listening
-                    return int(text)
-            except FileNotFoundError:
-                pass
-            time.sleep(0.05)
-        raise RuntimeError("server did not write %s within %ds" % (self.port_file, timeout))
-
-    def read_log(self):
-        self.log.flush()
-        with open(self.log_path, "rb") as f:
-            return f.read().decode(errors="replace")
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()  # SIGTERM: a graceful shutdown
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.log.close()
-
-
 def generate_stubs(proto_dir, out_dir):
-    """protoc + grpc_python_plugin -> out_dir/pathfinding/v1/pathfinding_pb2{,_grpc}.py.
-
-    The same as running, in a shell:
-      protoc -I proto --python_out=OUT --grpc_python_out=OUT \
-          --plugin=protoc-gen-grpc_python=/usr/bin/grpc_python_plugin pathfinding/v1/pathfinding.proto
-    """
-    os.makedirs(out_dir, exist_ok=True)
-    plugin = shutil.which("grpc_python_plugin") or "/usr/bin/grpc_python_plugin"
-    subprocess.run(
-        [ARGS.protoc, "-I", proto_dir, "--python_out=" + out_dir, "--grpc_python_out=" + out_dir,
-         "--plugin=protoc-gen-grpc_python=" + plugin, "pathfinding/v1/pathfinding.proto"],
-        check=True)
-    sys.path.insert(0, out_dir)
+    """The stubs (see pathfinder_testing.generate_stubs), and the directions' steps."""
     global pb, pb_grpc
-    from pathfinding.v1 import pathfinding_pb2, pathfinding_pb2_grpc  # noqa: E402
-    pb, pb_grpc = pathfinding_pb2, pathfinding_pb2_grpc
+    pb, pb_grpc = pathfinder_testing.generate_stubs(ARGS.protoc, proto_dir, out_dir)
     DIRECTION_STEPS.update({
         pb.DIRECTION_N: (0, -1), pb.DIRECTION_NE: (1, -1), pb.DIRECTION_E: (1, 0),
         pb.DIRECTION_SE: (1, 1), pb.DIRECTION_S: (0, 1), pb.DIRECTION_SW: (-1, 1),
