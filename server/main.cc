@@ -17,6 +17,7 @@
 #include <optional>
 #include <utility>
 
+#include "cache/cache_budget.h"
 #include "cache/field_cache.h"
 #include "grpc/health/v1/health.pb.h"
 #include "runtime/authorizer_setup.h"
@@ -36,6 +37,7 @@
 
 namespace {
 
+using pathserver::CacheBudget;
 using pathserver::FieldCache;
 using pathserver::FileMaskStore;
 using pathserver::Metrics;
@@ -61,7 +63,7 @@ int run(const ServerConfig& config, const sigset_t& stop_signals) {
       pathserver::make_server_credentials(config);
   spdlog::info(
       "pathfinder-server {} starting: data dir '{}', max message {} MiB, max pixels {}, "
-      "max masks {}, max stored {} MiB, max Reachable pairs {}, field cache {} MiB",
+      "max masks {}, max stored {} MiB, max Reachable pairs {}, caches {} MiB",
       pathserver::pathfinder_version(), config.data_dir, config.max_message_mb, config.max_pixels,
       config.max_masks, config.max_stored_mb, config.max_reachable_pairs, config.cache_mb);
 
@@ -83,7 +85,9 @@ int run(const ServerConfig& config, const sigset_t& stop_signals) {
     return 0;
   }
 
-  FieldCache cache(config.cache_mb * 1024 * 1024);
+  // One budget for every cache: fields, Reachable's labels, routes, answers.
+  CacheBudget cache_budget(config.cache_mb * 1024 * 1024);
+  FieldCache cache(cache_budget);
   Metrics metrics;
   const bool metrics_on = !config.metrics_address.empty();
   pathserver::PathfinderService service(

@@ -1,5 +1,6 @@
 #include "cache/field_cache.h"
 
+#include <algorithm>
 #include <functional>
 
 namespace pathserver {
@@ -25,7 +26,26 @@ std::size_t FieldKeyHash::operator()(const FieldKey& key) const {
   return seed;
 }
 
-FieldCache::FieldCache(std::size_t budget_bytes) : budget_bytes_(budget_bytes) {}
+FieldCache::FieldCache(CacheBudget& budget) : budget_(budget) { budget_.join(*this); }
+
+FieldCache::FieldCache(std::size_t budget_bytes)
+    : own_budget_(std::make_unique<CacheBudget>(budget_bytes)), budget_(*own_budget_) {
+  budget_.join(*this);
+}
+
+FieldCache::~FieldCache() {
+  budget_.leave(*this);
+  budget_.release(bytes_);
+}
+
+std::size_t FieldCache::entry_bytes(const pathcore::DistanceField& field) {
+  return field.memory_bytes() + kEntryOverheadBytes<FieldKey>;
+}
+
+void FieldCache::touch(List::iterator it) {
+  it->tick = budget_.next_tick();
+  lru_.splice(lru_.begin(), lru_, it);
+}
 
 FieldPtr FieldCache::get(const FieldKey& key) {
   const std::lock_guard lock(mutex_);
@@ -35,7 +55,7 @@ FieldPtr FieldCache::get(const FieldKey& key) {
     return nullptr;
   }
   ++counters_.hits;
-  lru_.splice(lru_.begin(), lru_, it->second);
+  touch(it->second);
   return it->second->field;
 }
 
@@ -43,54 +63,85 @@ FieldPtr FieldCache::peek(const FieldKey& key) {
   const std::lock_guard lock(mutex_);
   const auto it = index_.find(key);
   if (it == index_.end()) return nullptr;
-  lru_.splice(lru_.begin(), lru_, it->second);
+  touch(it->second);
   return it->second->field;
 }
 
 void FieldCache::put(const FieldKey& key, FieldPtr field) {
   if (field == nullptr) return;
-  const std::size_t size = field->memory_bytes();
-  List dropped;  // released outside the lock (fields can be large)
-  const std::lock_guard lock(mutex_);
-  if (const auto floor = first_live_revision_.find(key.mask);
-      floor != first_live_revision_.end() && key.revision < floor->second) {
-    return;  // its mask was replaced or deleted meanwhile
-  }
-  if (const auto it = index_.find(key); it != index_.end()) {
-    // Same key, same revision: an equal field. Drop the old one and re-add.
-    bytes_ -= it->second->bytes;
-    dropped.splice(dropped.end(), lru_, it->second);
-    index_.erase(it);
-  }
-  if (size > budget_bytes_) {
+  const std::size_t size = entry_bytes(*field);
+  if (size > budget_.total_bytes()) {
+    const std::lock_guard lock(mutex_);
     ++counters_.oversized;
     return;
   }
-  while (bytes_ + size > budget_bytes_ && !lru_.empty()) {
-    bytes_ -= lru_.back().bytes;
-    index_.erase(lru_.back().key);
-    dropped.splice(dropped.end(), lru_, std::prev(lru_.end()));
-    ++counters_.evictions;
+  // Room first, without holding mutex_: the budget may evict from this cache.
+  if (!budget_.reserve(size)) return;
+  List dropped;  // released outside the lock (fields can be large)
+  std::size_t freed = 0;
+  {
+    const std::lock_guard lock(mutex_);
+    if (const auto floor = first_live_revision_.find(key.mask);
+        floor != first_live_revision_.end() && key.revision < floor->second) {
+      freed = size;  // its mask was replaced or deleted meanwhile: not kept
+    } else {
+      if (const auto it = index_.find(key); it != index_.end()) {
+        // Same key, same revision: an equal field. Drop the old one and re-add.
+        freed = it->second->bytes;
+        bytes_ -= freed;
+        dropped.splice(dropped.end(), lru_, it->second);
+        index_.erase(it);
+      }
+      lru_.push_front(Entry{key, std::move(field), size, budget_.next_tick()});
+      index_.emplace(key, lru_.begin());
+      bytes_ += size;
+    }
   }
-  lru_.push_front(Entry{key, std::move(field), size});
-  index_.emplace(key, lru_.begin());
-  bytes_ += size;
+  if (freed != 0) budget_.release(freed);
 }
 
 void FieldCache::erase_mask(std::string_view mask, std::uint64_t first_live_revision) {
   List dropped;  // released outside the lock
-  const std::lock_guard lock(mutex_);
-  std::uint64_t& floor = first_live_revision_[std::string(mask)];
-  floor = std::max(floor, first_live_revision);
-  for (auto it = lru_.begin(); it != lru_.end();) {
-    const auto next = std::next(it);
-    if (it->key.mask == mask && it->key.revision < floor) {
-      bytes_ -= it->bytes;
-      index_.erase(it->key);
-      dropped.splice(dropped.end(), lru_, it);
+  std::size_t freed = 0;
+  {
+    const std::lock_guard lock(mutex_);
+    std::uint64_t& floor = first_live_revision_[std::string(mask)];
+    floor = std::max(floor, first_live_revision);
+    for (auto it = lru_.begin(); it != lru_.end();) {
+      const auto next = std::next(it);
+      if (it->key.mask == mask && it->key.revision < floor) {
+        freed += it->bytes;
+        index_.erase(it->key);
+        dropped.splice(dropped.end(), lru_, it);
+      }
+      it = next;
     }
-    it = next;
+    bytes_ -= freed;
   }
+  if (freed != 0) budget_.release(freed);
+}
+
+std::optional<std::uint64_t> FieldCache::oldest_tick() const {
+  const std::lock_guard lock(mutex_);
+  if (lru_.empty()) return std::nullopt;
+  return lru_.back().tick;
+}
+
+std::optional<Eviction> FieldCache::evict_oldest() {
+  const std::lock_guard lock(mutex_);
+  if (lru_.empty()) return std::nullopt;
+  Entry& oldest = lru_.back();
+  Eviction eviction{oldest.bytes, std::move(oldest.field)};
+  bytes_ -= oldest.bytes;
+  index_.erase(oldest.key);
+  lru_.pop_back();
+  ++counters_.evictions;
+  return eviction;
+}
+
+CacheUsage FieldCache::usage() const {
+  const std::lock_guard lock(mutex_);
+  return {"fields", lru_.size(), bytes_, counters_.evictions};
 }
 
 void FieldCache::record_computed(double seconds) {
@@ -124,7 +175,7 @@ FieldCacheStats FieldCache::stats() const {
   FieldCacheStats stats = counters_;
   stats.entries = lru_.size();
   stats.bytes = bytes_;
-  stats.budget_bytes = budget_bytes_;
+  stats.budget_bytes = budget_.total_bytes();
   return stats;
 }
 

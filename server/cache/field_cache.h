@@ -5,11 +5,13 @@
 #include <list>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
 
+#include "cache/cache_budget.h"
 #include "pathcore/distance_field.h"
 #include "pathcore/mask.h"
 
@@ -39,10 +41,10 @@ using FieldPtr = std::shared_ptr<const pathcore::DistanceField>;
 struct FieldCacheStats {
   std::uint64_t hits = 0;             // get() found the field
   std::uint64_t misses = 0;           // get() found nothing
-  std::uint64_t evictions = 0;        // entries dropped to stay within the budget
+  std::uint64_t evictions = 0;        // fields dropped to make room in the budget
   std::uint64_t entries = 0;          // held now
-  std::uint64_t bytes = 0;            // held now (DistanceField::memory_bytes of each)
-  std::uint64_t budget_bytes = 0;     // the limit (0: nothing is kept)
+  std::uint64_t bytes = 0;            // charged for them now (FieldCache::entry_bytes of each)
+  std::uint64_t budget_bytes = 0;     // shared with the query caches (0: nothing is kept)
   std::uint64_t fields_computed = 0;  // flood fills run to the end (record_computed)
   double compute_seconds = 0;         // total time spent filling them
   // Added by the byte-budgeted cache:
@@ -51,21 +53,30 @@ struct FieldCacheStats {
   std::uint64_t shared_waits = 0;       // requests that waited for another's fill (single flight)
 };
 
-// A thread-safe least-recently-used cache of distance fields under a budget
-// of bytes: every entry is charged its DistanceField::memory_bytes() (2 to 8
-// bytes per pixel of the mask plus a small header; key and list overhead,
-// under 200 bytes an entry, are not charged). put() evicts least recently
-// used entries until the new one fits; a field larger than the whole budget
-// is not kept at all (the caller still serves it). get() and put() are O(1)
-// plus the evictions; erase_mask() is linear in the entries. A budget of 0
+// A thread-safe least-recently-used cache of distance fields, a member of a
+// CacheBudget (the one byte budget the query caches share): every entry is
+// charged its DistanceField::memory_bytes() (2 to 8 bytes per pixel of the
+// mask plus a small header) plus kEntryOverheadBytes<FieldKey> for key and
+// nodes. put() has the budget evict the least recently used entries of any
+// member until the new one fits; a field larger than the whole budget is not
+// kept at all (the caller still serves it). get() and put() are O(1) plus
+// the evictions; erase_mask() is linear in the entries. A budget of 0
 // disables caching. Evicted fields stay valid for whoever still holds them
 // (shared_ptr). Keys carry the mask revision, so a stale field never matches.
 //
 // The cache also keeps the computation counters (record_computed() and
 // friends) so that one stats() call tells the whole story for metrics.
-class FieldCache {
+class FieldCache final : public BudgetMember {
  public:
+  // Joins budget, shared with the query caches; it must outlive the cache.
+  explicit FieldCache(CacheBudget& budget);
+  // With a budget of its own of budget_bytes, which query caches may join
+  // through budget() (tests, benchmarks).
   explicit FieldCache(std::size_t budget_bytes);
+  ~FieldCache();
+
+  // What an entry holding field is charged.
+  [[nodiscard]] static std::size_t entry_bytes(const pathcore::DistanceField& field);
 
   // The field for key, marking it most recently used; nullptr on a miss.
   // Counts a hit or a miss.
@@ -73,7 +84,8 @@ class FieldCache {
   // Like get() without counting (a second look by the same request).
   [[nodiscard]] FieldPtr peek(const FieldKey& key);
   // Inserts or replaces the field for key as the most recently used entry,
-  // evicting the least recently used ones until the held bytes fit the budget.
+  // evicting the least recently used entries of the budget's members until
+  // it fits.
   void put(const FieldKey& key, FieldPtr field);
   // Drops every entry of the named mask below first_live_revision, and from
   // now on keeps no field of such a revision: a fill that was running when
@@ -89,19 +101,32 @@ class FieldCache {
   void record_shared_wait();
 
   [[nodiscard]] std::size_t size() const;
+  // Bytes charged to the budget for the fields held now.
   [[nodiscard]] std::size_t bytes() const;
   [[nodiscard]] FieldCacheStats stats() const;
-  [[nodiscard]] std::size_t budget_bytes() const { return budget_bytes_; }
+  // The whole budget, shared with the query caches.
+  [[nodiscard]] std::size_t budget_bytes() const { return budget_.total_bytes(); }
+  [[nodiscard]] CacheBudget& budget() const { return budget_; }
+
+  // BudgetMember:
+  [[nodiscard]] std::optional<std::uint64_t> oldest_tick() const override;
+  [[nodiscard]] std::optional<Eviction> evict_oldest() override;
+  [[nodiscard]] CacheUsage usage() const override;
 
  private:
   struct Entry {
     FieldKey key;
     FieldPtr field;
-    std::size_t bytes = 0;
+    std::size_t bytes = 0;   // charged to the budget
+    std::uint64_t tick = 0;  // the budget's tick of its last put or get
   };
   using List = std::list<Entry>;  // front = most recently used
 
-  const std::size_t budget_bytes_;
+  // Marks the entry most recently used (with mutex_ held).
+  void touch(List::iterator it);
+
+  std::unique_ptr<CacheBudget> own_budget_;  // only with the budget_bytes constructor
+  CacheBudget& budget_;
   mutable std::mutex mutex_;
   List lru_;
   std::unordered_map<FieldKey, List::iterator, FieldKeyHash> index_;

@@ -42,6 +42,15 @@ std::size_t PathKeyHash::operator()(const PathKey& key) const {
   return seed;
 }
 
+std::size_t RouteBytes::operator()(const pathcore::StandardMoveResult& route) const {
+  return sizeof(route) + route.moves.capacity() * sizeof(pathcore::Move) +
+         (route.waypoints.capacity() + route.nodes.capacity()) * sizeof(pathcore::Point);
+}
+
+std::size_t PathBytes::operator()(const pathcore::PathResult& path) const {
+  return sizeof(path) + path.points.capacity() * sizeof(pathcore::Point);
+}
+
 SecondMissFilter::SecondMissFilter(std::size_t slots) {
   std::size_t size = 1;
   while (size < slots) size *= 2;

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "cache/cache_budget.h"
 #include "cache/field_cache.h"
 #include "cache/lru_cache.h"
 #include "pathcore/components.h"
@@ -66,8 +67,8 @@ struct PathKeyHash {
 };
 
 // Paths longer than this are not kept in the path cache (a raw full-HD path
-// has thousands of points; smoothed ones have tens), which bounds the cache
-// to entries * 4 KiB.
+// has thousands of points; smoothed ones have tens): 4 KiB of points at most
+// an entry.
 inline constexpr std::size_t kMaxCachedPathPoints = 512;
 
 // Admission to the FindPath answer cache: an answer is kept the second time
@@ -94,18 +95,35 @@ class SecondMissFilter {
   std::size_t mask_ = 0;
 };
 
-using ComponentCache = LruCache<ComponentKey, pathcore::Components, ComponentKeyHash>;
-using RouteCache = LruCache<RouteKey, pathcore::StandardMoveResult, RouteKeyHash>;
-using PathCache = LruCache<PathKey, pathcore::PathResult, PathKeyHash>;
+// The bytes each query cache charges for its values (LruCache's ValueBytes).
+struct ComponentsBytes {
+  [[nodiscard]] std::size_t operator()(const pathcore::Components& components) const {
+    return components.memory_bytes();
+  }
+};
+struct RouteBytes {
+  [[nodiscard]] std::size_t operator()(const pathcore::StandardMoveResult& route) const;
+};
+struct PathBytes {
+  [[nodiscard]] std::size_t operator()(const pathcore::PathResult& path) const;
+};
 
-// The caches behind Reachable, StandardMove and FindPath's answers. Keys
-// carry the mask revision, so an entry of an old revision is never served;
-// erase_mask() frees them eagerly when a mask is patched, replaced or deleted.
+using ComponentCache =
+    LruCache<ComponentKey, pathcore::Components, ComponentKeyHash, ComponentsBytes>;
+using RouteCache = LruCache<RouteKey, pathcore::StandardMoveResult, RouteKeyHash, RouteBytes>;
+using PathCache = LruCache<PathKey, pathcore::PathResult, PathKeyHash, PathBytes>;
+
+// The caches behind Reachable, StandardMove and FindPath's answers, members
+// of the budget the field cache charges too (FieldCache::budget()), each with
+// a second limit on its entry count. Keys carry the mask revision, so an
+// entry of an old revision is never served; erase_mask() frees them eagerly
+// when a mask is patched, replaced or deleted.
 struct QueryCaches {
-  QueryCaches(std::size_t component_entries, std::size_t route_entries, std::size_t path_entries)
-      : components(component_entries),
-        routes(route_entries),
-        paths(path_entries),
+  QueryCaches(CacheBudget& budget, std::size_t component_entries, std::size_t route_entries,
+              std::size_t path_entries)
+      : components(budget, "labels", component_entries),
+        routes(budget, "routes", route_entries),
+        paths(budget, "paths", path_entries),
         path_admission(path_entries) {}
 
   void erase_mask(std::string_view mask) {

@@ -107,8 +107,10 @@ std::optional<int> parse_config(int argc, char** argv, ServerConfig& config) {
       ->check(CLI::Range(1, 1 << 30))
       ->capture_default_str();
   app.add_option("--cache-mb", config.cache_mb,
-                 "Memory budget of the distance-field cache in MiB (LRU by the bytes each "
-                 "field holds: 2-8 per mask pixel; 0 disables caching)")
+                 "Memory budget in MiB shared by every cache: distance fields (2-8 bytes per "
+                 "mask pixel), Reachable's component labels (4 per pixel), StandardMove routes "
+                 "and FindPath answers. The least recently used entries of any of them go "
+                 "first; 0 disables caching")
       ->type_name("MIB")
       ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 30))
       ->capture_default_str();

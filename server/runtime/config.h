@@ -29,7 +29,7 @@ struct ServerConfig {
   int transport_mb = 512;
   int max_streams_per_connection = 100;
   std::uint64_t max_pixels = pathcore::kDefaultMaxPixels;
-  std::size_t cache_mb = 1024;      // distance-field cache budget, MiB
+  std::size_t cache_mb = 1024;      // one budget for every cache, MiB
   std::size_t compute_threads = 0;  // 0: one per hardware thread
   int compute_niceness = 10;        // added to the compute threads' nice value
   std::size_t compute_queue = 256;  // cold FindPath calls that may wait for a thread

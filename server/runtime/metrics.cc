@@ -117,13 +117,16 @@ std::string Metrics::render(const ServerGauges& gauges) const {
   single(out, "pathfinder_field_cache_misses_total", "Distance field cache lookups that missed.",
          "counter", cache.misses);
   single(out, "pathfinder_field_cache_evictions_total",
-         "Distance fields dropped to stay within the cache limits.", "counter", cache.evictions);
+         "Distance fields dropped to make room in the cache budget.", "counter", cache.evictions);
   single(out, "pathfinder_field_cache_entries", "Distance fields held in the cache.", "gauge",
          cache.entries);
-  single(out, "pathfinder_field_cache_bytes", "Bytes of the distance fields held in the cache.",
-         "gauge", cache.bytes);
+  single(out, "pathfinder_field_cache_bytes",
+         "Bytes charged to the cache budget for the distance fields held in the cache.", "gauge",
+         cache.bytes);
   single(out, "pathfinder_field_cache_budget_bytes",
-         "Byte limit of the distance field cache (0: no byte limit).", "gauge", cache.budget_bytes);
+         "Byte budget the distance field cache shares with the other caches "
+         "(pathfinder_cache_budget_bytes).",
+         "gauge", cache.budget_bytes);
   single(out, "pathfinder_fields_computed_total", "Distance fields filled on a cache miss.",
          "counter", cache.fields_computed);
   single(out, "pathfinder_field_compute_seconds_total",
@@ -138,6 +141,24 @@ std::string Metrics::render(const ServerGauges& gauges) const {
   single(out, "pathfinder_field_shared_waits_total",
          "Requests that waited for another request's fill of the same field (single flight).",
          "counter", cache.shared_waits);
+  single(out, "pathfinder_cache_budget_bytes",
+         "The one byte budget (--cache-mb) of every cache: fields, labels, routes, paths.", "gauge",
+         gauges.cache_budget_bytes);
+  help_type(out, "pathfinder_cache_bytes",
+            "Bytes charged to the cache budget, by cache (their sum stays within "
+            "pathfinder_cache_budget_bytes).",
+            "gauge");
+  for (const CacheUsage& usage : gauges.caches) {
+    fmt::format_to(append, "pathfinder_cache_bytes{{cache=\"{}\"}} {}\n", usage.name, usage.bytes);
+  }
+  help_type(out, "pathfinder_cache_evictions_total",
+            "Entries dropped to make room in the cache budget (or beyond a cache's entry limit), "
+            "by cache.",
+            "counter");
+  for (const CacheUsage& usage : gauges.caches) {
+    fmt::format_to(append, "pathfinder_cache_evictions_total{{cache=\"{}\"}} {}\n", usage.name,
+                   usage.evictions);
+  }
   single(out, "pathfinder_masks_stored", "Masks in the mask store.", "gauge", gauges.masks_stored);
   single(out, "pathfinder_mask_bytes",
          "Bytes of the area grids of the stored masks (width*height each).", "gauge",

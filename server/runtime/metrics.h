@@ -10,7 +10,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "cache/cache_budget.h"
 #include "cache/field_cache.h"
 
 namespace pathserver {
@@ -33,6 +35,9 @@ inline constexpr std::array<std::int64_t, 17> kLatencyBucketNanos = {
 // Values read at scrape time from the store and the caches.
 struct ServerGauges {
   FieldCacheStats field_cache;
+  // The one budget of every cache (--cache-mb) and what each member holds.
+  std::uint64_t cache_budget_bytes = 0;
+  std::vector<CacheUsage> caches;
   std::uint64_t masks_stored = 0;
   std::uint64_t mask_bytes = 0;     // area grids of the stored masks (width*height each)
   std::uint64_t masks_corrupt = 0;  // names whose stored file was unreadable at load

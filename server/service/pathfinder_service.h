@@ -219,9 +219,10 @@ class PathfinderService final : public RawPathfinderService {
   Authorizer authorizer_;
   Metrics* metrics_;     // may be null
   InFlightCalls calls_;  // admitted and not finished yet
-  // Component labels (Reachable) and stitched routes (StandardMove).
-  QueryCaches query_caches_{limits_.component_cache_entries, limits_.route_cache_entries,
-                            limits_.path_cache_entries};
+  // Component labels (Reachable), stitched routes (StandardMove) and FindPath
+  // answers, charged to the field cache's budget.
+  QueryCaches query_caches_{cache_.budget(), limits_.component_cache_entries,
+                            limits_.route_cache_entries, limits_.path_cache_entries};
   // Fills in progress, one per field (single flight).
   FieldFlights flights_;
   // Large answers not yet read by their clients.

@@ -8,6 +8,8 @@ ServerGauges read_gauges(const MaskStore& store, const FieldCache& cache,
                          const PathfinderService& service) {
   ServerGauges gauges;
   gauges.field_cache = cache.stats();
+  gauges.cache_budget_bytes = cache.budget().total_bytes();
+  gauges.caches = cache.budget().usage();
   const auto entries = store.list();
   gauges.masks_stored = entries.size();
   gauges.masks_corrupt = store.corrupt_count();

@@ -192,6 +192,10 @@ TEST_F(MetricsEndpoint, CountsReachableAndStandardMove) {
   EXPECT_EQ(parsed.samples.at(requests("StandardMove", "OK")), 1);
   EXPECT_EQ(parsed.samples.at(requests("StandardMove", "INVALID_ARGUMENT")), 1);
   EXPECT_EQ(parsed.samples.at("pathfinder_component_cache_entries"), 1);
+  // The labelling (4 bytes a pixel) is charged to the one cache budget
+  // (--cache-mb, 1024 MiB by default).
+  EXPECT_EQ(parsed.samples.at("pathfinder_cache_budget_bytes"), 1024.0 * 1024 * 1024);
+  EXPECT_GE(parsed.samples.at("pathfinder_cache_bytes{cache=\"labels\"}"), 22 * 18 * 4);
 }
 
 TEST(MetricsStartup, MetricsPortInUseStopsTheStart) {

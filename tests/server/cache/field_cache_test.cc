@@ -28,7 +28,7 @@ FieldPtr field_for(pathcore::Point goal) {
 }
 
 // A budget that holds exactly n of field_for's fields.
-std::size_t room_for(std::size_t n) { return n * field_for({0, 0})->memory_bytes(); }
+std::size_t room_for(std::size_t n) { return n * FieldCache::entry_bytes(*field_for({0, 0})); }
 
 TEST(FieldCache, MissThenHit) {
   FieldCache cache(room_for(4));
@@ -39,12 +39,12 @@ TEST(FieldCache, MissThenHit) {
   EXPECT_EQ(cache.get(key), field);
   EXPECT_EQ(cache.size(), 1U);
   EXPECT_EQ(cache.budget_bytes(), room_for(4));
-  EXPECT_EQ(cache.bytes(), field->memory_bytes());
+  EXPECT_EQ(cache.bytes(), FieldCache::entry_bytes(*field));
   const FieldCacheStats stats = cache.stats();
   EXPECT_EQ(stats.hits, 1U);
   EXPECT_EQ(stats.misses, 1U);
   EXPECT_EQ(stats.entries, 1U);
-  EXPECT_EQ(stats.bytes, field->memory_bytes());
+  EXPECT_EQ(stats.bytes, FieldCache::entry_bytes(*field));
   EXPECT_EQ(stats.budget_bytes, room_for(4));
   EXPECT_EQ(stats.evictions, 0U);
 }
@@ -228,7 +228,7 @@ TEST(FieldCache, ByteBudgetHoldsUnderAStreamOfDistinctGoals) {
     if (cache.get(key) != nullptr) continue;
     const FieldPtr field = std::make_shared<const pathcore::DistanceField>(
         pathcore::compute_distance_field(mask, goal, options));
-    ASSERT_LE(field->memory_bytes(), budget);
+    ASSERT_LE(FieldCache::entry_bytes(*field), budget);
     cache.put(key, field);
     ++puts;
     const FieldCacheStats stats = cache.stats();
@@ -244,7 +244,7 @@ TEST(FieldCache, ByteBudgetHoldsUnderAStreamOfDistinctGoals) {
 
 TEST(FieldCache, AFieldLargerThanTheBudgetIsNotKept) {
   const FieldPtr small = field_for({0, 0});
-  FieldCache cache(small->memory_bytes() + 8);
+  FieldCache cache(FieldCache::entry_bytes(*small) + 8);
   cache.put(key_for("m", 1, {0, 0}), small);
   const FieldPtr big = std::make_shared<const pathcore::DistanceField>(
       64, 64, pathcore::Point{0, 0}, pathcore::FieldOptions{},
@@ -255,7 +255,7 @@ TEST(FieldCache, AFieldLargerThanTheBudgetIsNotKept) {
   const FieldCacheStats stats = cache.stats();
   EXPECT_EQ(stats.oversized, 1U);
   EXPECT_EQ(stats.evictions, 0U);
-  EXPECT_EQ(stats.bytes, small->memory_bytes());
+  EXPECT_EQ(stats.bytes, FieldCache::entry_bytes(*small));
 }
 
 // Two revisions of a mask share every key part but the revision. Under a
@@ -269,7 +269,7 @@ TEST(FieldCache, EvictionNeverServesAWrongRevision) {
   const auto fill = [&](std::size_t revision, pathcore::Point goal) {
     return pathcore::compute_distance_field(revisions[revision], goal, {});
   };
-  const std::size_t one = fill(0, goals[0]).memory_bytes();
+  const std::size_t one = FieldCache::entry_bytes(fill(0, goals[0]));
   FieldCache cache(3 * one + one / 2);  // three fields
   int served = 0;
   for (int i = 0; i < 400; ++i) {

@@ -61,13 +61,14 @@ TEST(Metrics, EmptyRenderHasEveryFamilyAndZeroHistograms) {
     EXPECT_EQ(parsed.types.at(family), "counter") << family;
     EXPECT_FALSE(parsed.help.at(family).empty()) << family;
   }
-  for (const auto* family :
-       {"pathfinder_field_cache_entries", "pathfinder_field_cache_bytes",
-        "pathfinder_field_cache_budget_bytes", "pathfinder_masks_stored", "pathfinder_mask_bytes",
-        "pathfinder_component_cache_entries", "pathfinder_route_cache_entries",
-        "pathfinder_path_cache_entries"}) {
+  for (const auto* family : {"pathfinder_field_cache_entries", "pathfinder_field_cache_bytes",
+                             "pathfinder_field_cache_budget_bytes", "pathfinder_masks_stored",
+                             "pathfinder_mask_bytes", "pathfinder_component_cache_entries",
+                             "pathfinder_route_cache_entries", "pathfinder_path_cache_entries",
+                             "pathfinder_cache_budget_bytes", "pathfinder_cache_bytes"}) {
     EXPECT_EQ(parsed.types.at(family), "gauge") << family;
   }
+  EXPECT_EQ(parsed.types.at("pathfinder_cache_evictions_total"), "counter");
   EXPECT_EQ(parsed.types.at("pathfinder_request_duration_seconds"), "histogram");
   for (const auto rpc : pathserver::kMetricsRpcNames) {
     const std::string name(rpc);
@@ -174,6 +175,8 @@ TEST(Metrics, GaugesAreRendered) {
   gauges.route_cache_entries = 8;
   gauges.path_cache_entries = 9;
   gauges.masks_corrupt = 2;
+  gauges.cache_budget_bytes = 64ULL << 20;
+  gauges.caches = {{"fields", 5, 123456789012ULL, 2}, {"labels", 6, 4000, 11}};
   const auto parsed = parse_prometheus_text(Metrics().render(gauges));
   EXPECT_EQ(parsed.samples.at("pathfinder_field_cache_hits_total"), 7);
   EXPECT_EQ(parsed.samples.at("pathfinder_field_cache_misses_total"), 3);
@@ -189,6 +192,11 @@ TEST(Metrics, GaugesAreRendered) {
   EXPECT_EQ(parsed.samples.at("pathfinder_route_cache_entries"), 8);
   EXPECT_EQ(parsed.samples.at("pathfinder_path_cache_entries"), 9);
   EXPECT_EQ(parsed.samples.at("pathfinder_masks_corrupt"), 2);
+  EXPECT_EQ(parsed.samples.at("pathfinder_cache_budget_bytes"), 67108864.0);
+  EXPECT_EQ(parsed.samples.at("pathfinder_cache_bytes{cache=\"fields\"}"), 123456789012.0);
+  EXPECT_EQ(parsed.samples.at("pathfinder_cache_bytes{cache=\"labels\"}"), 4000);
+  EXPECT_EQ(parsed.samples.at("pathfinder_cache_evictions_total{cache=\"fields\"}"), 2);
+  EXPECT_EQ(parsed.samples.at("pathfinder_cache_evictions_total{cache=\"labels\"}"), 11);
   EXPECT_EQ(parsed.types.at("pathfinder_masks_corrupt"), "gauge");
 }
 
