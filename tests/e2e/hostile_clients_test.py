@@ -21,13 +21,10 @@ Needs Debian's python3-grpcio, python3-protobuf and python3-h2.
 """
 
 import argparse
-import concurrent.futures
 import os
 import random
 import re
 import shutil
-import socket
-import struct
 import sys
 import tempfile
 import threading
@@ -35,15 +32,10 @@ import time
 import unittest
 
 import grpc
-import h2.config
-import h2.connection
-import h2.events
-import h2.exceptions
-import h2.settings
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
 import pathfinder_testing  # noqa: E402
-from pathfinder_testing import Server  # noqa: E402
+from pathfinder_testing import Server, StalledReader, health_check, raw_call  # noqa: E402
 
 ARGS = None
 pb = None
@@ -51,7 +43,6 @@ pb_grpc = None
 
 RPCS = ["UploadMask", "PatchMask", "DeleteMask", "GetMask", "ListMasks", "FindPath",
         "Reachable", "StandardMove"]
-SERVICE = "/pathfinding.v1.Pathfinder/"
 HD_WIDTH, HD_HEIGHT = 1920, 1080
 MESSAGE_LIMIT = 64 * 1024 * 1024  # the server's default --max-message-mb
 # Latency bounds are the issue's targets times this (shared, noisy machines).
@@ -81,99 +72,6 @@ def serpentine_grid(width, height):
 def percentile(samples, fraction):
     ordered = sorted(samples)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
-
-
-def raw_call(channel, rpc, payload, timeout=60):
-    """Sends `payload` as the request bytes of `rpc`; (answer bytes or error, code)."""
-    call = channel.unary_unary(SERVICE + rpc)
-    try:
-        return call(payload, timeout=timeout), grpc.StatusCode.OK
-    except grpc.RpcError as error:
-        return error, error.code()
-
-
-def health_check(channel, timeout=10):
-    """grpc.health.v1.Health/Check with an empty request: True when SERVING."""
-    answer = channel.unary_unary("/grpc.health.v1.Health/Check")(b"", timeout=timeout)
-    return answer == b"\x08\x01"  # HealthCheckResponse{status: SERVING}
-
-
-def grpc_frame(message):
-    return struct.pack(">BI", 0, len(message)) + message
-
-
-class StalledReader:
-    """An HTTP/2 client that sends gRPC requests and never reads the answers.
-
-    Its initial stream window is 0 and it never sends WINDOW_UPDATE, so the
-    server can send headers but no answer bytes: every answer stays pending
-    in the server. It still acknowledges SETTINGS and answers PINGs (h2 does),
-    so the connection stays up. Records each stream's grpc-status when the
-    server ends a call without a body (a refusal).
-    """
-
-    def __init__(self, port):
-        self.socket = socket.create_connection(("127.0.0.1", port))
-        self.connection = h2.connection.H2Connection(
-            h2.config.H2Configuration(client_side=True, header_encoding="utf-8"))
-        self.connection.initiate_connection()
-        self.connection.update_settings({h2.settings.SettingCodes.INITIAL_WINDOW_SIZE: 0})
-        self.lock = threading.Lock()
-        self.headers_seen = set()  # streams whose response headers arrived
-        self.statuses = {}  # stream id -> grpc-status of a trailers-only answer
-        self.closed = False
-        self._flush()
-        self.thread = threading.Thread(target=self._read, daemon=True)
-        self.thread.start()
-
-    def _flush(self):
-        data = self.connection.data_to_send()
-        if data:
-            self.socket.sendall(data)
-
-    def _read(self):
-        while True:
-            try:
-                data = self.socket.recv(65536)
-            except OSError:
-                data = b""
-            if not data:
-                self.closed = True
-                return
-            with self.lock:
-                try:
-                    events = self.connection.receive_data(data)
-                except h2.exceptions.ProtocolError:
-                    self.closed = True  # after close(): the server's last frames
-                    return
-                for event in events:
-                    if isinstance(event, (h2.events.ResponseReceived, h2.events.TrailersReceived)):
-                        self.headers_seen.add(event.stream_id)
-                        status = dict(event.headers).get("grpc-status")
-                        if status is not None:
-                            self.statuses[event.stream_id] = int(status)
-                self._flush()  # SETTINGS acks and PING answers; never a WINDOW_UPDATE
-
-    def call(self, rpc, request_bytes):
-        with self.lock:
-            stream = self.connection.get_next_available_stream_id()
-            self.connection.send_headers(stream, [
-                (":method", "POST"), (":scheme", "http"), (":path", SERVICE + rpc),
-                (":authority", "127.0.0.1"), ("content-type", "application/grpc"),
-                ("te", "trailers")])
-            self.connection.send_data(stream, grpc_frame(request_bytes), end_stream=True)
-            self._flush()
-        return stream
-
-    def answered(self):
-        with self.lock:
-            return len(self.headers_seen)
-
-    def close(self):
-        try:
-            self.socket.close()
-        except OSError:
-            pass
 
 
 def wait_until(predicate, timeout, what):

@@ -1,0 +1,112 @@
+#!/usr/bin/python3
+"""The hostile part of scripts/soak: for --seconds, against a running server,
+
+  - 100 GetMask include_areas calls whose clients never read the answers
+    (HTTP/2 window 0), held open throughout;
+  - two callers in turn: StandardMove with three moves between random open
+    pixels, and Reachable with an enabled_areas value never asked before
+    (labels never cached), both on --mask;
+  - every 0.2 s, bytes that are not a request, to each RPC in turn.
+
+Passes (exit 0) when every well-formed call succeeded, every malformed one
+was INVALID_ARGUMENT and the stalled connections stayed up. Prints a JSON
+summary either way. Needs Debian's python3-grpcio, python3-protobuf, python3-h2.
+"""
+
+import argparse
+import json
+import os
+import random
+import sys
+import tempfile
+import threading
+import time
+
+import grpc
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests",
+                                "support"))
+import pathfinder_testing  # noqa: E402
+from pathfinder_testing import StalledReader, raw_call  # noqa: E402
+
+RPCS = ["UploadMask", "PatchMask", "DeleteMask", "GetMask", "ListMasks", "FindPath",
+        "Reachable", "StandardMove"]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, required=True, help="the server's port on 127.0.0.1")
+    parser.add_argument("--mask", required=True, help="a stored mask to query")
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--proto-dir", required=True)
+    parser.add_argument("--protoc", default="protoc")
+    args = parser.parse_args()
+    pb, pb_grpc = pathfinder_testing.generate_stubs(args.protoc, args.proto_dir,
+                                                    tempfile.mkdtemp(prefix="hostile-stubs-"))
+    channel = grpc.insecure_channel("127.0.0.1:%d" % args.port)
+    stub = pb_grpc.PathfinderStub(channel)
+    info = stub.GetMask(pb.GetMaskRequest(name=args.mask, include_areas=True), timeout=60)
+    open_pixels = [(i % info.width, i // info.width) for i in range(0, len(info.areas), 101)
+                   if info.areas[i]]
+
+    readers = [StalledReader(args.port) for _ in range(2)]
+    stalled = pb.GetMaskRequest(name=args.mask, include_areas=True).SerializeToString()
+    for reader in readers:
+        for _ in range(50):
+            reader.call("GetMask", stalled)
+
+    deadline = time.monotonic() + args.seconds
+    counts = {"standard_move": 0, "reachable": 0, "malformed": 0}
+    failures = []
+    lock = threading.Lock()
+
+    def heavy(kind, seed):
+        rng = random.Random(seed)
+        calls = 0
+        while time.monotonic() < deadline and calls < 10000:
+            calls += 1
+            try:
+                if kind == "standard_move":
+                    a, b = rng.sample(open_pixels, 2)
+                    stub.StandardMove(pb.StandardMoveRequest(
+                        mask=args.mask, start=pb.Point(x=a[0], y=a[1]),
+                        goal=pb.Point(x=b[0], y=b[1]), max_moves=3), timeout=120)
+                else:
+                    enabled = (1 << 1) | (rng.getrandbits(62) << 2)  # area 1 and others
+                    stub.Reachable(pb.ReachableRequest(
+                        mask=args.mask, enabled_areas=enabled,
+                        pairs=[pb.PointPair(a=pb.Point(x=0, y=0), b=pb.Point(x=1, y=1))]),
+                        timeout=120)
+                with lock:
+                    counts[kind] += 1
+            except grpc.RpcError as error:
+                with lock:
+                    failures.append("%s: %s %s" % (kind, error.code().name, error.details()))
+
+    threads = [threading.Thread(target=heavy, args=(kind, seed))
+               for seed, kind in enumerate(["standard_move", "reachable"])]
+    for thread in threads:
+        thread.start()
+    turn = 0
+    while time.monotonic() < deadline:
+        rpc = RPCS[turn % len(RPCS)]
+        turn += 1
+        _, code = raw_call(channel, rpc, b"\x0a\xff\xff", timeout=30)
+        if code == grpc.StatusCode.INVALID_ARGUMENT:
+            counts["malformed"] += 1
+        else:
+            failures.append("malformed %s: %s" % (rpc, code.name))
+        time.sleep(0.2)
+    for thread in threads:
+        thread.join()
+    if any(reader.closed for reader in readers):
+        failures.append("a stalled connection was closed by the server")
+    answered = sum(reader.answered() for reader in readers)
+    for reader in readers:
+        reader.close()
+    print(json.dumps({"calls": counts, "stalled_answered": answered, "failures": failures[:20]}))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
