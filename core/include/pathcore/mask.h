@@ -38,8 +38,8 @@ class InvalidArgument : public std::invalid_argument {
 };
 
 // Thrown when a caller's interrupt check asks a long core computation to stop
-// (FieldBuilder's fills, the snapping scans, label_components). Here, with
-// InvalidArgument, so every folder can throw it.
+// (FieldBuilder's fills, the snapping scans, label_components,
+// find_standard_move). Here, with InvalidArgument, so every folder can throw it.
 class Interrupted : public std::exception {
  public:
   [[nodiscard]] const char* what() const noexcept override { return "interrupted by the caller"; }
