@@ -1,5 +1,6 @@
 // StandardMove searches: single moves, and two-move stitching on a 22x18
-// tile room (target under 50 us) and a 256x256 mask (target under 20 ms).
+// tile room (target under 50 us) and a 256x256 mask (target under 20 ms);
+// three moves on a full-HD random mask (no target yet).
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -77,9 +78,37 @@ void BM_TwoMoves256x256Random(benchmark::State& state) {
   }
 }
 
+// Three moves on a full-HD mask with 30% scattered obstacles (the mask of
+// components_bench): between two nearby tiles that need three moves, and
+// between far corners that no three moves join. Both sweep the whole mask
+// (no target yet; the profile of these is where to start optimising).
+const Mask& random30_hd() {
+  static const Mask mask = pathbench::random_obstacle_mask(1920, 1080, 0.30, 42);
+  return mask;
+}
+
+void BM_ThreeMovesFullHdRandom30(benchmark::State& state) {
+  run(state, random30_hd(), {960, 540}, {1000, 560}, 3, 3);
+}
+
+void BM_ThreeMovesFullHdRandom30NoRoute(benchmark::State& state) {
+  pathcore::StandardMoveOptions options;
+  options.max_moves = 3;
+  if (pathcore::find_standard_move(random30_hd(), {10, 10}, {1900, 1070}, options).found) {
+    state.SkipWithError("expected no route for this benchmark");
+    return;
+  }
+  for (auto _ : state) {
+    auto result = pathcore::find_standard_move(random30_hd(), {10, 10}, {1900, 1070}, options);
+    benchmark::DoNotOptimize(result.moves.data());
+  }
+}
+
 }  // namespace
 
 BENCHMARK(BM_SingleMove22x18)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_TwoMoves22x18)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_TwoMoves256x256)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TwoMoves256x256Random)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ThreeMovesFullHdRandom30)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ThreeMovesFullHdRandom30NoRoute)->Unit(benchmark::kMillisecond);

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <vector>
@@ -76,6 +77,10 @@ class Components {
 // (overlapping; for kEight with corner cutting, also diagonally adjacent), a
 // second pass writes the compact labels. O(pixels); peak memory the 4-byte
 // labels plus 8 bytes per run. Throws InvalidArgument for a mask of 2^32 pixels or more.
-[[nodiscard]] Components label_components(const Mask& mask, const ComponentOptions& options);
+// interrupt, when set, is called about every 16,384 pixels labelled (each
+// pass counts); when it returns true the labelling stops by throwing
+// Interrupted (as nearest_walkable in pathcore/path.h).
+[[nodiscard]] Components label_components(const Mask& mask, const ComponentOptions& options,
+                                          const std::function<bool()>& interrupt = {});
 
 }  // namespace pathcore

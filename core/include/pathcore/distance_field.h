@@ -4,7 +4,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
-#include <exception>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -222,12 +221,6 @@ class DistanceField {
   DistanceBuffer<std::uint16_t> words16_;
   DistanceBuffer<std::uint32_t> words32_;
   DistanceBuffer<std::uint64_t> words64_;
-};
-
-// Thrown by FieldBuilder when its interrupt check asks the fill to stop.
-class Interrupted : public std::exception {
- public:
-  [[nodiscard]] const char* what() const noexcept override { return "flood fill interrupted"; }
 };
 
 // Builds a DistanceField in steps, so a caller can trace a path as soon as the

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -34,6 +35,14 @@ struct Point {
 class InvalidArgument : public std::invalid_argument {
  public:
   using std::invalid_argument::invalid_argument;
+};
+
+// Thrown when a caller's interrupt check asks a long core computation to stop
+// (FieldBuilder's fills, the snapping scans, label_components,
+// find_standard_move). Here, with InvalidArgument, so every folder can throw it.
+class Interrupted : public std::exception {
+ public:
+  [[nodiscard]] const char* what() const noexcept override { return "interrupted by the caller"; }
 };
 
 // A walk mask: one area id (0..63) per pixel, row-major, origin top-left.

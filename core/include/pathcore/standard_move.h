@@ -67,6 +67,7 @@
 // 256x256 one reaches the cap after about 0.2 s.
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "pathcore/mask.h"
@@ -128,7 +129,11 @@ struct StandardMoveResult {
 // The route from start to goal of at most options.max_moves standard moves
 // (see the header comment). Throws InvalidArgument for a point outside the
 // mask (naming "start" or "goal") or max_moves outside 1..3.
+// interrupt, when set, is called about every 16,384 units of work (candidate
+// steps, tiles swept or marked); when it returns true the search stops by
+// throwing Interrupted (as nearest_walkable in pathcore/path.h).
 [[nodiscard]] StandardMoveResult find_standard_move(const Mask& mask, Point start, Point goal,
-                                                    const StandardMoveOptions& options);
+                                                    const StandardMoveOptions& options,
+                                                    const std::function<bool()>& interrupt = {});
 
 }  // namespace pathcore

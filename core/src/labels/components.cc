@@ -6,6 +6,8 @@
 #include <memory>
 #include <utility>
 
+#include "mask/interrupt_check.h"
+
 namespace pathcore {
 namespace {
 
@@ -57,7 +59,8 @@ Components::Components(std::uint32_t width, std::uint32_t height, Label count,
       size_(static_cast<std::size_t>(width) * height),
       labels_(std::move(labels)) {}
 
-Components label_components(const Mask& mask, const ComponentOptions& options) {
+Components label_components(const Mask& mask, const ComponentOptions& options,
+                            const std::function<bool()>& interrupt) {
   if (mask.pixel_count() >= (std::size_t{1} << 32)) {
     throw InvalidArgument("components: masks of 2^32 pixels or more are not supported");
   }
@@ -87,7 +90,9 @@ Components label_components(const Mask& mask, const ComponentOptions& options) {
   DisjointSets sets;
   std::uint32_t runs = 0;  // runs so far; a pixel's label holds its run + 1
   const std::uint8_t* areas = mask.areas().data();
+  InterruptCheck check(interrupt);
   for (std::uint32_t y = 0; y < height; ++y) {
+    check.after(width);
     const std::uint8_t* row = areas + static_cast<std::size_t>(y) * width;
     Components::Label* out = labels.get() + static_cast<std::size_t>(y) * width;
     std::uint8_t open_before = 0;
@@ -158,7 +163,10 @@ Components label_components(const Mask& mask, const ComponentOptions& options) {
     if (label_of_root[root] == Components::kNone) label_of_root[root] = ++count;
     final_label[run + 1] = label_of_root[root];
   }
-  for (std::size_t i = 0; i < mask.pixel_count(); ++i) labels[i] = final_label[labels[i]];
+  for (std::size_t row = 0; row < mask.pixel_count(); row += width) {
+    check.after(width);
+    for (std::size_t i = row; i < row + width; ++i) labels[i] = final_label[labels[i]];
+  }
   return Components(width, height, count, std::move(labels));
 }
 

@@ -4,10 +4,12 @@
 #include <array>
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 #include <limits>
 #include <string>
 #include <utility>
 
+#include "mask/interrupt_check.h"
 #include "mask/point_checks.h"
 
 namespace pathcore {
@@ -51,7 +53,7 @@ std::uint64_t chebyshev(Point a, Point b) {
 // needs a bounds check. Tiles are addressed by padded index.
 class Grid {
  public:
-  Grid(const Mask& mask, const StandardMoveOptions& options)
+  Grid(const Mask& mask, const StandardMoveOptions& options, InterruptCheck& check)
       : width_(mask.width()),
         stride_(static_cast<std::size_t>(mask.width()) + 2),
         forbid_(options.forbid_corner_cutting),
@@ -61,6 +63,7 @@ class Grid {
     for (int a = 1; a <= kMaxAreaId; ++a) lut[a] = (enabled >> a) & 1U;
     const std::uint8_t* areas = mask.areas().data();
     for (std::uint32_t y = 0; y < mask.height(); ++y) {
+      check.after(width_);
       std::uint8_t* row = open_.data() + (static_cast<std::size_t>(y) + 1) * stride_ + 1;
       const std::uint8_t* src = areas + static_cast<std::size_t>(y) * width_;
       for (std::uint32_t x = 0; x < width_; ++x) row[x] = lut[src[x]];
@@ -176,13 +179,17 @@ std::vector<Move> runs_of(int principal, std::uint32_t k, int jog, std::uint32_t
   return runs;
 }
 
-// The first clear candidate between padded tiles (empty when none).
-std::vector<Move> clear_move(const Grid& grid, std::size_t from_i, Point from, Point to) {
+// The first clear candidate between padded tiles (empty when none). Each
+// candidate counts as its c + d steps for the interrupt check, an upper bound
+// of what its walk does.
+std::vector<Move> clear_move(const Grid& grid, std::size_t from_i, Point from, Point to,
+                             InterruptCheck& check) {
   if (from == to) return {};
   const Octant o = octant_of(from, to);
   std::vector<Move> found;
   for_each_candidate(o, [&](int principal, std::uint32_t k, int jog, std::uint32_t j,
                             std::uint32_t rest) {
+    check.after(std::size_t{o.c} + o.d);
     std::size_t i = from_i;
     if (!grid.walk(i, principal, k) || !grid.walk(i, jog, j) || !grid.walk(i, principal, rest)) {
       return false;
@@ -195,10 +202,12 @@ std::vector<Move> clear_move(const Grid& grid, std::size_t from_i, Point from, P
 
 // Marks every tile one standard move can reach from an origin (see the
 // header comment). Scratch is reused between sweeps; clear() resets it in
-// time proportional to what the last sweep touched.
+// time proportional to what the last sweep touched. Each run it marks counts
+// for the interrupt check as the tiles it marks, plus one.
 class OneMoveSweep {
  public:
-  explicit OneMoveSweep(const Grid& grid) : grid_(grid), bits_(grid.size(), 0) {}
+  OneMoveSweep(const Grid& grid, InterruptCheck& check)
+      : grid_(grid), check_(check), bits_(grid.size(), 0) {}
 
   // Calls visit(i) once for every tile reached, the origin included (first).
   template <typename Visit>
@@ -212,6 +221,7 @@ class OneMoveSweep {
           while (true) {
             std::size_t t = r;
             const auto bit = static_cast<std::uint8_t>(1U << x);
+            std::size_t marked = 1;
             while (true) {
               const std::uint8_t b = bits_[t];
               if ((b & bit) != 0) break;  // the rest of this run is marked already
@@ -220,9 +230,11 @@ class OneMoveSweep {
                 visit(t);
               }
               bits_[t] = b | bit;
+              ++marked;
               if (!grid_.passable(t, x)) break;
               t = grid_.next(t, x);
             }
+            check_.after(marked);
             if (!grid_.passable(r, y)) break;
             r = grid_.next(r, y);
           }
@@ -242,6 +254,7 @@ class OneMoveSweep {
 
  private:
   const Grid& grid_;
+  InterruptCheck& check_;
   std::vector<std::uint8_t> bits_;  // bit X: reached by a last run in direction X
   std::vector<std::size_t> touched_;
 };
@@ -249,14 +262,15 @@ class OneMoveSweep {
 // One sweep along direction d over every tile: out = tiles reached from a
 // tile of `in` by zero or more steps in direction d. Tiles are visited so that
 // t - d comes before t.
-std::vector<std::uint8_t> sweep_along(const Grid& grid, const std::vector<std::uint8_t>& in,
-                                      int d) {
+std::vector<std::uint8_t> sweep_along(const Grid& grid, const std::vector<std::uint8_t>& in, int d,
+                                      InterruptCheck& check) {
   std::vector<std::uint8_t> out(in.size(), 0);
   const Point step = step_of(static_cast<Direction>(d));
   const std::size_t rows = grid.rows();
   const std::size_t cols = grid.stride() - 2;
   const int back = (d + 4) & 7;
   for (std::size_t r = 0; r < rows; ++r) {
+    check.after(cols);
     const std::size_t y = step.y < 0 ? rows - r : r + 1;
     for (std::size_t c = 0; c < cols; ++c) {
       const std::size_t x = step.x < 0 ? cols - c : c + 1;
@@ -272,12 +286,14 @@ std::vector<std::uint8_t> sweep_along(const Grid& grid, const std::vector<std::u
 // padded index), the sources included: the 16 shapes X^a Y^j X^b as three
 // sweeps each (the first shared by the two shapes with the same X). O(tiles).
 std::vector<std::uint8_t> one_move_from_all(const Grid& grid,
-                                            const std::vector<std::uint8_t>& sources) {
+                                            const std::vector<std::uint8_t>& sources,
+                                            InterruptCheck& check) {
   std::vector<std::uint8_t> reached = sources;
   for (int x = 0; x < 8; ++x) {
-    const std::vector<std::uint8_t> first = sweep_along(grid, sources, x);
+    const std::vector<std::uint8_t> first = sweep_along(grid, sources, x, check);
     for (const int y : {(x + 1) & 7, (x + 7) & 7}) {
-      const std::vector<std::uint8_t> last = sweep_along(grid, sweep_along(grid, first, y), x);
+      const std::vector<std::uint8_t> last =
+          sweep_along(grid, sweep_along(grid, first, y, check), x, check);
       for (std::size_t i = 0; i < reached.size(); ++i) reached[i] |= last[i];
     }
   }
@@ -304,7 +320,7 @@ struct PartnerBlock {
 // Groups the partners into square blocks, so that origins x blocks stays
 // near 2^24 bound evaluations (between 16 and 4096 blocks).
 std::vector<PartnerBlock> partner_blocks(const Grid& grid, const std::vector<std::size_t>& partners,
-                                         Point end, std::size_t origins) {
+                                         Point end, std::size_t origins, InterruptCheck& check) {
   const std::size_t wanted =
       std::clamp<std::size_t>((std::size_t{1} << 24) / std::max<std::size_t>(origins, 1), 16, 4096);
   const std::size_t cols = grid.stride() - 2;
@@ -314,6 +330,7 @@ std::vector<PartnerBlock> partner_blocks(const Grid& grid, const std::vector<std
   const std::size_t per_row = (cols + side - 1) / side;
   std::vector<PartnerBlock> blocks(per_row * ((rows + side - 1) / side));
   for (const std::size_t i : partners) {
+    check.after(1);
     const Point p = grid.point(i);
     PartnerBlock& b = blocks[(static_cast<std::size_t>(p.y) / side) * per_row +
                              static_cast<std::size_t>(p.x) / side];
@@ -343,12 +360,13 @@ bool better(const Score& a, const Score& b) {
   return a.second < b.second;
 }
 
-StandardMoveResult route_through(const Grid& grid, const std::vector<Point>& tiles) {
+StandardMoveResult route_through(const Grid& grid, const std::vector<Point>& tiles,
+                                 InterruptCheck& check) {
   StandardMoveResult result;
   result.found = true;
   for (std::size_t leg = 0; leg + 1 < tiles.size(); ++leg) {
     const std::vector<Move> runs =
-        clear_move(grid, grid.index(tiles[leg]), tiles[leg], tiles[leg + 1]);
+        clear_move(grid, grid.index(tiles[leg]), tiles[leg], tiles[leg + 1], check);
     for (const Move& m : runs) append_run(result.moves, static_cast<int>(m.direction), m.steps);
   }
   result.nodes.assign(tiles.begin() + 1, tiles.end() - 1);
@@ -385,12 +403,15 @@ std::vector<Move> clear_standard_move(const Mask& mask, Point from, Point to,
                                       const StandardMoveOptions& options) {
   require_inside(mask, from, "from");
   require_inside(mask, to, "to");
-  const Grid grid(mask, options);
-  return clear_move(grid, grid.index(from), from, to);
+  const std::function<bool()> never_interrupt;
+  InterruptCheck check(never_interrupt);
+  const Grid grid(mask, options, check);
+  return clear_move(grid, grid.index(from), from, to, check);
 }
 
 StandardMoveResult find_standard_move(const Mask& mask, Point start, Point goal,
-                                      const StandardMoveOptions& options) {
+                                      const StandardMoveOptions& options,
+                                      const std::function<bool()>& interrupt) {
   require_inside(mask, start, "start");
   require_inside(mask, goal, "goal");
   if (options.max_moves < 1 || options.max_moves > 3) {
@@ -404,15 +425,18 @@ StandardMoveResult find_standard_move(const Mask& mask, Point start, Point goal,
     result.waypoints = {start};
     return result;
   }
-  const Grid grid(mask, options);
+  InterruptCheck check(interrupt);
+  const Grid grid(mask, options, check);
   const std::size_t s = grid.index(start);
   const std::size_t g = grid.index(goal);
-  if (!clear_move(grid, s, start, goal).empty()) return route_through(grid, {start, goal});
+  if (!clear_move(grid, s, start, goal, check).empty()) {
+    return route_through(grid, {start, goal}, check);
+  }
   if (options.max_moves < 2) return {};
 
   // Two moves: nodes reached from both ends (passability is symmetric
   // between walkable tiles, so "reached from the goal" = "reaches the goal").
-  OneMoveSweep sweep(grid);
+  OneMoveSweep sweep(grid, check);
   std::vector<std::uint8_t> from_start(grid.size(), 0);
   sweep.run(s, [&](std::size_t i) { from_start[i] = 1; });
   sweep.clear();
@@ -431,7 +455,7 @@ StandardMoveResult find_standard_move(const Mask& mask, Point start, Point goal,
     }
   });
   sweep.clear();
-  if (have_best) return route_through(grid, {start, grid.point(best.first), goal});
+  if (have_best) return route_through(grid, {start, grid.point(best.first), goal}, check);
   if (options.max_moves < 3) return {};
 
   // Three moves. Only first nodes N1 that reach the goal's set B in one move
@@ -440,14 +464,18 @@ StandardMoveResult find_standard_move(const Mask& mask, Point start, Point goal,
   // swept from, one node at a time in order of the lower bound
   // |s N| + |N g|, until no remaining node can win or the work budget is
   // spent.
-  const std::vector<std::uint8_t> reaches_goal_set = one_move_from_all(grid, to_goal);
-  const std::vector<std::uint8_t> reached_from_start_set = one_move_from_all(grid, from_start);
+  const std::vector<std::uint8_t> reaches_goal_set = one_move_from_all(grid, to_goal, check);
+  const std::vector<std::uint8_t> reached_from_start_set =
+      one_move_from_all(grid, from_start, check);
   std::vector<std::size_t> firsts;   // candidate N1
   std::vector<std::size_t> seconds;  // candidate N2
-  for (std::size_t i = 0; i < grid.size(); ++i) {
-    if (i == s || i == g) continue;
-    if (from_start[i] != 0 && reaches_goal_set[i] != 0) firsts.push_back(i);
-    if (to_goal[i] != 0 && reached_from_start_set[i] != 0) seconds.push_back(i);
+  for (std::size_t row = 0; row < grid.size(); row += grid.stride()) {
+    check.after(grid.stride());
+    for (std::size_t i = row; i < row + grid.stride(); ++i) {
+      if (i == s || i == g) continue;
+      if (from_start[i] != 0 && reaches_goal_set[i] != 0) firsts.push_back(i);
+      if (to_goal[i] != 0 && reached_from_start_set[i] != 0) seconds.push_back(i);
+    }
   }
   const bool from_firsts = firsts.size() <= seconds.size();
   std::vector<std::uint8_t> partner(grid.size(), 0);  // the other side's candidates
@@ -460,16 +488,23 @@ StandardMoveResult find_standard_move(const Mask& mask, Point start, Point goal,
   const std::vector<std::size_t>& partners = from_firsts ? seconds : firsts;
   const Point near_end = from_firsts ? start : goal;  // the origin's end
   const Point far_end = from_firsts ? goal : start;   // the partners' end
-  const std::vector<PartnerBlock> blocks = partner_blocks(grid, partners, far_end, origins.size());
+  const std::vector<PartnerBlock> blocks =
+      partner_blocks(grid, partners, far_end, origins.size(), check);
   std::vector<std::pair<double, std::size_t>> order;
   order.reserve(origins.size());
   for (const std::size_t i : origins) {
+    check.after(blocks.size());
     const Point n = grid.point(i);
     double rest = std::numeric_limits<double>::infinity();
     for (const PartnerBlock& b : blocks) rest = std::min(rest, b.lower_bound_from(n));
     order.emplace_back(euclid(near_end, n) + rest, i);
   }
-  std::sort(order.begin(), order.end());
+  // Millions of origins on open maps: each comparison counts, so the sort
+  // stops too (order is dropped then).
+  std::sort(order.begin(), order.end(), [&](const auto& a, const auto& b) {
+    check.after(1);
+    return a < b;
+  });
   std::size_t budget =
       options.three_move_work_limit != 0
           ? static_cast<std::size_t>(options.three_move_work_limit)
@@ -503,7 +538,8 @@ StandardMoveResult find_standard_move(const Mask& mask, Point start, Point goal,
   sweep.clear();
   StandardMoveResult result;
   if (have_best) {
-    result = route_through(grid, {start, grid.point(best.first), grid.point(best.second), goal});
+    result =
+        route_through(grid, {start, grid.point(best.first), grid.point(best.second), goal}, check);
   }
   result.search_truncated = truncated;
   return result;

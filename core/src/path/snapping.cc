@@ -4,8 +4,8 @@
 #include <optional>
 #include <vector>
 
+#include "mask/interrupt_check.h"
 #include "mask/point_checks.h"
-#include "path/interrupt_check.h"
 #include "path/steps.h"
 #include "pathcore/path.h"
 

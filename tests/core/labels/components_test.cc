@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -139,6 +141,37 @@ TEST(ComponentsTest, EmptyAreaSetLabelsNothing) {
   const Components c = label_components(mask, options_for(0, Connectivity::kFour, false));
   EXPECT_EQ(c.count(), 0U);
   EXPECT_FALSE(c.connected({0, 0}, {0, 0}));
+}
+
+// label_components calls the caller's interrupt check as the fills do (about
+// every 16,384 pixels labelled): a check that says stop ends it with
+// Interrupted at that very call, early or late; one that never does changes
+// nothing.
+TEST(ComponentsTest, LabellingStopsWhenTheInterruptCheckSaysSo) {
+  std::mt19937_64 rng(20260419);
+  const Mask mask = pathtest::random_mask(rng, 1920, 1080, 0.3, 1);
+  for (const ComponentOptions& options : {options_for(kAllAreas, Connectivity::kFour, false),
+                                          options_for(kAllAreas, Connectivity::kEight, true)}) {
+    const Components plain = label_components(mask, options);
+    int calls = 0;
+    const std::function<bool()> never = [&] {
+      ++calls;
+      return false;
+    };
+    const Components checked = label_components(mask, options, never);
+    EXPECT_EQ(checked.count(), plain.count());
+    EXPECT_TRUE(std::ranges::equal(checked.labels(), plain.labels()));
+    // 2,073,600 pixels, each of the two passes counting them: no fewer calls
+    // than one per 16,384 pixels.
+    EXPECT_GE(calls, static_cast<int>(mask.pixel_count() / 16384));
+
+    for (const int stop_at : {1, calls / 2, calls}) {
+      int until_stop = 0;
+      const std::function<bool()> stop = [&] { return ++until_stop == stop_at; };
+      EXPECT_THROW((void)label_components(mask, options, stop), Interrupted) << stop_at;
+      EXPECT_EQ(until_stop, stop_at);
+    }
+  }
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <functional>
 #include <optional>
 #include <random>
 #include <string>
@@ -365,6 +366,94 @@ TEST(StandardMoveTest, MatchesABruteForceOnSmallRandomMaps) {
   EXPECT_GT(counts[1], 200);
   EXPECT_GT(counts[2], 100);
   EXPECT_GT(counts[3], 20);
+}
+
+// An interrupt check that never says stop, counting its calls.
+struct CountingCheck {
+  int calls = 0;
+  std::function<bool()> check = [this] {
+    ++calls;
+    return false;
+  };
+};
+
+void expect_same_answer(const StandardMoveResult& a, const StandardMoveResult& b) {
+  EXPECT_EQ(a.found, b.found);
+  EXPECT_EQ(a.moves, b.moves);
+  EXPECT_EQ(a.waypoints, b.waypoints);
+  EXPECT_EQ(a.nodes, b.nodes);
+  EXPECT_EQ(a.move_count, b.move_count);
+  EXPECT_EQ(a.search_truncated, b.search_truncated);
+}
+
+// Stops the search at the stop_at-th call of the check: it must throw
+// Interrupted right there.
+void expect_stops_at(const Mask& mask, Point start, Point goal, int max_moves, int stop_at) {
+  int until_stop = 0;
+  const std::function<bool()> stop = [&] { return ++until_stop == stop_at; };
+  EXPECT_THROW((void)find_standard_move(mask, start, goal, options(max_moves), stop), Interrupted)
+      << "stop at call " << stop_at << " of a " << max_moves << "-move search";
+  EXPECT_EQ(until_stop, stop_at);
+}
+
+// The stitched searches call the caller's interrupt check about every 16,384
+// tiles marked or swept: on a full-HD room that two moves cross, the calls
+// beyond those of a one-move search (the grid and the candidates) come from
+// the sweeps from both ends, and a stop in them throws Interrupted; a check
+// that never stops changes nothing.
+TEST(StandardMoveTest, TwoMoveSearchStopsWhenTheInterruptCheckSaysSo) {
+  // A wall down the middle with gaps of 20 tiles at the top and the bottom.
+  constexpr std::uint32_t kWidth = 1920;
+  constexpr std::uint32_t kHeight = 1080;
+  std::vector<std::uint8_t> areas(std::size_t{kWidth} * kHeight, 1);
+  for (std::uint32_t y = 20; y + 20 < kHeight; ++y) {
+    areas[std::size_t{y} * kWidth + 959] = 0;
+    areas[std::size_t{y} * kWidth + 960] = 0;
+  }
+  const Mask mask(kWidth, kHeight, std::move(areas));
+  const Point start{10, 540};
+  const Point goal{1900, 560};
+
+  CountingCheck one_move;
+  EXPECT_FALSE(find_standard_move(mask, start, goal, options(1), one_move.check).found);
+  const auto plain = find_standard_move(mask, start, goal, options(2));
+  ASSERT_TRUE(plain.found);
+  ASSERT_EQ(plain.move_count, 2);
+  expect_valid_route(mask, start, goal, plain, false);
+  CountingCheck two_moves;
+  expect_same_answer(find_standard_move(mask, start, goal, options(2), two_moves.check), plain);
+  // Each sweep reaches most of its half of the room (about a million tiles).
+  EXPECT_GE(two_moves.calls - one_move.calls, 50);
+
+  expect_stops_at(mask, start, goal, 2, one_move.calls + 1);
+  expect_stops_at(mask, start, goal, 2, two_moves.calls);
+}
+
+// Likewise for three moves on a full-HD mask with 30% random obstacles: the
+// narrowing sweeps and the node-by-node search call the check, a stop early,
+// midway or at the last call throws Interrupted, and a check that never
+// stops gives the same route.
+TEST(StandardMoveTest, ThreeMoveSearchStopsWhenTheInterruptCheckSaysSo) {
+  std::mt19937_64 rng(20260419);
+  const Mask mask = pathtest::random_mask(rng, 1920, 1080, 0.3, 1);
+  // Nearby tiles that two moves do not join and three do (the guards below).
+  const Point start{900, 500};
+  const Point goal{920, 511};
+
+  CountingCheck two_moves;
+  ASSERT_FALSE(find_standard_move(mask, start, goal, options(2), two_moves.check).found);
+  const auto plain = find_standard_move(mask, start, goal, options(3));
+  ASSERT_TRUE(plain.found);
+  ASSERT_EQ(plain.move_count, 3);
+  expect_valid_route(mask, start, goal, plain, false);
+  CountingCheck three_moves;
+  expect_same_answer(find_standard_move(mask, start, goal, options(3), three_moves.check), plain);
+  // The narrowing alone sweeps the whole mask (2,073,600 tiles) dozens of times.
+  EXPECT_GE(three_moves.calls - two_moves.calls, 1000);
+
+  for (const int stop_at : {1, two_moves.calls + 1, three_moves.calls / 2, three_moves.calls}) {
+    expect_stops_at(mask, start, goal, 3, stop_at);
+  }
 }
 
 }  // namespace
