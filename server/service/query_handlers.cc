@@ -95,7 +95,7 @@ grpc::Status PathfinderService::reachable(const WireReachableRequest& request,
     options.enabled = enabled;
     options.connectivity = pathcore::Connectivity::kFour;
     components =
-        std::make_shared<const pathcore::Components>(pathcore::label_components(mask, options));
+        std::make_shared<const pathcore::Components>(pathcore::label_components(mask, options, *interrupt));
     query_caches_.components.put(key, components);
   }
   auto* answers = response.mutable_reachable();
@@ -147,7 +147,9 @@ grpc::Status PathfinderService::standard_move(const v1::StandardMoveRequest& req
     options.forbid_corner_cutting = request.forbid_corner_cutting();
     options.max_moves = static_cast<int>(max_moves);
     route = std::make_shared<const pathcore::StandardMoveResult>(
-        pathcore::find_standard_move(*entry->mask, start, goal, options));
+        interrupt != nullptr
+            ? pathcore::find_standard_move(*entry->mask, start, goal, options, *interrupt)
+            : pathcore::find_standard_move(*entry->mask, start, goal, options));
     // Cache what took the stitched search: routes of two or three moves, and
     // "not found" after it (single moves are cheaper to recompute).
     const bool stitched = route->move_count >= 2 || (!route->found && max_moves >= 2 &&

@@ -21,6 +21,7 @@ Needs Debian's python3-grpcio, python3-protobuf and python3-h2.
 """
 
 import argparse
+import json
 import os
 import random
 import re
@@ -185,6 +186,33 @@ class HostileClientsTest(unittest.TestCase):
             print(server.read_log()[-200000:])
         self.assertLess(health_p99, 20 * LATENCY_SLACK)
         self.assertLess(hit_p99, 30 * LATENCY_SLACK)
+
+    def test_heavy_calls_whose_deadline_passes_stop_at_once(self):
+        server, channel, stub = self.start_server("--log-format", "json")
+        grid = random_grid(HD_WIDTH, HD_HEIGHT, 0.3, seed=23)
+        self.upload_raw(stub, "hd", grid, HD_WIDTH, HD_HEIGHT)
+        rng = random.Random(9)
+        open_pixels = [(i % HD_WIDTH, i // HD_WIDTH) for i in range(0, len(grid), 991) if grid[i]]
+        calls = []
+        for _ in range(4):
+            a, b = rng.sample(open_pixels, 2)
+            calls.append(stub.StandardMove.future(pb.StandardMoveRequest(
+                mask="hd", start=pb.Point(x=a[0], y=a[1]), goal=pb.Point(x=b[0], y=b[1]),
+                max_moves=3), timeout=0.15))
+        for call in calls:
+            with self.assertRaises(grpc.RpcError) as caught:
+                call.result()
+            self.assertEqual(caught.exception.code(), grpc.StatusCode.DEADLINE_EXCEEDED)
+        # The server's own account: each call ended DEADLINE_EXCEEDED soon
+        # after its 150 ms, not after a whole three-move search (over a
+        # second of CPU on this mask), whether it was running or queued.
+        def ended():
+            return [json.loads(line) for line in server.read_log().splitlines()
+                    if '"rpc":"StandardMove"' in line]
+        wait_until(lambda: len(ended()) >= 4, 30, "the server ended 4 StandardMove calls")
+        for line in ended():
+            self.assertEqual(line["code"], "DEADLINE_EXCEEDED", line)
+            self.assertLess(line["latency_ms"], 1000, line)
 
     # ------------------------------------------------------------ slow readers
 
