@@ -194,6 +194,20 @@ TEST_F(MetricsEndpoint, CountsReachableAndStandardMove) {
   EXPECT_EQ(parsed.samples.at("pathfinder_component_cache_entries"), 1);
 }
 
+// Clients that connect and send half a request line hold a worker each
+// until they time out; the scraper must still be answered.
+TEST_F(MetricsEndpoint, AScrapeIsAnsweredWhileClientsStall) {
+  std::vector<std::unique_ptr<pathtest::StalledHttpRequest>> stalled;
+  for (int i = 0; i < 8; ++i) {
+    stalled.push_back(std::make_unique<pathtest::StalledHttpRequest>(metrics_port_, "GET /met"));
+  }
+  // http_request gives up (throws) when nothing arrives for 10 s.
+  const auto parsed = scrape();
+  EXPECT_EQ(parsed.types.at("pathfinder_build_info"), "gauge");
+  // Stopping does not wait for them.
+  EXPECT_EQ(server_->terminate_and_wait(), 0) << server_->log();
+}
+
 TEST(MetricsStartup, MetricsPortInUseStopsTheStart) {
   const pathtest::HeldPort busy;
   const TempDir dir;

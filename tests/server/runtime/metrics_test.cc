@@ -238,6 +238,44 @@ TEST(MetricsHttpServer, StopsPromptly) {
   EXPECT_THROW((void)pathtest::http_request(port, "GET", "/metrics"), std::runtime_error);
 }
 
+// Clients that connect and send half a request line each hold a worker
+// until their request timeout; a scrape must still be answered meanwhile.
+TEST(MetricsHttpServer, AScrapeIsAnsweredWhileClientsStall) {
+  pathserver::MetricsHttpLimits limits;  // the default worker threads
+  // Far beyond the test, so only a free worker can answer the scrape.
+  limits.request_timeout = std::chrono::minutes(10);
+  MetricsHttpServer server(
+      "127.0.0.1:0", [] { return std::string("# TYPE x counter\nx 1\n"); }, limits);
+  std::vector<std::unique_ptr<pathtest::StalledHttpRequest>> stalled;
+  for (int i = 0; i < 8; ++i) {
+    stalled.push_back(std::make_unique<pathtest::StalledHttpRequest>(server.port(), "GET /metr"));
+  }
+  // Connected after the stalled ones, so accepted after them; http_request
+  // gives up (throws) when nothing arrives for 10 s.
+  const auto response = pathtest::http_request(server.port(), "GET", "/metrics");
+  EXPECT_EQ(response.status, 200);
+  EXPECT_EQ(response.body, "# TYPE x counter\nx 1\n");
+  for (const auto& client : stalled) EXPECT_TRUE(client->waiting());
+}
+
+TEST(MetricsHttpServer, AStalledRequestIsDroppedAfterTheRequestTimeout) {
+  pathserver::MetricsHttpLimits limits;
+  limits.request_timeout = 300ms;
+  MetricsHttpServer server(
+      "127.0.0.1:0", [] { return std::string("x 1\n"); }, limits);
+  const pathtest::StalledHttpRequest silent(server.port(), "");
+  const pathtest::StalledHttpRequest half_line(server.port(), "GET /metrics HT");
+  // Far longer than the timeout asked for, far shorter than civetweb's own
+  // default (30 s): the limit must have reached civetweb.
+  const auto give_up = std::chrono::steady_clock::now() + 5s;
+  while ((silent.waiting() || half_line.waiting()) && std::chrono::steady_clock::now() < give_up) {
+    std::this_thread::sleep_for(50ms);
+  }
+  EXPECT_FALSE(silent.waiting());
+  EXPECT_FALSE(half_line.waiting());
+  EXPECT_EQ(pathtest::http_request(server.port(), "GET", "/metrics").status, 200);
+}
+
 TEST(MetricsHttpServer, RenderFailureIs500) {
   MetricsHttpServer server("localhost:0",
                            []() -> std::string { throw std::runtime_error("boom"); });
