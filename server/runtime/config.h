@@ -23,6 +23,7 @@ struct ServerConfig {
   std::string log_format = "text";  // text | json
   std::string metrics_address;      // empty: no metrics endpoint
   std::string metrics_port_file;
+  bool metrics_allow_remote = false;  // metrics_address may be non-loopback
   int max_message_mb = 64;
   std::uint64_t max_pixels = pathcore::kDefaultMaxPixels;
   std::size_t cache_mb = 1024;      // distance-field cache budget, MiB

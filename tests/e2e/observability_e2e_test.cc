@@ -208,6 +208,33 @@ TEST_F(MetricsEndpoint, AScrapeIsAnsweredWhileClientsStall) {
   EXPECT_EQ(server_->terminate_and_wait(), 0) << server_->log();
 }
 
+TEST(MetricsStartup, ANonLoopbackMetricsAddressNeedsMetricsAllowRemote) {
+  const TempDir dir;
+  const std::string address = "0.0.0.0:0";
+  const auto refused =
+      pathtest::run_command({PATHFINDER_SERVER_BIN, "--listen", "127.0.0.1:0", "--data-dir",
+                             dir.file("data"), "--metrics-address", address});
+  EXPECT_EQ(refused.exit_code, 1) << refused.err;
+  EXPECT_THAT(refused.err, HasSubstr("--metrics-address '" + address + "'"));
+  EXPECT_THAT(refused.err, HasSubstr("--metrics-allow-remote"));
+  EXPECT_FALSE(std::filesystem::exists(dir.file("data")));  // refused before anything was done
+
+  // With the flag it serves, here on every interface (scraped over loopback).
+  ServerOptions options;
+  options.binary = PATHFINDER_SERVER_BIN;
+  options.extra_args = {"--metrics-address", address, "--metrics-allow-remote",
+                        "--metrics-port-file", dir.file("metrics.port")};
+  ServerProcess server(options);
+  const int metrics_port = std::stoi(pathtest::read_text_file(dir.file("metrics.port")));
+  EXPECT_EQ(pathtest::http_request(metrics_port, "GET", "/metrics").status, 200);
+  EXPECT_EQ(server.terminate_and_wait(), 0) << server.log();
+
+  // The flag means nothing without an address.
+  const auto alone = pathtest::run_command({PATHFINDER_SERVER_BIN, "--metrics-allow-remote"});
+  EXPECT_NE(alone.exit_code, 0);
+  EXPECT_THAT(alone.err + alone.out, HasSubstr("--metrics-address"));
+}
+
 TEST(MetricsStartup, MetricsPortInUseStopsTheStart) {
   const pathtest::HeldPort busy;
   const TempDir dir;
@@ -238,7 +265,8 @@ TEST(MetricsStartup, BadMetricsAddressesAreRefused) {
 TEST(MetricsStartup, HelpDescribesTheFlags) {
   const auto result = pathtest::run_command({PATHFINDER_SERVER_BIN, "--help"});
   EXPECT_EQ(result.exit_code, 0);
-  for (const char* flag : {"--metrics-address", "--metrics-port-file", "--log-format"}) {
+  for (const char* flag :
+       {"--metrics-address", "--metrics-port-file", "--metrics-allow-remote", "--log-format"}) {
     EXPECT_THAT(result.out, HasSubstr(flag));
   }
   EXPECT_THAT(result.out, HasSubstr("Default: off"));
