@@ -546,6 +546,43 @@ TEST(JsonLogs, OneObjectPerLineAndOneLinePerFailedCall) {
   EXPECT_EQ(mentions("listening on"), 1) << log;
 }
 
+// A client's text (here mask names) cannot forge a line of the text log:
+// every record stays one line starting with its time stamp.
+TEST(TextLogs, ANameWithANewlineStaysOnItsLine) {
+  ServerOptions options;
+  options.binary = PATHFINDER_SERVER_BIN;
+  options.log_level = "";  // the default, info: every failed call logs a line
+  ServerProcess server(options);
+  Client client(server.target());
+  const std::vector<std::string> names = {"a\nINFO fake", "b\r\n[info] fake\x1b[2J",
+                                          "c\xc2\x85INFO fake"};
+  for (const std::string& name : names) {
+    EXPECT_EQ(client.get_mask(name).status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_EQ(client.upload_mask(open_room(name, 4, 4)).status.error_code(),
+              grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_EQ(client.find_path(find(name, 0, 0, 1, 1)).status.error_code(),
+              grpc::StatusCode::INVALID_ARGUMENT);
+  }
+  ASSERT_EQ(server.terminate_and_wait(), 0) << server.log();
+
+  const std::string log = server.log();
+  int failed = 0;
+  for (const std::string& line : lines_of(log)) {
+    EXPECT_THAT(line, ::testing::MatchesRegex("\\[[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:.]{12}\\] .*"))
+        << "a line that is not a record of its own: '" << line << "'";
+    failed += line.find(" failed: INVALID_ARGUMENT") != std::string::npos;
+  }
+  EXPECT_EQ(failed, 9) << log;
+  for (const char* escaped : {"mask=\"a\\nINFO fake\"", "mask=\"b\\r\\n[info] fake\\u001b[2J\"",
+                              "mask=\"c\\u0085INFO fake\""}) {
+    EXPECT_THAT(log, HasSubstr(escaped));
+  }
+  for (const char c : log) {
+    EXPECT_TRUE(c == '\n' || (static_cast<unsigned char>(c) >= 0x20 && c != 0x7f))
+        << "control byte " << static_cast<int>(c);
+  }
+}
+
 // Every line of a JSON log, parsed (a line that is not a flat JSON object
 // fails the test and is left out).
 std::vector<std::map<std::string, std::string>> json_lines(const std::string& log) {
