@@ -78,7 +78,8 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
 # The server writes nothing outside the data volume: it runs with
 # --read-only --cap-drop ALL (see the README).
 # Prometheus metrics are off by default; to scrape them from outside the
-# container add e.g. `--metrics-address 0.0.0.0:9464` and publish that port
-# (plain HTTP, no authentication: a network only the scraper reaches).
+# container add e.g. `--metrics-address 0.0.0.0:9464 --metrics-allow-remote`
+# (refused without the second flag) and publish that port (plain HTTP, no
+# authentication: a network only the scraper reaches).
 ENTRYPOINT ["pathfinder-server", "--data-dir", "/var/lib/pathfinder/data", "--listen", "0.0.0.0:50051"]
 CMD ["--seed-mask", "demo=/usr/share/pathfinder/demo.png"]

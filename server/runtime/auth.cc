@@ -3,6 +3,7 @@
 #include <openssl/crypto.h>
 #include <openssl/sha.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <fstream>
 #include <iterator>
@@ -12,7 +13,7 @@
 namespace pathserver {
 namespace {
 
-constexpr std::string_view kBearer = "Bearer ";
+constexpr std::string_view kBearerScheme = "Bearer";
 
 std::array<std::uint8_t, 32> digest(std::string_view text) {
   std::array<std::uint8_t, 32> out{};
@@ -26,6 +27,37 @@ std::string trim_trailing(std::string text) {
     text.pop_back();
   }
   return text;
+}
+
+char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+bool equals_ignoring_ascii_case(std::string_view a, std::string_view b) {
+  return std::ranges::equal(a, b, {}, ascii_lower, ascii_lower);
+}
+
+// The token of an authorization value "Bearer <token>", or nullopt when the
+// value is not one. RFC 7235: the scheme is case-insensitive and is followed
+// by 1*SP, so "bearer  TOKEN" is the same credential as "Bearer TOKEN".
+std::optional<std::string_view> bearer_token(std::string_view authorization) {
+  if (authorization.size() <= kBearerScheme.size() ||
+      !equals_ignoring_ascii_case(authorization.substr(0, kBearerScheme.size()), kBearerScheme) ||
+      authorization[kBearerScheme.size()] != ' ') {
+    return std::nullopt;
+  }
+  const auto token_start = authorization.find_first_not_of(' ', kBearerScheme.size());
+  if (token_start == std::string_view::npos) return std::nullopt;
+  return authorization.substr(token_start);
+}
+
+// A configured token that starts with a space could never be presented:
+// bearer_token drops the spaces before it.
+void check_token(const std::string& token, std::string_view which) {
+  if (token.empty()) throw TokenError("the " + std::string(which) + " token is empty");
+  if (token.front() == ' ') {
+    throw TokenError("the " + std::string(which) +
+                     " token starts with a space, which 'authorization: Bearer <token>' cannot "
+                     "carry: remove it");
+  }
 }
 
 }  // namespace
@@ -46,11 +78,11 @@ std::string read_token_file(const std::string& path) {
 Authorizer::Authorizer(std::optional<std::string> admin_token,
                        std::optional<std::string> client_token) {
   if (admin_token) {
-    if (admin_token->empty()) throw TokenError("the admin token is empty");
+    check_token(*admin_token, "admin");
     admin_ = digest(*admin_token);
   }
   if (client_token) {
-    if (client_token->empty()) throw TokenError("the client token is empty");
+    check_token(*client_token, "client");
     client_ = digest(*client_token);
   }
 }
@@ -77,8 +109,10 @@ std::string_view Authorizer::token_used(const grpc::CallbackServerContext& ctx) 
 }
 
 std::string_view Authorizer::token_used(std::optional<std::string_view> authorization) const {
-  if (!authorization || !authorization->starts_with(kBearer)) return "none";
-  const Digest presented = digest(authorization->substr(kBearer.size()));
+  const std::optional<std::string_view> token =
+      authorization ? bearer_token(*authorization) : std::nullopt;
+  if (!token) return "none";
+  const Digest presented = digest(*token);
   if (admin_ && CRYPTO_memcmp(presented.data(), admin_->data(), 32) == 0) return "admin";
   if (client_ && CRYPTO_memcmp(presented.data(), client_->data(), 32) == 0) return "client";
   return "none";
@@ -90,10 +124,11 @@ grpc::Status Authorizer::check(std::optional<std::string_view> authorization, Ac
   if (!authorization) {
     return {grpc::StatusCode::UNAUTHENTICATED, "missing 'authorization: Bearer <token>' metadata"};
   }
-  if (!authorization->starts_with(kBearer)) {
+  const std::optional<std::string_view> token = bearer_token(*authorization);
+  if (!token) {
     return {grpc::StatusCode::UNAUTHENTICATED, "authorization metadata is not 'Bearer <token>'"};
   }
-  const Digest presented = digest(authorization->substr(kBearer.size()));
+  const Digest presented = digest(*token);
   // Both comparisons always run: the time taken does not depend on which
   // token (if any) matched.
   const bool is_admin = admin_ && CRYPTO_memcmp(presented.data(), admin_->data(), 32) == 0;

@@ -32,7 +32,9 @@ class TokenError : public std::runtime_error {
 
 class Authorizer {
  public:
-  // Empty optionals mean "not configured". Throws TokenError on an empty token.
+  // Empty optionals mean "not configured". Throws TokenError on an empty
+  // token or one that starts with a space (never matched: the spaces after
+  // "Bearer" are dropped).
   Authorizer(std::optional<std::string> admin_token, std::optional<std::string> client_token);
   // No tokens: every RPC is open.
   Authorizer() = default;
@@ -41,7 +43,8 @@ class Authorizer {
   [[nodiscard]] bool has_client_token() const { return client_.has_value(); }
 
   // OK, UNAUTHENTICATED (missing or wrong token) or PERMISSION_DENIED (the
-  // client token on a write).
+  // client token on a write). The header is "Bearer <token>" with the scheme
+  // in any case and one or more spaces before the token (RFC 7235).
   [[nodiscard]] grpc::Status check(const grpc::CallbackServerContext& ctx, Access access) const;
   // The same decision from the raw "authorization" header (nullopt: absent).
   [[nodiscard]] grpc::Status check(std::optional<std::string_view> authorization,

@@ -8,24 +8,10 @@
 #include <string>
 #include <utility>
 
+#include "runtime/listen_address.h"
 #include "runtime/startup_error.h"
 
 namespace pathserver {
-namespace {
-
-// True when the HOST of HOST:PORT is a loopback address: 127.x.x.x,
-// localhost, ::1 or [::1]. Anything else (0.0.0.0, [::], a LAN address, a
-// host name) may be reachable from other machines.
-bool loopback_listen(const std::string& listen) {
-  const auto colon = listen.rfind(':');
-  const std::string host = colon == std::string::npos ? listen : listen.substr(0, colon);
-  const bool dotted = host.find_first_not_of("0123456789.") == std::string::npos;
-  return (host.starts_with("127.") && dotted) || host == "localhost" || host == "[::1]" ||
-         host == "::1";
-}
-
-}  // namespace
-
 Authorizer make_authorizer(const ServerConfig& config) {
   std::optional<std::string> admin;
   std::optional<std::string> client;
@@ -46,7 +32,7 @@ Authorizer make_authorizer(const ServerConfig& config) {
   } catch (const TokenError& e) {
     throw StartupError(e.what());
   }
-  if (!admin && !config.allow_unauthenticated_writes && !loopback_listen(config.listen)) {
+  if (!admin && !config.allow_unauthenticated_writes && !is_loopback_address(config.listen)) {
     throw StartupError("refusing to listen on non-loopback address '" + config.listen +
                        "' with no admin token: anyone could upload and delete masks. Pass "
                        "--admin-token-file FILE (or set PATHFINDER_ADMIN_TOKEN), or "

@@ -36,7 +36,9 @@ std::optional<int> parse_config(int argc, char** argv, ServerConfig& config) {
                  "text: '[time] [logger] [level] message key=value...'; json: one object per "
                  "line with \"time\" (UTC), \"level\", \"logger\", \"message\" and the line's "
                  "fields as keys of their own (rpc, code, mask, latency_ms, peer; audit lines: "
-                 "mask, revision, width, height, sha256, peer, token)")
+                 "mask, revision, width, height, sha256, peer, token). Both escape control "
+                 "characters in the message and the fields (\\n, \\u001b, ...): one record, "
+                 "one line")
       ->type_name("FORMAT")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
@@ -44,9 +46,14 @@ std::optional<int> parse_config(int argc, char** argv, ServerConfig& config) {
       app.add_option("--metrics-address", config.metrics_address,
                      "Serve Prometheus text metrics over plain HTTP at http://HOST:PORT/metrics "
                      "(HOST a numeric IPv4 address or localhost; port 0 picks a free port). No "
-                     "authentication: keep it on loopback or a trusted network. Default: off. A "
-                     "port in use is a startup error")
+                     "authentication: a HOST other than 127.x.x.x or localhost needs "
+                     "--metrics-allow-remote. Default: off. A port in use is a startup error")
           ->type_name("HOST:PORT");
+  app.add_flag("--metrics-allow-remote", config.metrics_allow_remote,
+               "Allow a non-loopback --metrics-address (0.0.0.0, a LAN address): anyone who can "
+               "reach it reads the metrics, unauthenticated; without this flag the server "
+               "refuses to start")
+      ->needs(metrics_address);
   app.add_option("--metrics-port-file", config.metrics_port_file,
                  "With --metrics-address, write the metrics port (decimal and a newline) to FILE "
                  "atomically, before --port-file is written")

@@ -23,6 +23,7 @@ struct ServerConfig {
   std::string log_format = "text";  // text | json
   std::string metrics_address;      // empty: no metrics endpoint
   std::string metrics_port_file;
+  bool metrics_allow_remote = false;  // metrics_address may be non-loopback
   int max_message_mb = 64;
   int max_query_kb = 4096;
   int pending_answers_mb = 256;

@@ -112,6 +112,15 @@ std::optional<std::string> bind_problem(std::string_view flag, std::string_view 
   return quoted(flag, address) + ": cannot listen: " + std::strerror(first_error);
 }
 
+bool is_loopback_address(std::string_view address) {
+  const auto colon = address.rfind(':');
+  const std::string_view host =
+      colon == std::string_view::npos ? address : address.substr(0, colon);
+  const bool dotted = host.find_first_not_of("0123456789.") == std::string_view::npos;
+  return (host.starts_with("127.") && dotted) || host == "localhost" || host == "[::1]" ||
+         host == "::1";
+}
+
 void check_listen_addresses(const ServerConfig& config) {
   std::vector<std::pair<std::string, std::string>> addresses = {{"--listen", config.listen}};
   if (!config.metrics_address.empty()) {
@@ -119,6 +128,13 @@ void check_listen_addresses(const ServerConfig& config) {
   }
   for (const auto& [flag, address] : addresses) {
     if (auto problem = host_port_problem(flag, address)) throw StartupError(*problem);
+  }
+  if (!config.metrics_address.empty() && !config.metrics_allow_remote &&
+      !is_loopback_address(config.metrics_address)) {
+    throw StartupError(quoted("--metrics-address", config.metrics_address) +
+                       ": refusing to serve the metrics beyond loopback: the endpoint has no "
+                       "authentication, so anyone who can reach it reads them. Use 127.0.0.1, or "
+                       "pass --metrics-allow-remote to accept that");
   }
   for (const auto& [flag, address] : addresses) {
     if (auto problem = bind_problem(flag, address)) throw StartupError(*problem);

@@ -29,10 +29,17 @@ struct ServerConfig;
 [[nodiscard]] std::optional<std::string> bind_problem(std::string_view flag,
                                                       std::string_view address);
 
+// True when the HOST of HOST:PORT is a loopback address: 127.x.x.x,
+// localhost, ::1 or [::1]. Anything else (0.0.0.0, [::], a LAN address, a
+// host name) may be reachable from other machines.
+[[nodiscard]] bool is_loopback_address(std::string_view address);
+
 // Checks --listen and, when set, --metrics-address: first that both are
-// HOST:PORT (host_port_problem), then that their ports are free
-// (bind_problem), so a mistake is one sentence and nothing was opened.
-// Throws StartupError with the first problem.
+// HOST:PORT (host_port_problem), then that the metrics address is on
+// loopback unless --metrics-allow-remote (the endpoint has no
+// authentication), then that their ports are free (bind_problem), so a
+// mistake is one sentence and nothing was opened. Throws StartupError with
+// the first problem.
 void check_listen_addresses(const ServerConfig& config);
 
 }  // namespace pathserver

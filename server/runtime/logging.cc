@@ -1,6 +1,7 @@
 #include "runtime/logging.h"
 
 #include <fmt/format.h>
+#include <spdlog/pattern_formatter.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
@@ -51,6 +52,94 @@ struct PendingFields {
   std::initializer_list<LogField> fields;
 };
 thread_local const PendingFields* pending_fields = nullptr;
+
+enum class Quotes { kEscape, kKeep };
+
+void append_escaped(std::string_view text, std::string& out, Quotes quotes) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  const auto append_u00 = [&out](unsigned char c) {
+    out.append("\\u00");
+    out.push_back(kHex[c >> 4]);
+    out.push_back(kHex[c & 0xF]);
+  };
+  while (!text.empty()) {
+    const auto c = static_cast<unsigned char>(text.front());
+    if (c >= 0x80) {
+      const std::size_t length = utf8_sequence_length(text);
+      if (length == 0) {
+        out.append("\\ufffd");
+        text.remove_prefix(1);
+        continue;
+      }
+      const std::string_view sequence = text.substr(0, length);
+      const auto second = static_cast<unsigned char>(text[1]);
+      if (c == 0xC2 && second < 0xA0) {
+        append_u00(second);  // a C1 control, U+0080..U+009F (U+0085 is a line break)
+      } else if (sequence == "\xe2\x80\xa8") {
+        out.append("\\u2028");  // line separator
+      } else if (sequence == "\xe2\x80\xa9") {
+        out.append("\\u2029");  // paragraph separator
+      } else {
+        out.append(sequence);
+      }
+      text.remove_prefix(length);
+      continue;
+    }
+    switch (c) {
+      case '"':
+        if (quotes == Quotes::kEscape) {
+          out.append("\\\"");
+        } else {
+          out.push_back('"');
+        }
+        break;
+      case '\\':
+        out.append("\\\\");
+        break;
+      case '\n':
+        out.append("\\n");
+        break;
+      case '\r':
+        out.append("\\r");
+        break;
+      case '\t':
+        out.append("\\t");
+        break;
+      default:
+        if (c < 0x20 || c == 0x7F) {
+          append_u00(c);
+        } else {
+          out.push_back(static_cast<char>(c));
+        }
+    }
+    text.remove_prefix(1);
+  }
+}
+
+// The %* flag of text logs: the record's message escaped (and the fields of
+// a log_with_fields record after it, escaped once), in place of spdlog's
+// raw %v.
+class EscapedMessageFlag final : public spdlog::custom_flag_formatter {
+ public:
+  void format(const spdlog::details::log_msg& msg, const std::tm& /*time*/,
+              spdlog::memory_buf_t& dest) override {
+    std::string text;
+    if (pending_fields != nullptr) {
+      append_log_text_escaped(pending_fields->message, text);
+      for (const LogField& field : pending_fields->fields) {
+        text.push_back(' ');
+        field.append_text(text);
+      }
+    } else {
+      append_log_text_escaped(std::string_view(msg.payload.data(), msg.payload.size()), text);
+    }
+    dest.append(text.data(), text.data() + text.size());
+  }
+
+  [[nodiscard]] std::unique_ptr<spdlog::custom_flag_formatter> clone() const override {
+    return std::make_unique<EscapedMessageFlag>();
+  }
+};
 
 }  // namespace
 
@@ -105,46 +194,19 @@ void log_with_fields(spdlog::level::level_enum level, std::string_view message,
 }
 
 void append_json_escaped(std::string_view text, std::string& out) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  while (!text.empty()) {
-    const auto c = static_cast<unsigned char>(text.front());
-    if (c >= 0x80) {
-      if (const std::size_t length = utf8_sequence_length(text); length > 0) {
-        out.append(text.substr(0, length));
-        text.remove_prefix(length);
-      } else {
-        out.append("\\ufffd");
-        text.remove_prefix(1);
-      }
-      continue;
-    }
-    switch (c) {
-      case '"':
-        out.append("\\\"");
-        break;
-      case '\\':
-        out.append("\\\\");
-        break;
-      case '\n':
-        out.append("\\n");
-        break;
-      case '\r':
-        out.append("\\r");
-        break;
-      case '\t':
-        out.append("\\t");
-        break;
-      default:
-        if (c < 0x20 || c == 0x7F) {
-          out.append("\\u00");
-          out.push_back(kHex[c >> 4]);
-          out.push_back(kHex[c & 0xF]);
-        } else {
-          out.push_back(static_cast<char>(c));
-        }
-    }
-    text.remove_prefix(1);
-  }
+  append_escaped(text, out, Quotes::kEscape);
+}
+
+void append_log_text_escaped(std::string_view text, std::string& out) {
+  append_escaped(text, out, Quotes::kKeep);
+}
+
+std::unique_ptr<spdlog::formatter> make_text_log_formatter() {
+  auto formatter = std::make_unique<spdlog::pattern_formatter>();
+  // spdlog's default layout ("%+") with the message escaped.
+  formatter->add_flag<EscapedMessageFlag>('*').set_pattern(
+      "[%Y-%m-%d %H:%M:%S.%e] [%n] [%^%l%$] %*");
+  return formatter;
 }
 
 void JsonLogFormatter::format(const spdlog::details::log_msg& msg, spdlog::memory_buf_t& dest) {
@@ -199,6 +261,7 @@ void configure_logging(std::string_view level, LogFormat format) {
     logger->set_formatter(std::make_unique<JsonLogFormatter>());
   } else {
     logger = spdlog::stderr_color_mt("pathfinder");
+    logger->set_formatter(make_text_log_formatter());
   }
   spdlog::set_default_logger(logger);
   spdlog::set_level(spdlog::level::from_str(std::string(level)));

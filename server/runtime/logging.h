@@ -16,6 +16,12 @@ enum class LogFormat {
   kJson,  // one JSON object per line: {"time","level","logger","message"}
 };
 
+// Both formats escape what a request may carry into a record (a mask name,
+// an error message quoting it) so that one record is always one line and
+// cannot forge another: control characters (C0, DEL, C1), U+2028 and
+// U+2029 become \n, \r, \t or \uXXXX, invalid UTF-8 bytes \ufffd, and the
+// backslash \\ (so an escape in the text cannot pass for one of ours).
+
 // Formats every record as one line of JSON:
 //   {"time":"2026-01-02T03:04:05.678Z","level":"info","logger":"pathfinder","message":"..."}
 // Time is UTC with milliseconds; the message is escaped (quotes, backslashes,
@@ -31,6 +37,17 @@ class JsonLogFormatter final : public spdlog::formatter {
 
 // Appends text to out as the contents of a JSON string (no quotes around).
 void append_json_escaped(std::string_view text, std::string& out);
+
+// Appends text to out escaped for a text log line: as append_json_escaped,
+// but double quotes are kept (they break nothing there).
+void append_log_text_escaped(std::string_view text, std::string& out);
+
+// The formatter of text logs:
+//   [2026-01-02 03:04:05.678] [pathfinder] [info] message key="value" ...
+// in local time, the level coloured on a terminal, the message escaped with
+// append_log_text_escaped (a record of log_with_fields: its message escaped,
+// then its fields as LogField::append_text writes them).
+[[nodiscard]] std::unique_ptr<spdlog::formatter> make_text_log_formatter();
 
 // One key and value of a structured log line. The value is text, an
 // unsigned integer or a floating-point number (pass those types exactly).

@@ -71,7 +71,8 @@ void poke(const std::string& host, int port) {
 
 }  // namespace
 
-MetricsHttpServer::MetricsHttpServer(const std::string& address, Render render)
+MetricsHttpServer::MetricsHttpServer(const std::string& address, Render render,
+                                     MetricsHttpLimits limits)
     : render_(std::move(render)) {
   const std::string ports = listening_port(address);
   wake_host_ = ports.substr(0, ports.rfind(':'));
@@ -79,8 +80,17 @@ MetricsHttpServer::MetricsHttpServer(const std::string& address, Render render)
   static const unsigned kLibraryInitialized = mg_init_library(0);
   (void)kLibraryInitialized;
 
-  const std::array<const char*, 7> options = {
-      "listening_ports", ports.c_str(), "num_threads", "2", "request_timeout_ms", "10000", nullptr};
+  const std::string worker_threads = std::to_string(limits.worker_threads);
+  const std::string request_timeout_ms = std::to_string(limits.request_timeout.count());
+  const std::array<const char*, 9> options = {"listening_ports",
+                                              ports.c_str(),
+                                              "num_threads",
+                                              worker_threads.c_str(),
+                                              "request_timeout_ms",
+                                              request_timeout_ms.c_str(),
+                                              "enable_keep_alive",
+                                              "no",
+                                              nullptr};
   mg_callbacks callbacks{};
   // civetweb would print its errors to stderr itself, past the log format:
   // the error buffer below carries start errors into the exception, and

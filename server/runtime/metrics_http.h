@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -15,11 +16,25 @@ class MetricsHttpError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// How the endpoint holds up against clients that connect and then send
+// slowly or not at all: each such connection holds a worker thread until
+// its request timeout.
+struct MetricsHttpLimits {
+  // Connections served at once: enough that a handful of stalled clients
+  // still leave one for the scraper.
+  int worker_threads = 16;
+  // Longest a connection may take to send its request headers, counted from
+  // when a worker takes it up, however slowly the bytes trickle in (then it
+  // is closed). A scraper sends its request at once.
+  std::chrono::milliseconds request_timeout{5000};
+};
+
 // A small HTTP server (civetweb) answering GET /metrics with the text of
 // `render` (Prometheus text format 0.0.4); any other path is 404, any other
-// method on /metrics 405. Two worker threads; render runs on them, so it
-// must be thread-safe. Plain HTTP, no authentication: bind it where only
-// the scraper can reach it.
+// method on /metrics 405. No keep-alive: each connection carries one
+// request, so an idle one cannot hold a worker. render runs on the worker
+// threads, so it must be thread-safe. Plain HTTP, no authentication: bind it
+// where only the scraper can reach it.
 class MetricsHttpServer {
  public:
   using Render = std::function<std::string()>;
@@ -27,8 +42,9 @@ class MetricsHttpServer {
   // Listens on address, HOST:PORT with HOST a numeric IPv4 address or
   // `localhost` (127.0.0.1); port 0 picks a free port (see port()). Throws
   // MetricsHttpError when the address is malformed or cannot be bound.
-  MetricsHttpServer(const std::string& address, Render render);
-  // Stops serving; waits for running requests.
+  MetricsHttpServer(const std::string& address, Render render, MetricsHttpLimits limits = {});
+  // Stops serving; waits for running requests. A worker reading a stalled
+  // connection sees the stop within civetweb's poll quantum (2 s).
   ~MetricsHttpServer();
   MetricsHttpServer(const MetricsHttpServer&) = delete;
   MetricsHttpServer& operator=(const MetricsHttpServer&) = delete;

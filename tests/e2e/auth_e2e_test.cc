@@ -167,6 +167,16 @@ TEST_F(AuthTest, MatrixWithAdminAndClientTokens) {
     const auto status = stub->ListMasks(&context, pb::ListMasksRequest{}, &response);
     EXPECT_EQ(code_name(status.error_code()), "UNAUTHENTICATED") << status.error_message();
   }
+  // The scheme in any case and spaces before the token, as RFC 7235 allows.
+  for (const std::string scheme : {"bearer ", "BEARER   "}) {
+    Client raw(server->target());
+    grpc::ClientContext context;
+    context.AddMetadata("authorization", scheme + kAdminToken);
+    pb::ListMasksResponse response;
+    const auto stub = pb::Pathfinder::NewStub(raw.channel());
+    const auto status = stub->ListMasks(&context, pb::ListMasksRequest{}, &response);
+    EXPECT_EQ(code_name(status.error_code()), "OK") << scheme << status.error_message();
+  }
   // Health stays open.
   Client anonymous = client(*server, "");
   const auto health = anonymous.health_check();

@@ -198,6 +198,47 @@ TEST_F(MetricsEndpoint, CountsReachableAndStandardMove) {
   EXPECT_GE(parsed.samples.at("pathfinder_cache_bytes{cache=\"labels\"}"), 22 * 18 * 4);
 }
 
+// Clients that connect and send half a request line hold a worker each
+// until they time out; the scraper must still be answered.
+TEST_F(MetricsEndpoint, AScrapeIsAnsweredWhileClientsStall) {
+  std::vector<std::unique_ptr<pathtest::StalledHttpRequest>> stalled;
+  for (int i = 0; i < 8; ++i) {
+    stalled.push_back(std::make_unique<pathtest::StalledHttpRequest>(metrics_port_, "GET /met"));
+  }
+  // http_request gives up (throws) when nothing arrives for 10 s.
+  const auto parsed = scrape();
+  EXPECT_EQ(parsed.types.at("pathfinder_build_info"), "gauge");
+  // Stopping does not wait for them.
+  EXPECT_EQ(server_->terminate_and_wait(), 0) << server_->log();
+}
+
+TEST(MetricsStartup, ANonLoopbackMetricsAddressNeedsMetricsAllowRemote) {
+  const TempDir dir;
+  const std::string address = "0.0.0.0:0";
+  const auto refused =
+      pathtest::run_command({PATHFINDER_SERVER_BIN, "--listen", "127.0.0.1:0", "--data-dir",
+                             dir.file("data"), "--metrics-address", address});
+  EXPECT_EQ(refused.exit_code, 1) << refused.err;
+  EXPECT_THAT(refused.err, HasSubstr("--metrics-address '" + address + "'"));
+  EXPECT_THAT(refused.err, HasSubstr("--metrics-allow-remote"));
+  EXPECT_FALSE(std::filesystem::exists(dir.file("data")));  // refused before anything was done
+
+  // With the flag it serves, here on every interface (scraped over loopback).
+  ServerOptions options;
+  options.binary = PATHFINDER_SERVER_BIN;
+  options.extra_args = {"--metrics-address", address, "--metrics-allow-remote",
+                        "--metrics-port-file", dir.file("metrics.port")};
+  ServerProcess server(options);
+  const int metrics_port = std::stoi(pathtest::read_text_file(dir.file("metrics.port")));
+  EXPECT_EQ(pathtest::http_request(metrics_port, "GET", "/metrics").status, 200);
+  EXPECT_EQ(server.terminate_and_wait(), 0) << server.log();
+
+  // The flag means nothing without an address.
+  const auto alone = pathtest::run_command({PATHFINDER_SERVER_BIN, "--metrics-allow-remote"});
+  EXPECT_NE(alone.exit_code, 0);
+  EXPECT_THAT(alone.err + alone.out, HasSubstr("--metrics-address"));
+}
+
 TEST(MetricsStartup, MetricsPortInUseStopsTheStart) {
   const pathtest::HeldPort busy;
   const TempDir dir;
@@ -228,7 +269,8 @@ TEST(MetricsStartup, BadMetricsAddressesAreRefused) {
 TEST(MetricsStartup, HelpDescribesTheFlags) {
   const auto result = pathtest::run_command({PATHFINDER_SERVER_BIN, "--help"});
   EXPECT_EQ(result.exit_code, 0);
-  for (const char* flag : {"--metrics-address", "--metrics-port-file", "--log-format"}) {
+  for (const char* flag :
+       {"--metrics-address", "--metrics-port-file", "--metrics-allow-remote", "--log-format"}) {
     EXPECT_THAT(result.out, HasSubstr(flag));
   }
   EXPECT_THAT(result.out, HasSubstr("Default: off"));
@@ -506,6 +548,43 @@ TEST(JsonLogs, OneObjectPerLineAndOneLinePerFailedCall) {
   EXPECT_EQ(mentions("FindPath failed: NOT_FOUND"), 1) << log;
   EXPECT_EQ(mentions("FindPath"), 1) << log;  // the five successful ones left no line
   EXPECT_EQ(mentions("listening on"), 1) << log;
+}
+
+// A client's text (here mask names) cannot forge a line of the text log:
+// every record stays one line starting with its time stamp.
+TEST(TextLogs, ANameWithANewlineStaysOnItsLine) {
+  ServerOptions options;
+  options.binary = PATHFINDER_SERVER_BIN;
+  options.log_level = "";  // the default, info: every failed call logs a line
+  ServerProcess server(options);
+  Client client(server.target());
+  const std::vector<std::string> names = {"a\nINFO fake", "b\r\n[info] fake\x1b[2J",
+                                          "c\xc2\x85INFO fake"};
+  for (const std::string& name : names) {
+    EXPECT_EQ(client.get_mask(name).status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_EQ(client.upload_mask(open_room(name, 4, 4)).status.error_code(),
+              grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_EQ(client.find_path(find(name, 0, 0, 1, 1)).status.error_code(),
+              grpc::StatusCode::INVALID_ARGUMENT);
+  }
+  ASSERT_EQ(server.terminate_and_wait(), 0) << server.log();
+
+  const std::string log = server.log();
+  int failed = 0;
+  for (const std::string& line : lines_of(log)) {
+    EXPECT_THAT(line, ::testing::MatchesRegex("\\[[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:.]{12}\\] .*"))
+        << "a line that is not a record of its own: '" << line << "'";
+    failed += line.find(" failed: INVALID_ARGUMENT") != std::string::npos;
+  }
+  EXPECT_EQ(failed, 9) << log;
+  for (const char* escaped : {"mask=\"a\\nINFO fake\"", "mask=\"b\\r\\n[info] fake\\u001b[2J\"",
+                              "mask=\"c\\u0085INFO fake\""}) {
+    EXPECT_THAT(log, HasSubstr(escaped));
+  }
+  for (const char c : log) {
+    EXPECT_TRUE(c == '\n' || (static_cast<unsigned char>(c) >= 0x20 && c != 0x7f))
+        << "control byte " << static_cast<int>(c);
+  }
 }
 
 // Every line of a JSON log, parsed (a line that is not a flat JSON object

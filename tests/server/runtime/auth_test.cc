@@ -35,11 +35,42 @@ TEST(AuthorizerTest, BothTokens) {
     EXPECT_EQ(code(auth, "Bearer admi", access), Code::UNAUTHENTICATED);
     EXPECT_EQ(code(auth, "Bearer admin2", access), Code::UNAUTHENTICATED);
     EXPECT_EQ(code(auth, "admin", access), Code::UNAUTHENTICATED);
-    EXPECT_EQ(code(auth, "bearer admin", access), Code::UNAUTHENTICATED);
     EXPECT_EQ(code(auth, "Bearer admin", access), Code::OK);
   }
   EXPECT_EQ(code(auth, "Bearer client", Access::kWrite), Code::PERMISSION_DENIED);
   EXPECT_EQ(code(auth, "Bearer client", Access::kQuery), Code::OK);
+}
+
+// RFC 7235: the auth scheme is case-insensitive and 1*SP separates it from
+// the credentials.
+TEST(AuthorizerTest, TheSchemeIsCaseInsensitiveAndSpacesMayRepeat) {
+  const Authorizer auth(std::string("admin"), std::string("client"));
+  for (const char* header :
+       {"bearer admin", "BEARER admin", "bEaReR admin", "Bearer  admin", "bearer     admin"}) {
+    EXPECT_EQ(code(auth, header, Access::kWrite), Code::OK) << header;
+    EXPECT_EQ(auth.token_used(header), "admin") << header;
+  }
+  EXPECT_EQ(code(auth, "bearer   client", Access::kQuery), Code::OK);
+  EXPECT_EQ(code(auth, "BEARER client", Access::kWrite), Code::PERMISSION_DENIED);
+  EXPECT_EQ(auth.token_used("bearer  client"), "client");
+  // Still refused: no space, a tab, no token, another scheme, a token of
+  // another case (only the scheme is case-insensitive), a space inside.
+  for (const char* header : {"bearer", "bearer ", "Bearer    ", "Bearer\tadmin", "Beareradmin",
+                             "Bearer-admin", "Basic admin", "Bearer ADMIN", "Bearer ad min",
+                             " Bearer admin", "Bear admin", "bearerx admin"}) {
+    EXPECT_EQ(code(auth, header, Access::kWrite), Code::UNAUTHENTICATED) << header;
+    EXPECT_EQ(code(auth, header, Access::kQuery), Code::UNAUTHENTICATED) << header;
+    EXPECT_EQ(auth.token_used(header), "none") << header;
+  }
+}
+
+TEST(AuthorizerTest, ATokenStartingWithASpaceIsRefused) {
+  // It could never match: the spaces after "Bearer" are dropped.
+  EXPECT_THROW(Authorizer(std::string(" admin"), std::nullopt), pathserver::TokenError);
+  EXPECT_THROW(Authorizer(std::nullopt, std::string(" client")), pathserver::TokenError);
+  // Spaces inside are part of the token.
+  const Authorizer auth(std::string("ad min"), std::nullopt);
+  EXPECT_EQ(code(auth, "bearer  ad min", Access::kWrite), Code::OK);
 }
 
 TEST(AuthorizerTest, AdminOnlyLeavesQueriesOpen) {
@@ -64,7 +95,7 @@ TEST(AuthorizerTest, TokenUsedNamesTheTokenNeverItsValue) {
        {std::optional<std::string_view>{}, std::optional<std::string_view>{""},
         std::optional<std::string_view>{"s3cret-admin"},
         std::optional<std::string_view>{"Bearer s3cret-admin2"},
-        std::optional<std::string_view>{"bearer s3cret-admin"}}) {
+        std::optional<std::string_view>{"Bearers3cret-admin"}}) {
     EXPECT_EQ(both.token_used(header), "none") << header.value_or("(absent)");
   }
   // Only the configured tokens are recognised.

@@ -1,5 +1,5 @@
-// The start-up checks of --listen and --metrics-address: HOST:PORT syntax
-// and whether the port can be bound.
+// The start-up checks of --listen and --metrics-address: HOST:PORT syntax,
+// a metrics address beyond loopback, and whether the port can be bound.
 
 #include "runtime/listen_address.h"
 
@@ -9,12 +9,18 @@
 #include <stdexcept>
 #include <string>
 
+#include "runtime/config.h"
+#include "runtime/startup_error.h"
 #include "support/held_port.h"
 
 namespace {
 
 using pathserver::bind_problem;
+using pathserver::check_listen_addresses;
 using pathserver::host_port_problem;
+using pathserver::is_loopback_address;
+using pathserver::ServerConfig;
+using pathserver::StartupError;
 using ::testing::HasSubstr;
 
 TEST(HostPortProblem, AcceptsHostPort) {
@@ -67,6 +73,50 @@ TEST(BindProblem, AnAddressNotOnThisMachineIsNamed) {
   const auto problem = bind_problem("--listen", "192.0.2.1:50051");
   ASSERT_TRUE(problem.has_value());
   EXPECT_THAT(*problem, HasSubstr("--listen '192.0.2.1:50051': cannot listen: "));
+}
+
+TEST(IsLoopbackAddress, OnlyLoopbackHosts) {
+  for (const char* address :
+       {"127.0.0.1:9464", "127.1.2.3:0", "localhost:9464", "[::1]:9464", "::1:9464"}) {
+    EXPECT_TRUE(is_loopback_address(address)) << address;
+  }
+  for (const char* address : {"0.0.0.0:9464", "192.0.2.1:9464", "[::]:9464", "127.example:9464",
+                              "localhost.example:9464", "1.127.0.0:9464"}) {
+    EXPECT_FALSE(is_loopback_address(address)) << address;
+  }
+}
+
+// The metrics endpoint has no authentication: beyond loopback only when asked.
+TEST(CheckListenAddresses, ANonLoopbackMetricsAddressNeedsTheFlag) {
+  ServerConfig config;
+  config.listen = "127.0.0.1:0";
+  for (const std::string address : {"0.0.0.0:0", "192.0.2.1:9464"}) {
+    config.metrics_address = address;
+    try {
+      check_listen_addresses(config);
+      ADD_FAILURE() << address << " was accepted";
+    } catch (const StartupError& e) {
+      EXPECT_THAT(e.what(), HasSubstr("--metrics-address '" + address + "'"));
+      EXPECT_THAT(e.what(), HasSubstr("--metrics-allow-remote"));
+    }
+  }
+  config.metrics_allow_remote = true;
+  config.metrics_address = "0.0.0.0:0";
+  EXPECT_NO_THROW(check_listen_addresses(config));
+  // Loopback needs no flag.
+  config.metrics_allow_remote = false;
+  for (const char* address : {"127.0.0.1:0", "127.0.0.2:0", "localhost:0"}) {
+    config.metrics_address = address;
+    EXPECT_NO_THROW(check_listen_addresses(config)) << address;
+  }
+  // A malformed address is still named as such first.
+  config.metrics_address = "0.0.0.0";
+  try {
+    check_listen_addresses(config);
+    ADD_FAILURE() << "0.0.0.0 was accepted";
+  } catch (const StartupError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("expected HOST:PORT"));
+  }
 }
 
 }  // namespace

@@ -1,6 +1,5 @@
 // Metrics: the request counters and latency histograms, their Prometheus text
-// rendering (read back with a strict parser), the /metrics HTTP endpoint and
-// the JSON log formatter.
+// rendering (read back with a strict parser) and the /metrics HTTP endpoint.
 
 #include "runtime/metrics.h"
 
@@ -8,23 +7,17 @@
 #include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
-#include <spdlog/details/log_msg.h>
-#include <spdlog/pattern_formatter.h>
-#include <spdlog/sinks/ostream_sink.h>
-#include <spdlog/spdlog.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cmath>
 #include <memory>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include "runtime/logging.h"
 #include "runtime/metrics_http.h"
 #include "support/http_get.h"
 #include "support/prometheus_text.h"
@@ -246,6 +239,44 @@ TEST(MetricsHttpServer, StopsPromptly) {
   EXPECT_THROW((void)pathtest::http_request(port, "GET", "/metrics"), std::runtime_error);
 }
 
+// Clients that connect and send half a request line each hold a worker
+// until their request timeout; a scrape must still be answered meanwhile.
+TEST(MetricsHttpServer, AScrapeIsAnsweredWhileClientsStall) {
+  pathserver::MetricsHttpLimits limits;  // the default worker threads
+  // Far beyond the test, so only a free worker can answer the scrape.
+  limits.request_timeout = std::chrono::minutes(10);
+  MetricsHttpServer server(
+      "127.0.0.1:0", [] { return std::string("# TYPE x counter\nx 1\n"); }, limits);
+  std::vector<std::unique_ptr<pathtest::StalledHttpRequest>> stalled;
+  for (int i = 0; i < 8; ++i) {
+    stalled.push_back(std::make_unique<pathtest::StalledHttpRequest>(server.port(), "GET /metr"));
+  }
+  // Connected after the stalled ones, so accepted after them; http_request
+  // gives up (throws) when nothing arrives for 10 s.
+  const auto response = pathtest::http_request(server.port(), "GET", "/metrics");
+  EXPECT_EQ(response.status, 200);
+  EXPECT_EQ(response.body, "# TYPE x counter\nx 1\n");
+  for (const auto& client : stalled) EXPECT_TRUE(client->waiting());
+}
+
+TEST(MetricsHttpServer, AStalledRequestIsDroppedAfterTheRequestTimeout) {
+  pathserver::MetricsHttpLimits limits;
+  limits.request_timeout = 300ms;
+  MetricsHttpServer server(
+      "127.0.0.1:0", [] { return std::string("x 1\n"); }, limits);
+  const pathtest::StalledHttpRequest silent(server.port(), "");
+  const pathtest::StalledHttpRequest half_line(server.port(), "GET /metrics HT");
+  // Far longer than the timeout asked for, far shorter than civetweb's own
+  // default (30 s): the limit must have reached civetweb.
+  const auto give_up = std::chrono::steady_clock::now() + 5s;
+  while ((silent.waiting() || half_line.waiting()) && std::chrono::steady_clock::now() < give_up) {
+    std::this_thread::sleep_for(50ms);
+  }
+  EXPECT_FALSE(silent.waiting());
+  EXPECT_FALSE(half_line.waiting());
+  EXPECT_EQ(pathtest::http_request(server.port(), "GET", "/metrics").status, 200);
+}
+
 TEST(MetricsHttpServer, RenderFailureIs500) {
   MetricsHttpServer server("localhost:0",
                            []() -> std::string { throw std::runtime_error("boom"); });
@@ -281,90 +312,6 @@ TEST(MetricsHttpServer, PortInUseIsAnError) {
     EXPECT_THAT(e.what(), HasSubstr("cannot listen"));
   }
   ::close(fd);
-}
-
-// ---------------------------------------------------------------------------
-// JSON log lines.
-
-std::string escaped(std::string_view text) {
-  std::string out;
-  pathserver::append_json_escaped(text, out);
-  return out;
-}
-
-TEST(JsonLog, EscapesQuotesControlsAndBadUtf8) {
-  EXPECT_EQ(escaped("plain text"), "plain text");
-  EXPECT_EQ(escaped("a \"b\" \\c"), "a \\\"b\\\" \\\\c");
-  EXPECT_EQ(escaped("l1\nl2\r\t"), "l1\\nl2\\r\\t");
-  EXPECT_EQ(escaped(std::string("x\0y\x01\x1f\x7f", 6)), "x\\u0000y\\u0001\\u001f\\u007f");
-  EXPECT_EQ(escaped("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"),
-            "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");  // valid UTF-8 kept
-  EXPECT_EQ(escaped("\xff"), "\\ufffd");
-  EXPECT_EQ(escaped("\xc3"), "\\ufffd");                        // truncated
-  EXPECT_EQ(escaped("\xc0\xaf"), "\\ufffd\\ufffd");             // overlong
-  EXPECT_EQ(escaped("\xed\xa0\x80"), "\\ufffd\\ufffd\\ufffd");  // surrogate
-}
-
-TEST(JsonLog, FormatsOneObjectPerLine) {
-  pathserver::JsonLogFormatter formatter;
-  spdlog::details::log_msg msg("pathfinder", spdlog::level::warn, "GetMask failed: \"x\"\n");
-  msg.time = std::chrono::system_clock::time_point(std::chrono::milliseconds(1767323045678));
-  spdlog::memory_buf_t buffer;
-  formatter.format(msg, buffer);
-  EXPECT_EQ(std::string(buffer.data(), buffer.size()),
-            "{\"time\":\"2026-01-02T03:04:05.678Z\",\"level\":\"warning\",\"logger\":"
-            "\"pathfinder\",\"message\":\"GetMask failed: \\\"x\\\"\\n\"}\n");
-  EXPECT_NE(formatter.clone(), nullptr);
-}
-
-// Makes a logger writing to `out` the default one while alive (the server's
-// logging is the default logger's); puts the previous one back after.
-class CapturedLog {
- public:
-  explicit CapturedLog(std::unique_ptr<spdlog::formatter> formatter)
-      : previous_(spdlog::default_logger()) {
-    auto sink = std::make_shared<spdlog::sinks::ostream_sink_st>(out_);
-    auto logger = std::make_shared<spdlog::logger>("pathfinder", sink);
-    logger->set_formatter(std::move(formatter));
-    logger->set_level(spdlog::level::info);
-    spdlog::set_default_logger(logger);
-  }
-  ~CapturedLog() { spdlog::set_default_logger(previous_); }
-  CapturedLog(const CapturedLog&) = delete;
-  CapturedLog& operator=(const CapturedLog&) = delete;
-  [[nodiscard]] std::string text() const { return out_.str(); }
-
- private:
-  std::ostringstream out_;
-  std::shared_ptr<spdlog::logger> previous_;
-};
-
-TEST(JsonLog, FieldsBecomeKeysWithEscapedStrings) {
-  const CapturedLog log(std::make_unique<pathserver::JsonLogFormatter>());
-  pathserver::log_with_fields(spdlog::level::info, "GetMask failed",
-                              {{"rpc", "GetMask"},
-                               {"mask", std::string_view("a\"b\n\x01\x7f\xff", 7)},
-                               {"revision", std::uint64_t{18446744073709551615ULL}},
-                               {"latency_ms", 1.25}});
-  pathserver::log_with_fields(spdlog::level::debug, "below the level", {{"rpc", "x"}});
-  const std::string line = log.text();
-  // The time varies; everything after it is exact.
-  const std::string tail = line.substr(line.find("\",\"level\""));
-  EXPECT_EQ(tail,
-            "\",\"level\":\"info\",\"logger\":\"pathfinder\",\"message\":\"GetMask failed\","
-            "\"rpc\":\"GetMask\",\"mask\":\"a\\\"b\\n\\u0001\\u007f\\ufffd\","
-            "\"revision\":18446744073709551615,\"latency_ms\":1.250}\n");
-  // A record without fields right after is the plain form again.
-  spdlog::info("plain");
-  EXPECT_THAT(log.text(), HasSubstr("\"message\":\"plain\"}\n"));
-}
-
-TEST(JsonLog, TextLogsGetTheFieldsAppendedEscaped) {
-  const CapturedLog log(std::make_unique<spdlog::pattern_formatter>("%v"));
-  pathserver::log_with_fields(
-      spdlog::level::info, "audit: UploadMask",
-      {{"mask", "two\nlines"}, {"width", std::uint64_t{64}}, {"token", "admin"}});
-  EXPECT_EQ(log.text(), "audit: UploadMask mask=\"two\\nlines\" width=64 token=\"admin\"\n");
 }
 
 }  // namespace
