@@ -7,7 +7,6 @@
 #include <gtest/gtest.h>
 #include <spdlog/details/log_msg.h>
 #include <spdlog/pattern_formatter.h>
-#include <spdlog/sinks/ostream_sink.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
@@ -16,10 +15,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <string_view>
 
+#include "support/captured_log.h"
 #include "support/server_process.h"
 
 namespace {
@@ -57,27 +56,7 @@ TEST(JsonLog, FormatsOneObjectPerLine) {
   EXPECT_NE(formatter.clone(), nullptr);
 }
 
-// Makes a logger writing to `out` the default one while alive (the server's
-// logging is the default logger's); puts the previous one back after.
-class CapturedLog {
- public:
-  explicit CapturedLog(std::unique_ptr<spdlog::formatter> formatter)
-      : previous_(spdlog::default_logger()) {
-    auto sink = std::make_shared<spdlog::sinks::ostream_sink_st>(out_);
-    auto logger = std::make_shared<spdlog::logger>("pathfinder", sink);
-    logger->set_formatter(std::move(formatter));
-    logger->set_level(spdlog::level::info);
-    spdlog::set_default_logger(logger);
-  }
-  ~CapturedLog() { spdlog::set_default_logger(previous_); }
-  CapturedLog(const CapturedLog&) = delete;
-  CapturedLog& operator=(const CapturedLog&) = delete;
-  [[nodiscard]] std::string text() const { return out_.str(); }
-
- private:
-  std::ostringstream out_;
-  std::shared_ptr<spdlog::logger> previous_;
-};
+using pathtest::CapturedLog;
 
 TEST(JsonLog, FieldsBecomeKeysWithEscapedStrings) {
   const CapturedLog log(std::make_unique<pathserver::JsonLogFormatter>());
