@@ -200,6 +200,9 @@ int main(int argc, char** argv) {
   // them on its heaps, where freed fields fragment and stay resident; a fixed
   // threshold keeps every field in its own mapping, returned on eviction.
   ::mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+  // Under a file size limit (ulimit -f) a mask write then fails with EFBIG,
+  // answered as storage full, instead of the signal killing the server.
+  ::signal(SIGXFSZ, SIG_IGN);
   ServerConfig config;
   if (const auto exit_code = pathserver::parse_config(argc, argv, config)) return *exit_code;
 

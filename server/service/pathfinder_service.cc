@@ -82,7 +82,9 @@ grpc::Status run_handler(Body&& body) {
     status = invalid(e.what());
   } catch (const StoreLimitExceeded& e) {
     status = {grpc::StatusCode::RESOURCE_EXHAUSTED, e.what()};
-  } catch (const StoreError& e) {
+  } catch (const StoreFull& e) {
+    status = {grpc::StatusCode::RESOURCE_EXHAUSTED, e.what()};
+  } catch (const StoreError& e) {  // names the mask only; the store logged the path
     status = {grpc::StatusCode::INTERNAL, e.what()};
   } catch (const std::bad_alloc&) {
     status = {grpc::StatusCode::RESOURCE_EXHAUSTED, "out of memory"};

@@ -27,6 +27,20 @@ constexpr std::string_view kTempSuffix = ".tmp";
 
 std::string errno_text(int error) { return std::generic_category().message(error); }
 
+// Errors of a write that had no room: disk full, quota used up, or the file
+// size limit (RLIMIT_FSIZE; the server ignores SIGXFSZ so this is an error).
+bool is_storage_full(int error) { return error == ENOSPC || error == EDQUOT || error == EFBIG; }
+
+// Logs what failed where (the path is for the operator) and throws what a
+// client may see: StoreFull when `error` says there was no room, else
+// StoreError, both only naming the action ("store mask 'x'").
+[[noreturn]] void throw_write_failure(const std::string& action, const std::string& detail,
+                                      int error) {
+  spdlog::error("mask store: could not {}: {}: {}", action, detail, errno_text(error));
+  if (is_storage_full(error)) throw StoreFull("could not " + action + ": storage is full");
+  throw StoreError("could not " + action);
+}
+
 // MaskEntry::clearance: every area enabled, as requests are by default.
 std::shared_ptr<const pathcore::ClearanceMap> default_clearance(const pathcore::Mask& mask) {
   return std::make_shared<const pathcore::ClearanceMap>(mask, pathcore::kAllAreas);
@@ -339,12 +353,7 @@ MaskEntryPtr FileMaskStore::load_file(const std::filesystem::path& path) const {
 }
 
 void FileMaskStore::write_file(const MaskEntry& entry) {
-  const std::string file = mask_file_name(entry.name);
-  const std::filesystem::path final_path = dir_ / file;
-  const std::filesystem::path temp_path =
-      dir_ / ("." + file + "." + std::to_string(::getpid()) + "-" +
-              std::to_string(++temp_counter_) + std::string(kTempSuffix));
-
+  const std::string action = "store mask '" + entry.name + "'";
   std::array<std::uint8_t, kHeaderSize> header{};
   std::copy(kMagic.begin(), kMagic.end(), header.begin());
   put_u32(&header[8], kFormatVersion);
@@ -352,7 +361,7 @@ void FileMaskStore::write_file(const MaskEntry& entry) {
   put_u64(&header[16], entry.revision);
   put_u32(&header[24], entry.mask->width());
   put_u32(&header[28], entry.mask->height());
-  if (entry.sha256.size() != kShaHexSize) throw StoreError("bad area digest for " + entry.name);
+  if (entry.sha256.size() != kShaHexSize) throw StoreError("could not " + action + ": bad digest");
   std::memcpy(&header[32], entry.sha256.data(), kShaHexSize);
   const std::span name_bytes(reinterpret_cast<const std::uint8_t*>(entry.name.data()),
                              entry.name.size());
@@ -362,30 +371,40 @@ void FileMaskStore::write_file(const MaskEntry& entry) {
   sha.update(name_bytes);
   sha.update(areas);
   const auto checksum = sha.finish();
+  const std::span<const std::uint8_t> parts[] = {header, name_bytes, areas, checksum};
+  write_durably(mask_file_name(entry.name), parts, action);
+}
 
-  auto fail = [&](const std::string& what, int error) {
+void FileMaskStore::write_durably(const std::string& file,
+                                  std::span<const std::span<const std::uint8_t>> parts,
+                                  const std::string& action) {
+  const std::filesystem::path final_path = dir_ / file;
+  const std::filesystem::path temp_path =
+      dir_ / ("." + file + "." + std::to_string(::getpid()) + "-" +
+              std::to_string(++temp_counter_) + std::string(kTempSuffix));
+  // `what` is a literal, so errno is read before anything can change it.
+  auto fail = [&](const char* what, int error) {
     std::error_code ignored;
     std::filesystem::remove(temp_path, ignored);
-    throw StoreError("cannot store mask '" + entry.name + "': " + what + " '" + temp_path.string() +
-                     "': " + errno_text(error));
+    throw_write_failure(action,
+                        std::string(what) + " '" + temp_path.string() + "' (to become '" +
+                            final_path.string() + "')",
+                        error);
   };
   Fd fd(::open(temp_path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
   if (fd.get() < 0) fail("cannot create", errno);
-  for (const auto part : {std::span<const std::uint8_t>(header), name_bytes, areas,
-                          std::span<const std::uint8_t>(checksum)}) {
+  for (const auto part : parts) {
     if (const int error = write_all(fd.get(), part); error != 0) fail("cannot write", error);
   }
   if (::fsync(fd.get()) != 0) fail("cannot fsync", errno);
   if (fd.close() != 0) fail("cannot close", errno);
   if (::rename(temp_path.c_str(), final_path.c_str()) != 0) fail("cannot rename", errno);
-  sync_dir();
-}
-
-void FileMaskStore::sync_dir() {
-  if (::fsync(dir_fd_) != 0) {
-    throw StoreError("cannot fsync data dir '" + dir_.string() + "': " + errno_text(errno));
+  if (const int error = sync_dir(); error != 0) {
+    throw_write_failure(action, "cannot fsync data dir '" + dir_.string() + "'", error);
   }
 }
+
+int FileMaskStore::sync_dir() { return ::fsync(dir_fd_) == 0 ? 0 : errno; }
 
 void FileMaskStore::check_limits(std::string_view name, const MaskEntry* old_entry,
                                  std::uint64_t new_bytes, const pathcore::Mask& mask) const {
@@ -512,11 +531,15 @@ MaskEntryPtr FileMaskStore::remove(std::string_view name, bool* was_corrupt) {
     corrupt = corrupt_.contains(name);
     if (!corrupt && masks_.find(name) == masks_.end()) return nullptr;
   }
+  const std::string action = "delete mask '" + std::string(name) + "'";
   const std::filesystem::path path = dir_ / mask_file_name(name);
   if (::unlink(path.c_str()) != 0 && errno != ENOENT) {
-    throw StoreError("cannot delete mask file '" + path.string() + "': " + errno_text(errno));
+    const int error = errno;
+    throw_write_failure(action, "cannot delete '" + path.string() + "'", error);
   }
-  sync_dir();
+  if (const int error = sync_dir(); error != 0) {
+    throw_write_failure(action, "cannot fsync data dir '" + dir_.string() + "'", error);
+  }
   const std::unique_lock map_lock(map_mutex_);
   if (corrupt) {
     corrupt_.erase(corrupt_.find(name));

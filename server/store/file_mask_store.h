@@ -7,6 +7,7 @@
 #include <mutex>
 #include <set>
 #include <shared_mutex>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -39,7 +40,10 @@ struct LoadReport {
 // and the change becomes visible to readers only then. A crash at any point
 // leaves either the old or the new file, never a partial one under the final
 // name. Writers are serialised by one mutex; readers (get/list) take a shared
-// lock for a map lookup only and are never blocked by disk I/O.
+// lock for a map lookup only and are never blocked by disk I/O. A write that
+// fails (StoreFull for ENOSPC, EDQUOT and EFBIG, else StoreError) removes its
+// temp file and changes nothing; the path and system error go to the log,
+// the exception's message names only the mask.
 //
 // The data dir is locked with flock() while the store is open, so a second
 // server (or store) on the same dir fails to open instead of clobbering it.
@@ -97,7 +101,13 @@ class FileMaskStore final : public MaskStore {
   void load();
   [[nodiscard]] MaskEntryPtr load_file(const std::filesystem::path& path) const;
   void write_file(const MaskEntry& entry);
-  void sync_dir();
+  // Writes `parts` to the dir's `file` durably (temp file + fsync + rename +
+  // fsync of the dir). On failure removes the temp file, logs why and throws
+  // StoreFull or StoreError saying "could not <action>".
+  void write_durably(const std::string& file, std::span<const std::span<const std::uint8_t>> parts,
+                     const std::string& action);
+  // 0 or the errno of a failed fsync of the dir.
+  int sync_dir();
   // Throws StoreLimitExceeded when replacing `old_entry` (nullptr: a new
   // name) by a mask of `new_bytes` under `name` would exceed a limit and
   // grow what is stored. Call with write_mutex_ held.

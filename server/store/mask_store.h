@@ -23,11 +23,20 @@ inline constexpr std::size_t kMaxMaskNameLength = 128;
 [[nodiscard]] std::optional<std::string> mask_name_problem(std::string_view name);
 
 // The store cannot be used, or a mask could not be written or removed
-// durably. The message says where and why (FileMaskStore: the path and the
-// system error).
+// durably. From put, patch and remove the message is fit for clients: it
+// names the mask and never a server path (the store logs the path and the
+// system error). From a store's constructor it says where and why, for the
+// operator.
 class StoreError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+// A write failed for want of room: the disk or the quota is full, or the
+// file would exceed the process's file size limit. Nothing changed.
+class StoreFull : public StoreError {
+ public:
+  using StoreError::StoreError;
 };
 
 // Thrown by MaskStore::put / remove for an invalid name; what() starts "name: ".
@@ -144,8 +153,9 @@ class MaskStore {
   // keyed by revision stay valid; `*unchanged` (when not null) says which.
   // A put of a corrupt name replaces it and clears the corrupt state.
   // Throws InvalidMaskName; StoreLimitExceeded when it would exceed the
-  // limits (nothing changes); StoreError when the write fails (then nothing
-  // changes but the revision number is used up).
+  // limits (nothing changes); StoreFull when the storage has no room,
+  // StoreError when the write fails otherwise (then nothing changes but the
+  // revision number is used up).
   virtual MaskEntryPtr put(std::string_view name, pathcore::Mask mask,
                            bool* unchanged = nullptr) = 0;
 
@@ -157,13 +167,14 @@ class MaskStore {
   // Throws InvalidMaskName; InvalidPatch for an empty rectangle, one not
   // inside the mask, areas.size() != width*height or an id above 63;
   // MaskNotFound; MaskCorrupt for a corrupt name; RevisionMismatch ("expected revision N but mask
-  // 'x' is at revision M"); StoreError when the write fails.
+  // 'x' is at revision M"); StoreFull or StoreError when the write fails.
   virtual MaskEntryPtr patch(std::string_view name, const MaskPatch& patch) = 0;
 
   // Removes the mask durably and returns the entry removed (nullptr when
   // there is no such mask). A corrupt name is removed too and its corrupt
   // state cleared; that returns nullptr with `*was_corrupt` (when not null)
-  // set. Throws InvalidMaskName or StoreError.
+  // set. Throws InvalidMaskName, or StoreFull / StoreError when the change
+  // cannot be made durable (then the mask stays).
   virtual MaskEntryPtr remove(std::string_view name, bool* was_corrupt = nullptr) = 0;
 
   // The current entry, or nullptr.

@@ -2,8 +2,8 @@
 // an upload of the grid already stored keeps its revision (and the caches
 // built on it); a stored mask whose file is found corrupt at start-up
 // answers DATA_LOSS (not NOT_FOUND) until it is uploaded again or deleted,
-// and is logged and counted. Real server binary on 127.0.0.1, ports picked
-// at run time.
+// and is logged and counted; a write with no room is refused and changes
+// nothing. Real server binary on 127.0.0.1, ports picked at run time.
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -250,6 +250,37 @@ TEST_F(CorruptMask, AnswersDataLossNamingTheMaskUntilReplacedOrDeleted) {
   EXPECT_EQ(restarted.get_mask("doomed").status.error_code(), grpc::StatusCode::NOT_FOUND);
   EXPECT_EQ(metric("pathfinder_masks_corrupt"), 0);
   EXPECT_EQ(server_->terminate_and_wait(), 0) << server_->log();
+}
+
+// Under a file size limit (`ulimit -f`) the server's writes fail as on a full
+// disk (EFBIG): the upload is refused as storage full and the server keeps
+// serving the old revision, rather than dying of SIGXFSZ.
+TEST(FullStorage, AnUploadIsRefusedAndTheOldRevisionStaysServed) {
+  ServerOptions options;
+  options.binary = PATHFINDER_SERVER_BIN;
+  options.max_file_bytes = 64 * 1024;
+  ServerProcess server(options);
+  Client client(server.target());
+  ASSERT_TRUE(client.upload_mask(pathtest::open_raw_upload("level", 8, 8)).ok());
+
+  const auto refused = client.upload_mask(pathtest::open_raw_upload("level", 300, 300));
+  EXPECT_EQ(refused.status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED)
+      << refused.status.error_message();
+  EXPECT_EQ(refused.status.error_message(), "could not store mask 'level': storage is full");
+  const auto served = client.get_mask("level");
+  ASSERT_TRUE(served.ok()) << served.status.error_message() << "\n" << server.log();
+  EXPECT_EQ(served.value.revision(), 1U);
+  EXPECT_EQ(served.value.width(), 8U);
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(server.data_dir())) {
+    files.push_back(entry.path().filename().string());
+  }
+  EXPECT_EQ(files, std::vector<std::string>{"level.pfmask"});
+  EXPECT_EQ(server.terminate_and_wait(), 0) << server.log();
+  // The operator's log says where and why.
+  EXPECT_EQ(count_lines_with(server.log(), server.data_dir() + "/.level.pfmask."), 1U)
+      << server.log();
+  EXPECT_EQ(count_lines_with(server.log(), "File too large"), 1U) << server.log();
 }
 
 }  // namespace

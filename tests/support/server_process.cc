@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -60,7 +61,8 @@ std::string resolve_executable(const std::string& name) {
 // out_path/err_path. The child gets SIGKILL if this process dies, so no test
 // crash leaves a server behind. Throws std::system_error when fork fails.
 pid_t spawn(const std::vector<std::string>& argv, const std::string& out_path,
-            const std::string& err_path, const std::vector<std::string>& extra_env = {}) {
+            const std::string& err_path, const std::vector<std::string>& extra_env = {},
+            std::uint64_t max_file_bytes = 0) {
   // Everything the child needs is prepared before fork: after it, only
   // async-signal-safe calls are allowed (the test process has gRPC threads).
   const std::string executable = resolve_executable(argv.at(0));
@@ -102,6 +104,12 @@ pid_t spawn(const std::vector<std::string>& argv, const std::string& out_path,
     if (in < 0 || out < 0 || err < 0 || ::dup2(in, 0) < 0 || ::dup2(out, 1) < 0 ||
         ::dup2(err, 2) < 0) {
       ::_exit(127);
+    }
+    if (max_file_bytes != 0) {
+      rlimit limit{};
+      if (::getrlimit(RLIMIT_FSIZE, &limit) != 0) ::_exit(127);
+      limit.rlim_cur = static_cast<rlim_t>(max_file_bytes);
+      if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) ::_exit(127);
     }
     ::execve(executable.c_str(), args.data(), envp.data());
     const char message[] = "exec failed\n";
@@ -193,7 +201,7 @@ void ServerProcess::start() {
     argv.insert(argv.end(), {"--log-level", options_.log_level});
   }
   argv.insert(argv.end(), options_.extra_args.begin(), options_.extra_args.end());
-  pid_ = spawn(argv, log_file_, log_file_, options_.env);
+  pid_ = spawn(argv, log_file_, log_file_, options_.env, options_.max_file_bytes);
 
   const auto deadline = Clock::now() + options_.startup_timeout;
   while (true) {

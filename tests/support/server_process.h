@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,9 @@ struct ServerOptions {
   // Added to the server's environment, "NAME=VALUE" each (a NAME already in
   // the test's environment is replaced).
   std::vector<std::string> env;
+  // When not 0, the server's file size limit (RLIMIT_FSIZE, as `ulimit -f`
+  // sets it): its writes past that many bytes fail, as on a full disk.
+  std::uint64_t max_file_bytes = 0;
 };
 
 // One real server process bound to 127.0.0.1 on a port the kernel picks.

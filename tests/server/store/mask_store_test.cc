@@ -1,22 +1,34 @@
 #include "store/file_mask_store.h"
 
+#include <fcntl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <openssl/evp.h>
+#include <sched.h>
 #include <stdlib.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <random>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <utility>
 #include <vector>
 
 #include "pathcore/mask.h"
+#include "support/captured_log.h"
+#include "support/file_size_limit.h"
 #include "support/random_mask.h"
 
 namespace pathserver {
@@ -548,6 +560,221 @@ TEST_F(MaskStoreTest, ConcurrentPutsNeverOvershootTheByteLimit) {
   EXPECT_EQ(store.size(), 3U);
   EXPECT_EQ(store.stored_bytes(), 3U * 64U);
   EXPECT_EQ(files_in(dir_).size(), 3U);
+}
+
+// ---------------------------------------------------------------------------
+// Failing storage: no room for a write, or another write failure.
+
+// How many lines of `log` contain every one of `parts`.
+std::size_t lines_with(const std::string& log, const std::vector<std::string>& parts) {
+  std::size_t n = 0;
+  std::istringstream lines(log);
+  for (std::string line; std::getline(lines, line);) {
+    const bool all = std::all_of(parts.begin(), parts.end(), [&](const std::string& part) {
+      return line.find(part) != std::string::npos;
+    });
+    n += all ? 1 : 0;
+  }
+  return n;
+}
+
+// The message of the E (a StoreError) that `write` throws; "" when it throws none.
+template <class E = StoreError, class Write>
+std::string store_error_message(Write&& write) {
+  try {
+    std::forward<Write>(write)();
+  } catch (const E& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// No room: under a file size limit the kernel fails the store's own writes
+// with EFBIG (support/file_size_limit.h), as a full disk fails them with
+// ENOSPC (see ARealFullFileSystemIsStoreFull).
+TEST_F(MaskStoreTest, AWriteWithNoRoomIsStoreFullAndChangesNothing) {
+  MaskEntryPtr small;
+  MaskEntryPtr big;
+  {
+    FileMaskStore store(dir_);
+    small = store.put("small", make_mask(4, 4));
+    big = store.put("big", make_mask(40, 40));
+    const auto files_before = files_in(dir_);
+    const std::vector<std::uint8_t> wall{0};
+    const pathtest::CapturedLog log;
+    std::string replace_message;
+    std::string patch_message;
+    std::string new_message;
+    {
+      const pathtest::FileSizeLimit limit(1000);  // a 40x40 mask's file has 1729 bytes
+      replace_message =
+          store_error_message<StoreFull>([&] { store.put("small", make_mask(40, 40)); });
+      patch_message =
+          store_error_message<StoreFull>([&] { store.patch("big", rect(0, 0, 1, 1, wall)); });
+      new_message = store_error_message<StoreFull>([&] { store.put("new", make_mask(40, 40)); });
+    }
+    // Clients learn that storage is full, not where the server keeps its files.
+    EXPECT_EQ(replace_message, "could not store mask 'small': storage is full");
+    EXPECT_EQ(patch_message, "could not store mask 'big': storage is full");
+    EXPECT_EQ(new_message, "could not store mask 'new': storage is full");
+    // The operator learns where and why, once per failure.
+    for (const char* name : {"'small'", "'big'", "'new'"}) {
+      EXPECT_EQ(lines_with(log.text(), {"[error]", name, dir_.string(), "File too large"}), 1U)
+          << log.text();
+    }
+    // Nothing half-written: no temp file left, every old revision still served.
+    EXPECT_EQ(files_in(dir_), files_before);
+    EXPECT_EQ(store.get("small"), small);
+    EXPECT_EQ(store.get("big"), big);
+    EXPECT_EQ(store.get("new"), nullptr);
+    EXPECT_EQ(store.stored_bytes(), 16U + 1600U);
+    // With room again, writes work (the failed attempts used up their revisions).
+    EXPECT_GT(store.put("small", make_mask(40, 40))->revision, 1U);
+    ASSERT_TRUE(store.remove("small"));
+  }
+  // The old revisions are what is on disk.
+  FileMaskStore store(dir_);
+  EXPECT_EQ(store.load_report().loaded, 1U);
+  EXPECT_EQ(store.load_report().skipped, 0U);
+  const MaskEntryPtr loaded = store.get("big");
+  ASSERT_NE(loaded, nullptr);
+  EXPECT_EQ(loaded->revision, 1U);
+  EXPECT_EQ(loaded->mask->areas(), big->mask->areas());
+}
+
+// Runs `scenario` in a child process in which `mount_point` is a tmpfs of
+// `size` ("256k"), mounted in a mount namespace of the child's own (inside a
+// user namespace of its own, so root is not needed where the kernel allows
+// that); the tmpfs is gone with the child. Returns what the scenario
+// returned, or why this system cannot do that ("unsupported: ...").
+std::string in_small_tmpfs(const fs::path& mount_point, const std::string& size,
+                           const std::function<std::string()>& scenario) {
+  int pipe_fds[2];
+  if (::pipe(pipe_fds) != 0) return "unsupported: pipe failed";
+  const uid_t uid = ::geteuid();
+  const gid_t gid = ::getegid();
+  const pid_t pid = ::fork();
+  if (pid < 0) return "unsupported: fork failed";
+  if (pid == 0) {
+    ::close(pipe_fds[0]);
+    const auto finish = [&](const std::string& text) {
+      std::size_t done = 0;
+      while (done < text.size()) {
+        const ssize_t n = ::write(pipe_fds[1], text.data() + done, text.size() - done);
+        if (n <= 0) break;
+        done += static_cast<std::size_t>(n);
+      }
+      ::_exit(0);
+    };
+    const auto write_proc = [](const char* path, const std::string& text) {
+      std::ofstream out(path);
+      out << text;
+      out.flush();
+      return out.good();
+    };
+    if (::unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0) {
+      finish(std::string("unsupported: unshare: ") + std::strerror(errno));
+    }
+    if (!write_proc("/proc/self/setgroups", "deny") ||
+        !write_proc("/proc/self/uid_map", "0 " + std::to_string(uid) + " 1") ||
+        !write_proc("/proc/self/gid_map", "0 " + std::to_string(gid) + " 1")) {
+      finish("unsupported: cannot map the user into the namespace");
+    }
+    // Private, so the tmpfs can never show up outside the child.
+    if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0 ||
+        ::mount("tmpfs", mount_point.c_str(), "tmpfs", 0, ("size=" + size).c_str()) != 0) {
+      finish(std::string("unsupported: mount: ") + std::strerror(errno));
+    }
+    try {
+      finish(scenario());
+    } catch (const std::exception& e) {
+      finish(std::string("scenario threw: ") + e.what());
+    }
+  }
+  ::close(pipe_fds[1]);
+  std::string text;
+  char buffer[4096];
+  for (ssize_t n; (n = ::read(pipe_fds[0], buffer, sizeof buffer)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    text.append(buffer, static_cast<std::size_t>(n));
+  }
+  ::close(pipe_fds[0]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return text;
+}
+
+// A real ENOSPC: the data dir on a full tmpfs. The child reports what it saw,
+// one line per check, and this process compares the lines.
+TEST_F(MaskStoreTest, ARealFullFileSystemIsStoreFull) {
+  const fs::path mount_point = dir_ / "small-fs";
+  fs::create_directory(mount_point);
+  const fs::path data = mount_point / "data";
+  const std::string report = in_small_tmpfs(mount_point, "256k", [&] {
+    std::string out;
+    MaskEntryPtr stored;
+    const pathtest::CapturedLog log;
+    {
+      FileMaskStore store(data);
+      stored = store.put("m", make_mask(4, 4));
+      const std::vector<std::uint8_t> open(1024 * 1024, 1);  // 1 MiB: more than the disk
+      try {
+        store.put("m", pathcore::Mask(1024, 1024, open));
+        out += "put: stored\n";
+      } catch (const StoreFull& e) {
+        out += std::string("put: StoreFull: ") + e.what() + "\n";
+      } catch (const std::exception& e) {
+        out += std::string("put: other error: ") + e.what() + "\n";
+      }
+      out += "files:";
+      for (const auto& name : files_in(data)) out += " " + name;
+      out += "\nserved: ";
+      out += store.get("m") == stored ? "the old revision\n" : "something else\n";
+    }
+    FileMaskStore reopened(data);
+    const MaskEntryPtr loaded = reopened.get("m");
+    out += "reopened: ";
+    out += loaded && loaded->revision == stored->revision && loaded->sha256 == stored->sha256
+               ? "the old revision\n"
+               : "something else\n";
+    out += "logged: ";
+    out += lines_with(log.text(), {"[error]", "'m'", data.string(), "No space left on device"}) == 1
+               ? "the path and the system error\n"
+               : log.text();
+    return out;
+  });
+  if (report.starts_with("unsupported: ")) GTEST_SKIP() << report;
+  EXPECT_EQ(report,
+            "put: StoreFull: could not store mask 'm': storage is full\n"
+            "files: m.pfmask\n"
+            "served: the old revision\n"
+            "reopened: the old revision\n"
+            "logged: the path and the system error\n");
+}
+
+TEST_F(MaskStoreTest, OtherWriteFailuresNameTheMaskButNotThePath) {
+  FileMaskStore store(dir_);
+  const MaskEntryPtr stored = store.put("m", make_mask(4, 4));
+  // A directory where the mask's file goes: the rename over it and the unlink
+  // of it fail (EISDIR), for root too.
+  fs::remove(dir_ / mask_file_name("m"));
+  fs::create_directories(dir_ / mask_file_name("m") / "inside");
+  const pathtest::CapturedLog log;
+  const std::string put_message = store_error_message([&] { store.put("m", make_mask(5, 5)); });
+  const std::string remove_message = store_error_message([&] { store.remove("m"); });
+  EXPECT_EQ(put_message, "could not store mask 'm'");
+  EXPECT_EQ(remove_message, "could not delete mask 'm'");
+  EXPECT_EQ(lines_with(log.text(),
+                       {"[error]", "could not store mask 'm'", dir_.string(), "Is a directory"}),
+            1U)
+      << log.text();
+  EXPECT_EQ(lines_with(log.text(),
+                       {"[error]", "could not delete mask 'm'", dir_.string(), "Is a directory"}),
+            1U)
+      << log.text();
+  EXPECT_EQ(store.get("m"), stored);
+  for (const auto& name : files_in(dir_)) EXPECT_FALSE(name.ends_with(".tmp")) << name;
 }
 
 struct NameCase {
