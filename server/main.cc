@@ -73,9 +73,10 @@ int run(const ServerConfig& config, const sigset_t& stop_signals) {
   const auto& report = store.load_report();
   spdlog::info(
       "mask store '{}': {} masks loaded, {} bad files skipped ({} of them masks now answering "
-      "DATA_LOSS), {} temp files removed, {} other entries ignored",
+      "DATA_LOSS), {} temp files removed, {} other entries ignored, {} links or special files "
+      "refused",
       store.dir().string(), report.loaded, report.skipped, report.corrupt.size(),
-      report.temp_removed, report.ignored);
+      report.temp_removed, report.ignored, report.refused);
   for (const auto& spec : config.seed_masks) pathserver::seed_mask(store, spec, config.max_pixels);
 
   // A stop request that arrived while loading: do not start serving.

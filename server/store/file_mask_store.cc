@@ -24,6 +24,9 @@ constexpr std::size_t kShaHexSize = 64;
 constexpr std::size_t kChecksumSize = 32;
 constexpr std::string_view kMaskSuffix = ".pfmask";
 constexpr std::string_view kTempSuffix = ".tmp";
+// Entries of the data dir are opened without following links; O_NONBLOCK
+// keeps a FIFO swapped in after the listing from blocking the load.
+constexpr int kLoadOpenFlags = O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK;
 
 std::string errno_text(int error) { return std::generic_category().message(error); }
 
@@ -235,7 +238,22 @@ void FileMaskStore::load() {
   for (; it != std::filesystem::directory_iterator(); it.increment(ec)) {
     const std::filesystem::path& path = it->path();
     const std::string file = path.filename().string();
-    const bool regular = it->is_regular_file(ec);
+    std::error_code type_error;
+    // The entry itself, not what a link points to.
+    const std::filesystem::file_type type = it->symlink_status(type_error).type();
+    if (type_error || type == std::filesystem::file_type::symlink ||
+        (type != std::filesystem::file_type::regular &&
+         type != std::filesystem::file_type::directory)) {
+      // A link could make the store read (or load as a mask) any file the
+      // server can read; a FIFO or device could block or never end.
+      spdlog::warn("mask store: refusing '{}': {}; only regular files are read", path.string(),
+                   type_error                                    ? type_error.message()
+                   : type == std::filesystem::file_type::symlink ? "a symbolic link"
+                                                                 : "not a regular file");
+      ++load_report_.refused;
+      continue;
+    }
+    const bool regular = type == std::filesystem::file_type::regular;
     if (regular && file.starts_with('.') && ends_with(file, kTempSuffix)) {
       // A write that never got renamed into place: it was never acknowledged.
       std::error_code remove_error;
@@ -286,10 +304,11 @@ void FileMaskStore::load() {
 }
 
 MaskEntryPtr FileMaskStore::load_file(const std::filesystem::path& path) const {
-  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  Fd fd(::open(path.c_str(), kLoadOpenFlags));
   if (fd.get() < 0) throw std::runtime_error("cannot open: " + errno_text(errno));
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) throw std::runtime_error("cannot stat: " + errno_text(errno));
+  if (!S_ISREG(st.st_mode)) throw std::runtime_error("not a regular file");
   const auto file_size = static_cast<std::uint64_t>(st.st_size);
   if (file_size < kHeaderSize + kChecksumSize) {
     throw std::runtime_error("truncated: " + std::to_string(file_size) + " bytes");

@@ -30,7 +30,10 @@ struct LoadReport {
   // masks are corrupt (MaskStore::is_corrupt). Ordered by name.
   std::vector<std::string> corrupt;
   std::size_t temp_removed = 0;  // leftover temp files of interrupted writes (deleted)
-  std::size_t ignored = 0;       // other entries in the dir (left alone)
+  std::size_t ignored = 0;       // other files and directories in the dir (left alone)
+  // Symbolic links, FIFOs, sockets and devices in the dir: never opened,
+  // followed or read (logged with a warning, left alone).
+  std::size_t refused = 0;
 };
 
 // The persistent, thread-safe set of masks, one file per mask under a data dir.
@@ -47,6 +50,9 @@ struct LoadReport {
 //
 // The data dir is locked with flock() while the store is open, so a second
 // server (or store) on the same dir fails to open instead of clobbering it.
+// The dir may be reached through a symbolic link, but entries inside it are
+// never followed: symbolic links and special files are refused at load
+// (LoadReport::refused) and files are opened with O_NOFOLLOW.
 //
 // File format (version 1), integers little-endian:
 //   0   8   magic "PFMASK\r\n"

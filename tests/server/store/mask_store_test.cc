@@ -563,7 +563,7 @@ TEST_F(MaskStoreTest, ConcurrentPutsNeverOvershootTheByteLimit) {
 }
 
 // ---------------------------------------------------------------------------
-// Failing storage: no room for a write, or another write failure.
+// Failing and hostile storage: no room, links and special files.
 
 // How many lines of `log` contain every one of `parts`.
 std::size_t lines_with(const std::string& log, const std::vector<std::string>& parts) {
@@ -775,6 +775,61 @@ TEST_F(MaskStoreTest, OtherWriteFailuresNameTheMaskButNotThePath) {
       << log.text();
   EXPECT_EQ(store.get("m"), stored);
   for (const auto& name : files_in(dir_)) EXPECT_FALSE(name.ends_with(".tmp")) << name;
+}
+
+TEST_F(MaskStoreTest, LinksAndSpecialFilesInTheDataDirAreNeverFollowedOrRead) {
+  const fs::path data = dir_ / "data";
+  const fs::path outside = dir_ / "outside";
+  {
+    FileMaskStore store(outside);
+    store.put("stolen", make_mask(4, 4));
+  }
+  {
+    FileMaskStore store(data);
+    store.put("own", make_mask(3, 3));
+  }
+  write_bytes(outside / "secret.txt", {'s', 'e', 'c', 'r', 'e', 't'});
+  const Bytes stolen_file = read_bytes(outside / mask_file_name("stolen"));
+  // A link to a good mask file elsewhere, to any file, to nothing, to a dir;
+  // one named like a leftover temp file; a FIFO (opening it could block).
+  fs::create_symlink(outside / mask_file_name("stolen"), data / mask_file_name("stolen"));
+  fs::create_symlink(outside / "secret.txt", data / mask_file_name("secret"));
+  fs::create_symlink(outside / "missing", data / mask_file_name("dangling"));
+  fs::create_symlink(outside / "secret.txt", data / "notes.txt");
+  fs::create_directory_symlink(outside, data / "linked.pfmask");
+  fs::create_symlink(outside / "secret.txt", data / ".x.pfmask.1-2.tmp");
+  ASSERT_EQ(::mkfifo((data / mask_file_name("fifo")).c_str(), 0644), 0);
+  const auto outside_files = files_in(outside);
+  const auto data_files = files_in(data);
+  {
+    const pathtest::CapturedLog log;
+    FileMaskStore store(data);
+    const LoadReport& report = store.load_report();
+    EXPECT_EQ(report.loaded, 1U);
+    EXPECT_EQ(report.refused, 7U);
+    EXPECT_EQ(report.skipped, 0U);
+    EXPECT_EQ(report.ignored, 0U);
+    EXPECT_EQ(report.temp_removed, 0U);
+    EXPECT_NE(store.get("own"), nullptr);
+    for (const char* name : {"stolen", "secret", "dangling", "fifo", "linked"}) {
+      EXPECT_EQ(store.get(name), nullptr) << name;
+      EXPECT_FALSE(store.is_corrupt(name)) << name;  // no mask of the name was ever stored here
+    }
+    EXPECT_EQ(lines_with(log.text(), {"[warning]", "refusing", data.string()}), 7U) << log.text();
+    // Left in place, and what they point to untouched.
+    EXPECT_EQ(files_in(data), data_files);
+    EXPECT_EQ(files_in(outside), outside_files);
+    // An upload of such a name puts a file of its own in the link's place.
+    store.put("stolen", make_mask(2, 2));
+    EXPECT_FALSE(fs::is_symlink(data / mask_file_name("stolen")));
+    EXPECT_EQ(read_bytes(outside / mask_file_name("stolen")), stolen_file);
+    EXPECT_EQ(read_bytes(outside / "secret.txt"), (Bytes{'s', 'e', 'c', 'r', 'e', 't'}));
+  }
+  // The data dir itself may be given as a link.
+  fs::create_directory_symlink(data, dir_ / "data-link");
+  FileMaskStore store(dir_ / "data-link");
+  EXPECT_EQ(store.load_report().loaded, 2U);
+  EXPECT_EQ(store.get("stolen")->mask->width(), 2U);
 }
 
 struct NameCase {
