@@ -69,7 +69,8 @@ int run(const ServerConfig& config, const sigset_t& stop_signals) {
 
   // Throws StoreError.
   FileMaskStore store(config.data_dir, {.max_masks = config.max_masks,
-                                        .max_bytes = config.max_stored_mb * 1024 * 1024});
+                                        .max_bytes = config.max_stored_mb * 1024 * 1024,
+                                        .max_pixels = config.max_pixels});
   const auto& report = store.load_report();
   spdlog::info(
       "mask store '{}': {} masks loaded, {} bad files skipped ({} of them masks now answering "

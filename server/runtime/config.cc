@@ -91,7 +91,8 @@ std::optional<int> parse_config(int argc, char** argv, ServerConfig& config) {
       ->check(CLI::Range(1, 1 << 20))
       ->capture_default_str();
   app.add_option("--max-pixels", config.max_pixels,
-                 "Largest mask an upload or seed may decode to, in pixels")
+                 "Largest mask an upload or seed may decode to, in pixels; a stored mask file "
+                 "declaring more is skipped at start-up")
       ->type_name("N")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();

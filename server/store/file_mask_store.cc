@@ -331,6 +331,13 @@ MaskEntryPtr FileMaskStore::load_file(const std::filesystem::path& path) const {
     throw std::runtime_error("bad name length " + std::to_string(name_length));
   }
   const std::uint64_t pixels = std::uint64_t{width} * height;
+  // Before anything is allocated: a file (sparse, say) must not make the
+  // server hold more than an upload may.
+  if (pixels > limits_.max_pixels) {
+    throw std::runtime_error("declares " + std::to_string(width) + "x" + std::to_string(height) +
+                             " = " + std::to_string(pixels) + " pixels, more than the limit of " +
+                             std::to_string(limits_.max_pixels) + " (--max-pixels)");
+  }
   const std::uint64_t expected = kHeaderSize + name_length + pixels + kChecksumSize;
   if (expected != file_size) {
     throw std::runtime_error("size " + std::to_string(file_size) + " bytes does not match the " +
@@ -430,6 +437,10 @@ void FileMaskStore::check_limits(std::string_view name, const MaskEntry* old_ent
   const std::string what = "cannot store mask '" + std::string(name) + "' (" +
                            std::to_string(mask.width()) + "x" + std::to_string(mask.height()) +
                            " = " + std::to_string(new_bytes) + " bytes): ";
+  if (new_bytes > limits_.max_pixels) {
+    throw StoreLimitExceeded(what + "the limit is " + std::to_string(limits_.max_pixels) +
+                             " pixels per mask (--max-pixels)");
+  }
   if (old_entry == nullptr && masks_.size() >= limits_.max_masks) {
     throw StoreLimitExceeded(what + "the store holds " + std::to_string(masks_.size()) +
                              " masks, the limit is " + std::to_string(limits_.max_masks) +

@@ -65,8 +65,11 @@ struct LoadReport {
 //   96  N   name
 //   96+N    width*height area ids, row-major
 //   end-32  32  SHA-256 of every byte before it
-// A file whose size, magic, version, checksum, name or areas do not check out
-// is skipped (and left in place for the operator). When its file name is that
+// At load the header is checked first: a file declaring more than
+// StoreLimits::max_pixels, or whose size is not exactly what its header
+// implies, is rejected before anything is allocated for its grid. A file
+// whose size, magic, version, checksum, name or areas do not check out is
+// skipped (and left in place for the operator). When its file name is that
 // of a valid mask name, the name is remembered as corrupt and logged at error
 // level: the service answers DATA_LOSS for it (not NOT_FOUND, which would say
 // the mask never existed) until a put() replaces it or a remove() deletes it.
@@ -75,9 +78,10 @@ struct LoadReport {
 // Revisions: deleted names keep their last revision in memory; after a
 // restart a deleted name starts again at 1 (deletions leave no trace on disk).
 // Limits are checked under the writer lock. Opening the store loads everything
-// on disk regardless of the limits (e.g. after a restart with lower limits),
-// nothing is dropped. A corrupt name (MaskStore) is a file that did not check
-// out at load; put() replaces the file, remove() deletes it.
+// on disk within max_pixels regardless of the other limits (e.g. after a
+// restart with lower limits), nothing is dropped. A corrupt name (MaskStore)
+// is a file that did not check out at load; put() replaces the file, remove()
+// deletes it.
 class FileMaskStore final : public MaskStore {
  public:
   // Creates `dir` if missing, locks it and loads every stored mask. Bad files

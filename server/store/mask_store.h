@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "pathcore/clearance.h"
+#include "pathcore/codec.h"
 #include "pathcore/mask.h"
 
 namespace pathserver {
@@ -93,9 +94,13 @@ inline constexpr std::uint64_t kDefaultMaxStoredBytes = 4096ULL * 1024 * 1024;
 // stored masks: their decoded area grids, one byte per pixel (each file on
 // disk adds a header of 128 + name bytes, not counted). In memory the server
 // keeps each grid and its clearance map (MaskEntry), two bytes per pixel.
+// max_pixels bounds every single mask, including those read back from disk
+// when the store opens, so a stored file cannot make the server allocate more
+// than an upload could.
 struct StoreLimits {
-  std::size_t max_masks = kDefaultMaxMasks;          // masks stored (by name)
-  std::uint64_t max_bytes = kDefaultMaxStoredBytes;  // bytes stored, as above
+  std::size_t max_masks = kDefaultMaxMasks;                // masks stored (by name)
+  std::uint64_t max_bytes = kDefaultMaxStoredBytes;        // bytes stored, as above
+  std::uint64_t max_pixels = pathcore::kDefaultMaxPixels;  // width*height of one mask
 };
 
 // A rectangle of area ids to write over a mask (PatchMask).
@@ -136,7 +141,8 @@ using MaskEntryPtr = std::shared_ptr<const MaskEntry>;
 // more masks, or more bytes stored, than allowed throws StoreLimitExceeded.
 // Replacing a mask counts only the difference in size, and a put that does
 // not grow what is stored is always allowed (also when the store is already
-// above a limit). patch() never changes a mask's size and is not limited.
+// above a limit). A mask of more than max_pixels is refused in any case.
+// patch() never changes a mask's size and is not limited.
 //
 // The service calls get() once per request that reads a mask (and
 // is_corrupt() only when get() found nothing), so a lookup must stay cheap.
@@ -153,9 +159,9 @@ class MaskStore {
   // keyed by revision stay valid; `*unchanged` (when not null) says which.
   // A put of a corrupt name replaces it and clears the corrupt state.
   // Throws InvalidMaskName; StoreLimitExceeded when it would exceed the
-  // limits (nothing changes); StoreFull when the storage has no room,
-  // StoreError when the write fails otherwise (then nothing changes but the
-  // revision number is used up).
+  // limits or the mask has more than max_pixels (nothing changes); StoreFull
+  // when the storage has no room, StoreError when the write fails otherwise
+  // (then nothing changes but the revision number is used up).
   virtual MaskEntryPtr put(std::string_view name, pathcore::Mask mask,
                            bool* unchanged = nullptr) = 0;
 

@@ -563,7 +563,8 @@ TEST_F(MaskStoreTest, ConcurrentPutsNeverOvershootTheByteLimit) {
 }
 
 // ---------------------------------------------------------------------------
-// Failing and hostile storage: no room, links and special files.
+// Failing and hostile storage: no room, links and special files, files larger
+// than the limits.
 
 // How many lines of `log` contain every one of `parts`.
 std::size_t lines_with(const std::string& log, const std::vector<std::string>& parts) {
@@ -830,6 +831,71 @@ TEST_F(MaskStoreTest, LinksAndSpecialFilesInTheDataDirAreNeverFollowedOrRead) {
   FileMaskStore store(dir_ / "data-link");
   EXPECT_EQ(store.load_report().loaded, 2U);
   EXPECT_EQ(store.get("stolen")->mask->width(), 2U);
+}
+
+// A mask file in the documented format (FileMaskStore): header, name, grid
+// bytes and the trailing checksum, for files no store would write.
+Bytes mask_file(std::uint64_t revision, std::uint32_t width, std::uint32_t height,
+                const std::string& digest, const std::string& name, const Bytes& areas) {
+  Bytes bytes = {'P', 'F', 'M', 'A', 'S', 'K', '\r', '\n'};
+  const auto put_le = [&](std::uint64_t value, int size) {
+    for (int i = 0; i < size; ++i) bytes.push_back(static_cast<std::uint8_t>(value >> (8 * i)));
+  };
+  put_le(1, 4);  // format version
+  put_le(name.size(), 4);
+  put_le(revision, 8);
+  put_le(width, 4);
+  put_le(height, 4);
+  bytes.insert(bytes.end(), digest.begin(), digest.end());
+  bytes.insert(bytes.end(), name.begin(), name.end());
+  bytes.insert(bytes.end(), areas.begin(), areas.end());
+  bytes.resize(bytes.size() + 32);
+  reseal(bytes);
+  return bytes;
+}
+
+TEST_F(MaskStoreTest, AStoredMaskAboveMaxPixelsIsSkippedAndCannotBeUploaded) {
+  {
+    FileMaskStore store(dir_);
+    store.put("big", make_mask(11, 10));
+    store.put("fits", make_mask(10, 10));
+  }
+  const pathtest::CapturedLog log;
+  FileMaskStore store(dir_, {.max_pixels = 100});
+  EXPECT_EQ(store.load_report().loaded, 1U);
+  EXPECT_EQ(store.load_report().skipped, 1U);
+  EXPECT_EQ(store.load_report().corrupt, std::vector<std::string>{"big"});
+  EXPECT_EQ(store.get("big"), nullptr);
+  EXPECT_NE(store.get("fits"), nullptr);
+  EXPECT_EQ(lines_with(log.text(), {"[error]", "mask 'big' is corrupt",
+                                    "declares 11x10 = 110 pixels, more than the limit of 100 "
+                                    "(--max-pixels)"}),
+            1U)
+      << log.text();
+  // Uploads obey the same limit, so what is stored loads at the next start.
+  EXPECT_THAT(limit_message([&] { store.put("big", make_mask(11, 10)); }),
+              HasSubstr("the limit is 100 pixels per mask (--max-pixels)"));
+  EXPECT_TRUE(store.is_corrupt("big"));
+  store.put("big", make_mask(10, 10));
+  EXPECT_FALSE(store.is_corrupt("big"));
+}
+
+// The case of the issue: a sparse file of exactly the size its header
+// declares (49152x49152, 2.25 GiB) made the server allocate it all at start-up.
+TEST_F(MaskStoreTest, ASparseFileDeclaringAHugeGridIsRefusedByItsHeader) {
+  const fs::path path = dir_ / mask_file_name("huge");
+  Bytes head = mask_file(1, 49152, 49152, std::string(64, '0'), "huge", {});
+  head.resize(head.size() - 32);  // the grid and checksum come from the hole below
+  write_bytes(path, head);
+  fs::resize_file(path, head.size() + 49152ULL * 49152 + 32);
+  const pathtest::CapturedLog log;
+  FileMaskStore store(dir_);  // the default --max-pixels, 64 Mi
+  EXPECT_TRUE(store.is_corrupt("huge"));
+  EXPECT_EQ(store.load_report().loaded, 0U);
+  EXPECT_EQ(lines_with(log.text(), {"[error]", "mask 'huge' is corrupt",
+                                    "declares 49152x49152 = 2415919104 pixels", "--max-pixels"}),
+            1U)
+      << log.text();
 }
 
 struct NameCase {
