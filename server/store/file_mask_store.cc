@@ -373,6 +373,11 @@ MaskEntryPtr FileMaskStore::load_file(const std::filesystem::path& path) const {
   entry->revision = revision;
   // Throws pathcore::InvalidArgument for a zero dimension or an area id > 63.
   entry->mask = std::make_shared<const pathcore::Mask>(width, height, std::move(areas));
+  // The file's checksum only shows the bytes are as written; the digest is
+  // what clients compare grids by, so it must be the grid's.
+  if (pathcore::area_grid_sha256(*entry->mask) != sha256) {
+    throw std::runtime_error("the area digest in its header does not match its area grid");
+  }
   entry->sha256 = std::move(sha256);
   entry->clearance = default_clearance(*entry->mask);
   return entry;

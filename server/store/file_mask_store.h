@@ -68,12 +68,13 @@ struct LoadReport {
 // At load the header is checked first: a file declaring more than
 // StoreLimits::max_pixels, or whose size is not exactly what its header
 // implies, is rejected before anything is allocated for its grid. A file
-// whose size, magic, version, checksum, name or areas do not check out is
-// skipped (and left in place for the operator). When its file name is that
-// of a valid mask name, the name is remembered as corrupt and logged at error
-// level: the service answers DATA_LOSS for it (not NOT_FOUND, which would say
-// the mask never existed) until a put() replaces it or a remove() deletes it.
-// Other bad files are logged with a warning.
+// whose size, magic, version, checksum, name, areas or area digest (recomputed
+// from the grid) do not check out is skipped (and left in place for the
+// operator). When its file name is that of a valid mask name, the name is
+// remembered as corrupt and logged at error level: the service answers
+// DATA_LOSS for it (not NOT_FOUND, which would say the mask never existed)
+// until a put() replaces it or a remove() deletes it. Other bad files are
+// logged with a warning.
 //
 // Revisions: deleted names keep their last revision in memory; after a
 // restart a deleted name starts again at 1 (deletions leave no trace on disk).

@@ -564,7 +564,7 @@ TEST_F(MaskStoreTest, ConcurrentPutsNeverOvershootTheByteLimit) {
 
 // ---------------------------------------------------------------------------
 // Failing and hostile storage: no room, links and special files, files larger
-// than the limits.
+// than the limits or lying about their grid.
 
 // How many lines of `log` contain every one of `parts`.
 std::size_t lines_with(const std::string& log, const std::vector<std::string>& parts) {
@@ -896,6 +896,48 @@ TEST_F(MaskStoreTest, ASparseFileDeclaringAHugeGridIsRefusedByItsHeader) {
                                     "declares 49152x49152 = 2415919104 pixels", "--max-pixels"}),
             1U)
       << log.text();
+}
+
+TEST_F(MaskStoreTest, AHeaderDigestThatDoesNotMatchTheGridMakesTheMaskCorrupt) {
+  const pathcore::Mask victim(4, 2, {1, 1, 1, 1, 2, 2, 2, 2});
+  const std::string victim_digest = pathcore::area_grid_sha256(victim);
+  const std::string other_digest =
+      pathcore::area_grid_sha256(pathcore::Mask(4, 2, std::vector<std::uint8_t>(8, 1)));
+  const Bytes areas(victim.areas().begin(), victim.areas().end());
+  Bytes changed_areas = areas;
+  changed_areas[5] = 3;
+  const std::vector<std::pair<std::string, Bytes>> cases = {
+      {"the digest of another grid", mask_file(1, 4, 2, other_digest, "victim", areas)},
+      {"an area changed under the digest",
+       mask_file(1, 4, 2, victim_digest, "victim", changed_areas)},
+  };
+  {
+    FileMaskStore store(dir_);
+    store.put("good", make_mask(3, 3));
+  }
+  // The file as a store writes it loads: mask_file follows the format.
+  write_bytes(dir_ / mask_file_name("victim"), mask_file(1, 4, 2, victim_digest, "victim", areas));
+  {
+    FileMaskStore store(dir_);
+    ASSERT_NE(store.get("victim"), nullptr);
+    EXPECT_EQ(store.get("victim")->mask->areas(), victim.areas());
+  }
+  for (const auto& [what, bytes] : cases) {
+    SCOPED_TRACE(what);
+    write_bytes(dir_ / mask_file_name("victim"), bytes);
+    const pathtest::CapturedLog log;
+    FileMaskStore store(dir_);
+    EXPECT_EQ(store.load_report().loaded, 1U);
+    EXPECT_EQ(store.load_report().skipped, 1U);
+    EXPECT_TRUE(store.is_corrupt("victim"));
+    EXPECT_EQ(store.get("victim"), nullptr);
+    // Once, at error level.
+    EXPECT_EQ(lines_with(log.text(), {"'victim'"}), 1U) << log.text();
+    EXPECT_EQ(lines_with(log.text(), {"[error]", "mask 'victim' is corrupt",
+                                      "the area digest in its header does not match"}),
+              1U)
+        << log.text();
+  }
 }
 
 struct NameCase {
