@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstring>
@@ -24,6 +25,12 @@ constexpr std::size_t kShaHexSize = 64;
 constexpr std::size_t kChecksumSize = 32;
 constexpr std::string_view kMaskSuffix = ".pfmask";
 constexpr std::string_view kTempSuffix = ".tmp";
+// The highest revision of a deleted mask (FileMaskStore, "Revisions").
+constexpr std::string_view kRevisionFloorFile = "revision-floor";
+constexpr std::array<std::uint8_t, 8> kFloorMagic = {'P', 'F', 'F', 'L', 'O', 'O', 'R', '\n'};
+constexpr std::uint32_t kFloorFormatVersion = 1;
+constexpr std::size_t kFloorBodySize = 20;  // magic, version, floor
+constexpr std::size_t kFloorFileSize = kFloorBodySize + kChecksumSize;
 // Entries of the data dir are opened without following links; O_NONBLOCK
 // keeps a FIFO swapped in after the listing from blocking the load.
 constexpr int kLoadOpenFlags = O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK;
@@ -230,6 +237,7 @@ FileMaskStore::~FileMaskStore() {
 }
 
 void FileMaskStore::load() {
+  revision_floor_ = read_revision_floor();
   std::error_code ec;
   std::filesystem::directory_iterator it(dir_, ec);
   if (ec) {
@@ -254,6 +262,7 @@ void FileMaskStore::load() {
       continue;
     }
     const bool regular = type == std::filesystem::file_type::regular;
+    if (regular && file == kRevisionFloorFile) continue;  // read above
     if (regular && file.starts_with('.') && ends_with(file, kTempSuffix)) {
       // A write that never got renamed into place: it was never acknowledged.
       std::error_code remove_error;
@@ -383,6 +392,69 @@ MaskEntryPtr FileMaskStore::load_file(const std::filesystem::path& path) const {
   return entry;
 }
 
+std::uint64_t FileMaskStore::read_revision_floor() const {
+  const std::filesystem::path path = dir_ / kRevisionFloorFile;
+  auto unreadable = [&](const std::string& why) {
+    return StoreError("revision floor '" + path.string() + "' is unreadable (" + why +
+                      "): the store will not open, as revisions of deleted masks could repeat; "
+                      "restore the file, or move it away to accept that risk");
+  };
+  Fd fd(::open(path.c_str(), kLoadOpenFlags));
+  if (fd.get() < 0) {
+    if (errno == ENOENT) return 0;  // no mask was ever deleted
+    throw unreadable("cannot open: " + errno_text(errno));
+  }
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0) throw unreadable("cannot stat: " + errno_text(errno));
+  if (!S_ISREG(st.st_mode)) throw unreadable("not a regular file");
+  if (st.st_size != static_cast<off_t>(kFloorFileSize)) {
+    throw unreadable("size " + std::to_string(st.st_size) + " bytes, expected " +
+                     std::to_string(kFloorFileSize));
+  }
+  std::array<std::uint8_t, kFloorFileSize> bytes{};
+  try {
+    if (!read_exact(fd.get(), bytes)) throw unreadable("truncated");
+  } catch (const StoreError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw unreadable(e.what());
+  }
+  if (!std::equal(kFloorMagic.begin(), kFloorMagic.end(), bytes.begin())) {
+    throw unreadable("bad magic");
+  }
+  if (get_u32(&bytes[8]) != kFloorFormatVersion) {
+    throw unreadable("unsupported format version " + std::to_string(get_u32(&bytes[8])));
+  }
+  Sha256 sha;
+  sha.update(std::span(bytes).first(kFloorBodySize));
+  const auto checksum = sha.finish();
+  if (!std::equal(checksum.begin(), checksum.end(), bytes.begin() + kFloorBodySize)) {
+    throw unreadable("checksum mismatch");
+  }
+  return get_u64(&bytes[12]);
+}
+
+void FileMaskStore::raise_revision_floor(std::uint64_t revision, const std::string& action) {
+  if (revision <= revision_floor_) return;
+  std::array<std::uint8_t, kFloorFileSize> bytes{};
+  std::copy(kFloorMagic.begin(), kFloorMagic.end(), bytes.begin());
+  put_u32(&bytes[8], kFloorFormatVersion);
+  put_u64(&bytes[12], revision);
+  Sha256 sha;
+  sha.update(std::span(bytes).first(kFloorBodySize));
+  const auto checksum = sha.finish();
+  std::copy(checksum.begin(), checksum.end(), bytes.begin() + kFloorBodySize);
+  const std::span<const std::uint8_t> parts[] = {bytes};
+  write_durably(std::string(kRevisionFloorFile), parts, action);
+  revision_floor_ = revision;
+}
+
+std::uint64_t FileMaskStore::next_revision(const std::string& name) {
+  std::uint64_t& last = last_revision_[name];
+  last = std::max(last, revision_floor_) + 1;
+  return last;
+}
+
 void FileMaskStore::write_file(const MaskEntry& entry) {
   const std::string action = "store mask '" + entry.name + "'";
   std::array<std::uint8_t, kHeaderSize> header{};
@@ -485,7 +557,7 @@ MaskEntryPtr FileMaskStore::put(std::string_view name, pathcore::Mask mask, bool
   check_limits(name, old_entry.get(), new_bytes, *entry->mask);
   // The number is used up even if the write fails, so a revision is never
   // reused for different contents.
-  entry->revision = ++last_revision_[entry->name];
+  entry->revision = next_revision(entry->name);
   write_file(*entry);
   const std::unique_lock map_lock(map_mutex_);
   masks_.insert_or_assign(entry->name, entry);
@@ -549,7 +621,7 @@ MaskEntryPtr FileMaskStore::patch(std::string_view name, const MaskPatch& patch)
   entry->sha256 = pathcore::area_grid_sha256(*entry->mask);
   entry->clearance = default_clearance(*entry->mask);
   // As in put(): the number is used up even if the write fails.
-  entry->revision = ++last_revision_[entry->name];
+  entry->revision = next_revision(entry->name);
   write_file(*entry);
   const std::unique_lock map_lock(map_mutex_);
   masks_.insert_or_assign(entry->name, entry);
@@ -561,12 +633,20 @@ MaskEntryPtr FileMaskStore::remove(std::string_view name, bool* was_corrupt) {
   if (was_corrupt != nullptr) *was_corrupt = false;
   const std::lock_guard write_lock(write_mutex_);
   bool corrupt = false;
+  MaskEntryPtr current;
   {
     const std::shared_lock map_lock(map_mutex_);
     corrupt = corrupt_.contains(name);
-    if (!corrupt && masks_.find(name) == masks_.end()) return nullptr;
+    if (const auto it = masks_.find(name); it != masks_.end()) current = it->second;
+    if (!corrupt && !current) return nullptr;
   }
-  const std::string action = "delete mask '" + std::string(name) + "'";
+  const std::string key(name);
+  const std::string action = "delete mask '" + key + "'";
+  if (current) {
+    // Durable before the file goes, so no restart can hand this name (or
+    // another) a revision a client may still expect of the deleted mask.
+    raise_revision_floor(std::max(current->revision, last_revision_[key]), action);
+  }
   const std::filesystem::path path = dir_ / mask_file_name(name);
   if (::unlink(path.c_str()) != 0 && errno != ENOENT) {
     const int error = errno;
@@ -575,6 +655,7 @@ MaskEntryPtr FileMaskStore::remove(std::string_view name, bool* was_corrupt) {
   if (const int error = sync_dir(); error != 0) {
     throw_write_failure(action, "cannot fsync data dir '" + dir_.string() + "'", error);
   }
+  last_revision_.erase(key);  // the floor covers it now
   const std::unique_lock map_lock(map_mutex_);
   if (corrupt) {
     corrupt_.erase(corrupt_.find(name));
@@ -582,10 +663,9 @@ MaskEntryPtr FileMaskStore::remove(std::string_view name, bool* was_corrupt) {
     return nullptr;
   }
   const auto it = masks_.find(name);
-  MaskEntryPtr removed = it->second;
-  stored_bytes_ -= removed->mask->pixel_count();
+  stored_bytes_ -= current->mask->pixel_count();
   masks_.erase(it);
-  return removed;
+  return current;
 }
 
 MaskEntryPtr FileMaskStore::get(std::string_view name) const {

@@ -76,8 +76,15 @@ struct LoadReport {
 // until a put() replaces it or a remove() deletes it. Other bad files are
 // logged with a warning.
 //
-// Revisions: deleted names keep their last revision in memory; after a
-// restart a deleted name starts again at 1 (deletions leave no trace on disk).
+// Revisions: the file "revision-floor" in the data dir holds the highest
+// revision any deleted mask had (format: magic "PFFLOOR\n", version u32 = 1,
+// floor u64, SHA-256 of those 20 bytes). remove() raises it durably (temp
+// file + rename, like a mask) before it unlinks the mask's file, and every
+// new revision is above both the name's last revision and the floor, so
+// revisions never repeat for a name across deletes and restarts. The store
+// refuses to open (StoreError) when the floor file exists but cannot be read,
+// rather than risk repeating revisions; a missing one means no mask was ever
+// deleted.
 // Limits are checked under the writer lock. Opening the store loads everything
 // on disk within max_pixels regardless of the other limits (e.g. after a
 // restart with lower limits), nothing is dropped. A corrupt name (MaskStore)
@@ -88,7 +95,7 @@ class FileMaskStore final : public MaskStore {
   // Creates `dir` if missing, locks it and loads every stored mask. Bad files
   // are logged (spdlog warn) and skipped; a store above `limits` is logged
   // (warn) and kept whole. Throws StoreError when the dir cannot be created,
-  // opened, locked or listed.
+  // opened, locked or listed, or its revision floor file cannot be read.
   explicit FileMaskStore(std::filesystem::path dir, StoreLimits limits = {});
   ~FileMaskStore() override;
 
@@ -96,7 +103,8 @@ class FileMaskStore final : public MaskStore {
   [[nodiscard]] const LoadReport& load_report() const { return load_report_; }
 
   // MaskStore, as documented there; the file is written (temp file + fsync +
-  // rename + fsync of the dir) or unlinked under the writer lock.
+  // rename + fsync of the dir) or unlinked under the writer lock. remove()
+  // first raises the revision floor when the deleted revision is above it.
   MaskEntryPtr put(std::string_view name, pathcore::Mask mask, bool* unchanged = nullptr) override;
   MaskEntryPtr patch(std::string_view name, const MaskPatch& patch) override;
   MaskEntryPtr remove(std::string_view name, bool* was_corrupt = nullptr) override;
@@ -111,12 +119,18 @@ class FileMaskStore final : public MaskStore {
  private:
   void load();
   [[nodiscard]] MaskEntryPtr load_file(const std::filesystem::path& path) const;
+  [[nodiscard]] std::uint64_t read_revision_floor() const;
   void write_file(const MaskEntry& entry);
   // Writes `parts` to the dir's `file` durably (temp file + fsync + rename +
   // fsync of the dir). On failure removes the temp file, logs why and throws
   // StoreFull or StoreError saying "could not <action>".
   void write_durably(const std::string& file, std::span<const std::span<const std::uint8_t>> parts,
                      const std::string& action);
+  // Makes `revision` the floor, durably, unless the floor is already there.
+  void raise_revision_floor(std::uint64_t revision, const std::string& action);
+  // The next revision of `name`, above its last one and the floor; used up
+  // whether or not it gets stored.
+  std::uint64_t next_revision(const std::string& name);
   // 0 or the errno of a failed fsync of the dir.
   int sync_dir();
   // Throws StoreLimitExceeded when replacing `old_entry` (nullptr: a new
@@ -131,8 +145,12 @@ class FileMaskStore final : public MaskStore {
   LoadReport load_report_;
 
   std::mutex write_mutex_;  // serialises put/remove (disk I/O happens under it)
-  std::unordered_map<std::string, std::uint64_t> last_revision_;  // guarded by write_mutex_
-  std::uint64_t temp_counter_ = 0;                                // guarded by write_mutex_
+  // The last revision handed out per name (stored, or used up by a failed
+  // write); a deleted name's is dropped, the floor covers it. Guarded by
+  // write_mutex_.
+  std::unordered_map<std::string, std::uint64_t> last_revision_;
+  std::uint64_t revision_floor_ = 0;  // guarded by write_mutex_
+  std::uint64_t temp_counter_ = 0;    // guarded by write_mutex_
 
   // Guards masks_ and corrupt_; held only for lookups and swaps.
   mutable std::shared_mutex map_mutex_;

@@ -116,7 +116,7 @@ struct MaskPatch {
 // One stored mask at one revision. Immutable: a new upload makes a new entry.
 struct MaskEntry {
   std::string name;
-  std::uint64_t revision = 0;  // 1 on first upload, +1 per replacement
+  std::uint64_t revision = 0;  // never repeats for the name, see MaskStore
   std::shared_ptr<const pathcore::Mask> mask;
   std::string sha256;  // pathcore::area_grid_sha256(*mask), computed once
   // For every area (what requests use unless they pick areas): lets FindPath's
@@ -130,8 +130,12 @@ using MaskEntryPtr = std::shared_ptr<const MaskEntry>;
 // durable before it is visible or returned. FileMaskStore keeps them in files
 // under a data dir; another backend implements this class beside it.
 //
-// Revisions are monotonic per name for the life of the store object, across
-// delete and re-upload. A corrupt name is one whose stored mask could not be
+// Revisions only grow per name, across delete, re-upload and (for a store
+// that persists) restarts, so an expected revision a client kept can never
+// match a different grid. Each new revision is at least the name's previous
+// one + 1; after deletes it may be higher (a first upload may get more than
+// 1). The exception is a corrupt name, whose last revision could not be read.
+// A corrupt name is one whose stored mask could not be
 // read back: it is no entry (get() is nullptr, list() leaves it out), the
 // service answers DATA_LOSS for it until a put() replaces it or a remove()
 // deletes it.
@@ -152,8 +156,8 @@ class MaskStore {
   MaskStore(const MaskStore&) = delete;
   MaskStore& operator=(const MaskStore&) = delete;
 
-  // Stores `mask` under `name` durably, as revision 1 or the previous
-  // revision + 1, and returns the new entry. When the stored mask of that
+  // Stores `mask` under `name` durably, at a new revision (above every
+  // revision the name had, see above), and returns the new entry. When the stored mask of that
   // name has the same area grid (width, height, every area id), nothing is
   // written and the stored entry is returned, at its revision, so caches
   // keyed by revision stay valid; `*unchanged` (when not null) says which.

@@ -2,8 +2,9 @@
 // an upload of the grid already stored keeps its revision (and the caches
 // built on it); a stored mask whose file is found corrupt at start-up
 // answers DATA_LOSS (not NOT_FOUND) until it is uploaded again or deleted,
-// and is logged and counted; a write with no room is refused and changes
-// nothing. Real server binary on 127.0.0.1, ports picked at run time.
+// and is logged and counted; revisions never repeat after a delete and a
+// restart; a write with no room is refused and changes nothing. Real server
+// binary on 127.0.0.1, ports picked at run time.
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -250,6 +251,47 @@ TEST_F(CorruptMask, AnswersDataLossNamingTheMaskUntilReplacedOrDeleted) {
   EXPECT_EQ(restarted.get_mask("doomed").status.error_code(), grpc::StatusCode::NOT_FOUND);
   EXPECT_EQ(metric("pathfinder_masks_corrupt"), 0);
   EXPECT_EQ(server_->terminate_and_wait(), 0) << server_->log();
+}
+
+// A 1x1 patch of area 0 at the top-left corner of `name`.
+pb::PatchMaskRequest corner_patch(const std::string& name, std::uint64_t expected_revision) {
+  pb::PatchMaskRequest patch;
+  patch.set_name(name);
+  patch.set_width(1);
+  patch.set_height(1);
+  patch.set_areas(std::string(1, '\0'));
+  patch.set_expected_revision(expected_revision);
+  return patch;
+}
+
+// An editor that kept a revision from before a delete must not find that
+// revision on the mask uploaded after it, not even after a restart.
+TEST(Revisions, NeverRepeatAfterADeleteAndARestart) {
+  ServerOptions options;
+  options.binary = PATHFINDER_SERVER_BIN;
+  ServerProcess server(options);
+  std::uint64_t kept = 0;
+  {
+    Client client(server.target());
+    ASSERT_TRUE(client.upload_mask(pathtest::open_raw_upload("level", 8, 8)).ok());
+    const auto patched = client.patch_mask(corner_patch("level", 1));
+    ASSERT_TRUE(patched.ok()) << patched.status.error_message();
+    kept = patched.value.revision();
+    ASSERT_TRUE(client.delete_mask("level").ok());
+  }
+  server.restart();
+  Client client(server.target());
+  // Another level under the old name, edited as often as the old one was.
+  const auto uploaded = client.upload_mask(pathtest::open_raw_upload("level", 16, 16));
+  ASSERT_TRUE(uploaded.ok()) << uploaded.status.error_message();
+  EXPECT_GT(uploaded.value.revision(), kept);
+  ASSERT_TRUE(client.patch_mask(corner_patch("level", 0)).ok());
+  // The stale editor's patch is refused rather than applied to the new level.
+  const auto stale = client.patch_mask(corner_patch("level", kept));
+  EXPECT_EQ(stale.status.error_code(), grpc::StatusCode::FAILED_PRECONDITION)
+      << stale.status.error_message();
+  EXPECT_EQ(client.get_mask("level").value.width(), 16U);
+  EXPECT_EQ(server.terminate_and_wait(), 0) << server.log();
 }
 
 // Under a file size limit (`ulimit -f`) the server's writes fail as on a full

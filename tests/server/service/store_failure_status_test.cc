@@ -101,13 +101,17 @@ TEST_F(StoreFailureStatusTest, WritesWithNoRoomAnswerResourceExhaustedAndChangeN
   ASSERT_TRUE(upload("big", 100, 100).ok());
   grpc::Status replaced;
   grpc::Status patched;
+  grpc::Status deleted;
   {
     const pathtest::FileSizeLimit limit(40);  // below every file the store writes
     replaced = upload("small", 100, 100);
     patched = patch("big");
+    deleted = remove("big");  // its revision floor file cannot be written
   }
   const std::vector<std::pair<std::string, grpc::Status>> answers = {
-      {"store mask 'small'", replaced}, {"store mask 'big'", patched}};
+      {"store mask 'small'", replaced},
+      {"store mask 'big'", patched},
+      {"delete mask 'big'", deleted}};
   for (const auto& [action, status] : answers) {
     EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << action;
     EXPECT_EQ(status.error_message(), "could not " + action + ": storage is full");
@@ -121,7 +125,7 @@ TEST_F(StoreFailureStatusTest, WritesWithNoRoomAnswerResourceExhaustedAndChangeN
   }
   // With room again the same calls succeed.
   EXPECT_TRUE(upload("small", 100, 100).ok());
-  EXPECT_TRUE(patch("big").ok());
+  EXPECT_TRUE(remove("big").ok());
 }
 
 TEST_F(StoreFailureStatusTest, OtherWriteFailuresAnswerInternalWithoutTheServerPath) {

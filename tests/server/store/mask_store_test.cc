@@ -240,6 +240,9 @@ TEST_F(MaskStoreTest, CorruptTruncatedAndStrayFilesAreSkipped) {
       {"leftover temp file", "." + mask_file_name("victim") + ".99-1.tmp", victim, 0, 1});
   cases.push_back({"leftover empty temp file", ".x.pfmask.1-2.tmp", {}, 0, 1});
 
+  // Every case ends by deleting "victim", so each upload of it must get a
+  // revision above the one before.
+  std::uint64_t last_victim_revision = 0;
   for (const Case& c : cases) {
     SCOPED_TRACE(c.what);
     fs::remove(victim_path);
@@ -264,7 +267,9 @@ TEST_F(MaskStoreTest, CorruptTruncatedAndStrayFilesAreSkipped) {
       // A bad file is left for the operator; a temp file is deleted.
       EXPECT_EQ(fs::exists(dir_ / c.file), c.temp_removed == 0);
       // A fresh upload replaces a corrupt file.
-      EXPECT_EQ(store.put("victim", make_mask(2, 2))->revision, 1U);
+      const std::uint64_t revision = store.put("victim", make_mask(2, 2))->revision;
+      EXPECT_GT(revision, last_victim_revision);
+      last_victim_revision = revision;
       EXPECT_FALSE(store.is_corrupt("victim"));
     }
     {
@@ -469,7 +474,8 @@ TEST_F(MaskStoreTest, TooManyMasksIsRefusedAndNothingStoredChanges) {
   // Replacing a stored name is not a new mask; a deletion makes room.
   EXPECT_EQ(store.put("a", make_mask(5, 5))->revision, 2U);
   EXPECT_TRUE(store.remove("b"));
-  EXPECT_EQ(store.put("d", make_mask(4, 4))->revision, 1U);
+  // Above the deleted b's revision 1 (the revision floor).
+  EXPECT_EQ(store.put("d", make_mask(4, 4))->revision, 2U);
   EXPECT_EQ(store.size(), 3U);
   EXPECT_EQ(store.stored_bytes(), 25U + 16U + 16U);
 }
@@ -564,7 +570,8 @@ TEST_F(MaskStoreTest, ConcurrentPutsNeverOvershootTheByteLimit) {
 
 // ---------------------------------------------------------------------------
 // Failing and hostile storage: no room, links and special files, files larger
-// than the limits or lying about their grid.
+// than the limits or lying about their grid, revisions across deletes and
+// restarts.
 
 // How many lines of `log` contain every one of `parts`.
 std::size_t lines_with(const std::string& log, const std::vector<std::string>& parts) {
@@ -778,6 +785,22 @@ TEST_F(MaskStoreTest, OtherWriteFailuresNameTheMaskButNotThePath) {
   for (const auto& name : files_in(dir_)) EXPECT_FALSE(name.ends_with(".tmp")) << name;
 }
 
+TEST_F(MaskStoreTest, ADeleteThatCannotRaiseTheRevisionFloorKeepsTheMask) {
+  FileMaskStore store(dir_);
+  store.put("a", make_mask(4, 4));
+  const MaskEntryPtr stored = store.put("a", make_mask(4, 4));
+  std::string message;
+  {
+    const pathtest::FileSizeLimit limit(10);  // the floor file has 52 bytes
+    message = store_error_message<StoreFull>([&] { store.remove("a"); });
+  }
+  EXPECT_EQ(message, "could not delete mask 'a': storage is full");
+  EXPECT_EQ(store.get("a"), stored);
+  EXPECT_EQ(files_in(dir_), std::vector<std::string>{mask_file_name("a")});
+  EXPECT_EQ(store.remove("a"), stored);
+  EXPECT_EQ(files_in(dir_), std::vector<std::string>{"revision-floor"});
+}
+
 TEST_F(MaskStoreTest, LinksAndSpecialFilesInTheDataDirAreNeverFollowedOrRead) {
   const fs::path data = dir_ / "data";
   const fs::path outside = dir_ / "outside";
@@ -938,6 +961,83 @@ TEST_F(MaskStoreTest, AHeaderDigestThatDoesNotMatchTheGridMakesTheMaskCorrupt) {
               1U)
         << log.text();
   }
+}
+
+TEST_F(MaskStoreTest, RevisionsNeverRepeatAfterDeleteAndRestart) {
+  {
+    FileMaskStore store(dir_);
+    store.put("a", make_mask(4, 4));
+    ASSERT_EQ(store.put("a", make_mask(4, 4))->revision, 2U);
+    ASSERT_EQ(store.put("b", make_mask(4, 4))->revision, 1U);
+    ASSERT_TRUE(store.remove("a"));
+    EXPECT_EQ(files_in(dir_), (std::vector<std::string>{mask_file_name("b"), "revision-floor"}));
+  }
+  {
+    FileMaskStore store(dir_);
+    // The floor file is the store's own: neither a mask nor a stranger.
+    EXPECT_EQ(store.load_report().loaded, 1U);
+    EXPECT_EQ(store.load_report().skipped, 0U);
+    EXPECT_EQ(store.load_report().ignored, 0U);
+    EXPECT_EQ(store.load_report().refused, 0U);
+    // Above the deleted revision 2, for the deleted name and a new one alike.
+    EXPECT_EQ(store.put("a", make_mask(4, 4))->revision, 3U);
+    EXPECT_EQ(store.put("c", make_mask(4, 4))->revision, 3U);
+    // A delete below the floor leaves the floor; b comes back above it.
+    ASSERT_TRUE(store.remove("b"));
+    EXPECT_EQ(store.put("b", make_mask(4, 4))->revision, 3U);
+    // A patched revision counts like any other.
+    EXPECT_EQ(store.patch("a", rect(0, 0, 1, 1, {0}))->revision, 4U);
+    ASSERT_TRUE(store.remove("a"));
+  }
+  FileMaskStore store(dir_);
+  EXPECT_EQ(store.put("a", make_mask(4, 4))->revision, 5U);
+  EXPECT_EQ(store.put("b", make_mask(4, 4))->revision, 5U);  // was 3, the floor is 4
+}
+
+TEST_F(MaskStoreTest, AnUnreadableRevisionFloorKeepsTheStoreClosed) {
+  {
+    FileMaskStore store(dir_);
+    store.put("a", make_mask(4, 4));
+    store.put("a", make_mask(4, 4));
+    ASSERT_TRUE(store.remove("a"));
+  }
+  const fs::path floor = dir_ / "revision-floor";
+  ASSERT_TRUE(fs::exists(floor));
+  const Bytes good = read_bytes(floor);
+  ASSERT_EQ(good.size(), 52U);
+  write_bytes(dir_ / "copy-of-floor", good);
+  Bytes value_flipped = good;
+  value_flipped[12] ^= 0x01;  // the floor's lowest byte; the checksum no longer matches
+  Bytes other_version = good;
+  other_version[8] = 2;
+  reseal(other_version);
+  Bytes bad_magic = good;
+  bad_magic[0] = 'X';
+  reseal(bad_magic);
+  Bytes longer = good;
+  longer.push_back(0);
+  const std::vector<std::pair<std::string, std::function<void()>>> cases = {
+      {"empty", [&] { write_bytes(floor, {}); }},
+      {"truncated", [&] { write_bytes(floor, Bytes(good.begin(), good.end() - 1)); }},
+      {"one byte appended", [&] { write_bytes(floor, longer); }},
+      {"value flipped", [&] { write_bytes(floor, value_flipped); }},
+      {"unknown version", [&] { write_bytes(floor, other_version); }},
+      {"bad magic", [&] { write_bytes(floor, bad_magic); }},
+      {"a directory", [&] { fs::create_directory(floor); }},
+      {"a link to a good copy", [&] { fs::create_symlink(dir_ / "copy-of-floor", floor); }},
+  };
+  for (const auto& [what, make] : cases) {
+    SCOPED_TRACE(what);
+    fs::remove_all(floor);
+    make();
+    const std::string message = store_error_message([&] { FileMaskStore store(dir_); });
+    EXPECT_THAT(message, HasSubstr("revision floor '" + floor.string() + "' is unreadable"));
+    EXPECT_THAT(message, HasSubstr("revisions of deleted masks could repeat"));
+  }
+  fs::remove_all(floor);
+  write_bytes(floor, good);
+  FileMaskStore store(dir_);
+  EXPECT_EQ(store.put("a", make_mask(4, 4))->revision, 3U);
 }
 
 struct NameCase {
