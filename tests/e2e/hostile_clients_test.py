@@ -17,6 +17,9 @@ always stops it. What it asserts:
     counted in the metrics;
   - a 63 MiB request of any RPC gets its proper error and raises the server's
     peak memory by less than twice the message limit.
+With --sanitized (a server built with ASan, whose shadow memory and
+quarantine make its memory and latency meaningless) the numbers are printed,
+not asserted; every status code still is.
 Needs Debian's python3-grpcio, python3-protobuf and python3-h2.
 """
 
@@ -85,6 +88,11 @@ def wait_until(predicate, timeout, what):
 
 
 class HostileClientsTest(unittest.TestCase):
+
+    def assertMeasuredBelow(self, value, bound, what=None):
+        """assertLess for a latency or memory figure, unless the server is sanitized."""
+        if not ARGS.sanitized:
+            self.assertLess(value, bound, what)
 
     def start_server(self, *extra_args, metrics=False):
         workdir = tempfile.mkdtemp(prefix="pathfinder-hostile-")
@@ -184,8 +192,8 @@ class HostileClientsTest(unittest.TestCase):
                  done[0]))
         if ARGS.server_args:
             print(server.read_log()[-200000:])
-        self.assertLess(health_p99, 20 * LATENCY_SLACK)
-        self.assertLess(hit_p99, 30 * LATENCY_SLACK)
+        self.assertMeasuredBelow(health_p99, 20 * LATENCY_SLACK)
+        self.assertMeasuredBelow(hit_p99, 30 * LATENCY_SLACK)
 
     def test_heavy_calls_whose_deadline_passes_stop_at_once(self):
         server, channel, stub = self.start_server("--log-format", "json")
@@ -212,7 +220,7 @@ class HostileClientsTest(unittest.TestCase):
         wait_until(lambda: len(ended()) >= 4, 30, "the server ended 4 StandardMove calls")
         for line in ended():
             self.assertEqual(line["code"], "DEADLINE_EXCEEDED", line)
-            self.assertLess(line["latency_ms"], 1000, line)
+            self.assertMeasuredBelow(line["latency_ms"], 1000, line)
 
     # ------------------------------------------------------------ slow readers
 
@@ -241,7 +249,7 @@ class HostileClientsTest(unittest.TestCase):
         self.assertTrue(found.found)
         grown_mb = (server.memory_kib() - before_kib) / 1024
         print("\n200 stalled GetMask include_areas calls: resident memory grew %.0f MB" % grown_mb)
-        self.assertLess(grown_mb, 300)
+        self.assertMeasuredBelow(grown_mb, 300)
 
     def test_large_answers_waiting_for_readers_are_refused_beyond_the_budget(self):
         server, channel, stub = self.start_server("--pending-answers-mb", "16")
@@ -309,7 +317,7 @@ class HostileClientsTest(unittest.TestCase):
                   % (rpc, codes[rpc].name, peaks[rpc] / (1 << 20)), end="")
         self.assertEqual(codes, expected)
         for rpc in RPCS:
-            self.assertLess(peaks[rpc], 2 * MESSAGE_LIMIT, rpc)
+            self.assertMeasuredBelow(peaks[rpc], 2 * MESSAGE_LIMIT, rpc)
         self.assertTrue(health_check(channel))
 
 
@@ -321,6 +329,8 @@ def main():
     parser.add_argument("--protoc", default="protoc", help="the protoc binary (default: on PATH)")
     parser.add_argument("--server-arg", dest="server_args", action="append", default=[],
                         help="(debugging) passed to the server of the isolation test")
+    parser.add_argument("--sanitized", action="store_true",
+                        help="the server is built with sanitizers: do not assert memory or latency")
     ARGS, rest = parser.parse_known_args()
     stubs = tempfile.mkdtemp(prefix="pathfinder-stubs-")
     try:
