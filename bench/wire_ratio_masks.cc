@@ -47,8 +47,7 @@ std::string point_json(Point p) {
 }
 
 Point point_at(const Mask& mask, std::size_t i) {
-  return {static_cast<std::int32_t>(i % mask.width()),
-          static_cast<std::int32_t>(i / mask.width())};
+  return {static_cast<std::int32_t>(i % mask.width()), static_cast<std::int32_t>(i / mask.width())};
 }
 
 }  // namespace
@@ -65,13 +64,14 @@ int main(int argc, char** argv) {
     return 2;
   }
   for (const std::string name : {"open", "random30", "spiral"}) {
-    const Mask mask = name == "open"       ? pathbench::open_mask(kWidth, kHeight)
-                      : name == "random30" ? pathbench::random_obstacle_mask(kWidth, kHeight, 0.30, 42)
-                                           : pathbench::spiral_mask(kWidth, kHeight);
-    const Point bench_goal =
-        name == "spiral" ? Point{0, 0}
-                         : walkable_near(mask, {static_cast<std::int32_t>(kWidth / 2),
-                                                static_cast<std::int32_t>(kHeight / 2)});
+    const Mask mask = name == "open" ? pathbench::open_mask(kWidth, kHeight)
+                      : name == "random30"
+                          ? pathbench::random_obstacle_mask(kWidth, kHeight, 0.30, 42)
+                          : pathbench::spiral_mask(kWidth, kHeight);
+    const Point bench_goal = name == "spiral"
+                                 ? Point{0, 0}
+                                 : walkable_near(mask, {static_cast<std::int32_t>(kWidth / 2),
+                                                        static_cast<std::int32_t>(kHeight / 2)});
     pathbench::StrictSeedFill fill(kWidth, kHeight);
     const std::vector<std::int32_t>& field = fill.run(mask, bench_goal);
 

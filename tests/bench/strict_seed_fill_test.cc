@@ -87,7 +87,7 @@ TEST(StrictSeedFillTest, EqualsEnginesFourConnectedFieldOnRandomMasks) {
     std::uint32_t height;
     double obstacles;
   };
-  const Shape shapes[] = {{1, 1, 0.0}, {1, 17, 0.2}, {23, 1, 0.1}, {16, 16, 0.3},
+  const Shape shapes[] = {{1, 1, 0.0},    {1, 17, 0.2},  {23, 1, 0.1},   {16, 16, 0.3},
                           {37, 29, 0.35}, {64, 48, 0.4}, {101, 67, 0.25}};
   std::size_t reached_total = 0;
   for (const Shape& shape : shapes) {
