@@ -17,7 +17,7 @@ SERVER := $(BUILD_DIR)/server/pathfinder-server
 CLI := $(BUILD_DIR)/client/pathfind
 
 .PHONY: all deps configure build test test-sanitize run bench clean fuzz lint-proto soak ratios \
-	image check-image
+	wire-ratios image check-image
 
 all: build
 
@@ -69,6 +69,11 @@ soak: build
 # Issue 5's throughput ratios to the health check (scripts/ratios): a table.
 ratios: build
 	BUILD_DIR=$(BUILD_DIR) scripts/ratios
+
+# Issue 20's cold FindPath over gRPC against the strict seed flood fill on the
+# three full-HD masks, from one run (scripts/wire-ratios): a table. Not in CI.
+wire-ratios: build
+	BUILD_DIR=$(BUILD_DIR) scripts/wire-ratios
 
 # The container image (Dockerfile) as IMAGE, with podman (docker format, which
 # keeps the HEALTHCHECK) or docker, whichever is on PATH; check-image also runs

@@ -25,6 +25,7 @@
 #include "pathcore/distance_field.h"
 #include "pathcore/path.h"
 #include "seed_reference.h"
+#include "strict_seed_fill.h"
 
 namespace {
 
@@ -97,6 +98,23 @@ void BM_SeedReferenceFill(benchmark::State& state, const std::string& name) {
     benchmark::DoNotOptimize(field.data());
   }
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(c.mask.pixel_count()));
+}
+
+// Issue 20's baseline: the strict seed fill (strict_seed_fill.h), its buffer
+// and lists allocated once before the loop, as the article's program does.
+// scripts/wire-ratios divides its median by cold FindPath's over gRPC.
+void BM_StrictSeedFill(benchmark::State& state, const std::string& name) {
+  const BenchCase& c = bench_case(name);
+  pathbench::StrictSeedFill fill(c.mask.width(), c.mask.height());
+  for (auto _ : state) {
+    const auto& field = fill.run(c.mask, c.goal);
+    benchmark::DoNotOptimize(field.data());
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(c.mask.pixel_count()));
+  // Pixels the fill reached (the last run's), so a goal in a pocket shows.
+  const auto& field = fill.run(c.mask, c.goal);
+  state.counters["reached_px"] = static_cast<double>(
+      std::count_if(field.begin(), field.end(), [](std::int32_t d) { return d >= 0; }));
 }
 
 void field_bench(benchmark::State& state, const std::string& name,
@@ -242,6 +260,8 @@ void BM_ColdPathBeautifyEight(benchmark::State& state, const std::string& name) 
 
 #define FULL_HD_FIELDS(mask)                                            \
   BENCHMARK_CAPTURE(BM_SeedReferenceFill, mask, std::string(#mask))     \
+      ->Unit(benchmark::kMillisecond);                                  \
+  BENCHMARK_CAPTURE(BM_StrictSeedFill, mask, std::string(#mask))        \
       ->Unit(benchmark::kMillisecond);                                  \
   BENCHMARK_CAPTURE(BM_DistanceFieldFour, mask, std::string(#mask))     \
       ->Unit(benchmark::kMillisecond);                                  \
