@@ -1,5 +1,6 @@
 #include "bench_masks.h"
 
+#include <cstddef>
 #include <random>
 #include <vector>
 
@@ -49,6 +50,16 @@ pathcore::Mask spiral_mask(std::uint32_t width, std::uint32_t height) {
     }
   }
   return pathcore::Mask(width, height, std::move(areas));
+}
+
+pathcore::Point walkable_near(const pathcore::Mask& mask, pathcore::Point p) {
+  for (std::size_t i = mask.index(p); i < mask.pixel_count(); ++i) {
+    if (mask.areas()[i] != 0) {
+      return {static_cast<std::int32_t>(i % mask.width()),
+              static_cast<std::int32_t>(i / mask.width())};
+    }
+  }
+  return p;
 }
 
 }  // namespace pathbench

@@ -14,4 +14,8 @@ namespace pathbench {
 // the worst case for distance magnitude (about width*height/2 steps long).
 [[nodiscard]] pathcore::Mask spiral_mask(std::uint32_t width, std::uint32_t height);
 
+// The first walkable pixel at or after p in scan order (bench masks are dense,
+// so it is near p); p itself when there is none.
+[[nodiscard]] pathcore::Point walkable_near(const pathcore::Mask& mask, pathcore::Point p);
+
 }  // namespace pathbench

@@ -31,6 +31,7 @@ namespace {
 
 using pathcore::Mask;
 using pathcore::Point;
+using pathbench::walkable_near;
 
 constexpr std::uint32_t kWidth = 1920;
 constexpr std::uint32_t kHeight = 1080;
@@ -40,17 +41,6 @@ struct BenchCase {
   Point goal;
   Point start;  // for path benchmarks: far from the goal
 };
-
-// The nearest walkable pixel to p in scan order from p (bench masks are dense).
-Point walkable_near(const Mask& mask, Point p) {
-  for (std::size_t i = mask.index(p); i < mask.pixel_count(); ++i) {
-    if (mask.areas()[i] != 0) {
-      return {static_cast<std::int32_t>(i % mask.width()),
-              static_cast<std::int32_t>(i / mask.width())};
-    }
-  }
-  return p;
-}
 
 Mask movingai_map(const std::string& relative) {
   const std::filesystem::path path = std::filesystem::path(PATHFINDER_MOVINGAI_DIR) / relative;

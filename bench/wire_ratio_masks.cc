@@ -28,19 +28,10 @@ namespace {
 
 using pathcore::Mask;
 using pathcore::Point;
+using pathbench::walkable_near;
 
 constexpr std::uint32_t kWidth = 1920;
 constexpr std::uint32_t kHeight = 1080;
-
-Point walkable_near(const Mask& mask, Point p) {
-  for (std::size_t i = mask.index(p); i < mask.pixel_count(); ++i) {
-    if (mask.areas()[i] != 0) {
-      return {static_cast<std::int32_t>(i % mask.width()),
-              static_cast<std::int32_t>(i / mask.width())};
-    }
-  }
-  return p;
-}
 
 std::string point_json(Point p) {
   return "[" + std::to_string(p.x) + "," + std::to_string(p.y) + "]";
