@@ -39,7 +39,7 @@ struct Args {
   bool compare_health = false;
   std::string mask;
   std::string upload;
-  std::string goal;
+  std::vector<std::string> goals;
   std::vector<std::string> starts;
   int random_starts = 0;
   std::string smoothing = "default";
@@ -180,8 +180,10 @@ int main(int argc, char** argv) {
   app.add_option("--upload", args.upload, "Upload FILE (format sniffed) as --mask NAME first")
       ->type_name("FILE")
       ->needs(mask_option);
-  app.add_option("--goal", args.goal,
-                 "FindPath goal (default: (108,10) on the built-in maze, (7/8 w, h/2) otherwise)")
+  app.add_option("--goal", args.goals,
+                 "FindPath goal, repeatable: find-warm sends its starts to the goals in turn "
+                 "(default: (108,10) on the built-in maze, (7/8 w, h/2) otherwise; find-cold "
+                 "ignores it)")
       ->type_name("X,Y");
   app.add_option("--start", args.starts,
                  "FindPath start, repeatable (find-cold uses the first; default: four points "
@@ -280,7 +282,9 @@ int main(int argc, char** argv) {
     if (args.smoothing == "beautify") workload_options.smoothing = pb::SMOOTHING_BEAUTIFY;
     if (args.smoothing == "simplify") workload_options.smoothing = pb::SMOOTHING_SIMPLIFY;
     if (args.smoothing == "none") workload_options.smoothing = pb::SMOOTHING_NONE;
-    if (!args.goal.empty()) workload_options.goal = parse_point(args.goal, "--goal");
+    for (const auto& goal : args.goals) {
+      workload_options.goals.push_back(parse_point(goal, "--goal"));
+    }
     for (const auto& start : args.starts) {
       workload_options.starts.push_back(parse_point(start, "--start"));
     }

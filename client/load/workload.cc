@@ -109,8 +109,10 @@ Workload build_workload(Rpc rpc, const WorkloadOptions& options) {
     }
   };
 
-  pb::Point goal =
-      options.goal.value_or(shape.synthetic ? point(108, 10) : point(width * 7 / 8, height / 2));
+  std::vector<pb::Point> goals = options.goals;
+  if (goals.empty()) {
+    goals = {shape.synthetic ? point(108, 10) : point(width * 7 / 8, height / 2)};
+  }
   std::vector<pb::Point> starts = options.starts;
   if (starts.empty()) {
     if (shape.synthetic) {
@@ -125,9 +127,20 @@ Workload build_workload(Rpc rpc, const WorkloadOptions& options) {
       throw std::invalid_argument("start " + point_text(p) + " is outside the mask");
     }
   }
-  if (goal.x() < 0 || goal.y() < 0 || goal.x() >= width || goal.y() >= height) {
-    throw std::invalid_argument("goal " + point_text(goal) + " is outside the mask");
+  for (const pb::Point& p : goals) {
+    if (p.x() < 0 || p.y() < 0 || p.x() >= width || p.y() >= height) {
+      throw std::invalid_argument("goal " + point_text(p) + " is outside the mask");
+    }
   }
+  const auto is_goal = [&](int x, int y) {
+    return std::any_of(goals.begin(), goals.end(),
+                       [&](const pb::Point& g) { return g.x() == x && g.y() == y; });
+  };
+  std::string goal_list;
+  for (const pb::Point& p : goals) goal_list += (goal_list.empty() ? "" : " ") + point_text(p);
+  const std::string goals_text =
+      goals.size() == 1 ? "goal " + goal_list
+                        : std::to_string(goals.size()) + " goals " + goal_list + " in turn";
 
   switch (rpc) {
     case Rpc::kHealth:
@@ -138,7 +151,7 @@ Workload build_workload(Rpc rpc, const WorkloadOptions& options) {
         std::vector<pb::Point> candidates;
         for (int y = 0; y < height; ++y) {
           for (int x = 0; x < std::max(1, width / 2); ++x) {
-            if (shape.walkable(x, y) && (x != goal.x() || y != goal.y())) {
+            if (shape.walkable(x, y) && !is_goal(x, y)) {
               candidates.push_back(point(x, y));
             }
           }
@@ -151,46 +164,48 @@ Workload build_workload(Rpc rpc, const WorkloadOptions& options) {
         if (candidates.size() > static_cast<std::size_t>(options.random_starts)) {
           candidates.resize(static_cast<std::size_t>(options.random_starts));
         }
-        for (const pb::Point& start : candidates) {
+        for (std::size_t k = 0; k < candidates.size(); ++k) {
           pb::FindPathRequest request;
           request.set_mask(options.mask);
-          *request.mutable_start() = start;
-          *request.mutable_goal() = goal;
+          *request.mutable_start() = candidates[k];
+          *request.mutable_goal() = goals[k % goals.size()];
           request.set_smoothing(options.smoothing);
           workload.find_path.push_back(std::move(request));
         }
-        workload.description = "FindPath on '" + options.mask + "' to goal " + point_text(goal) +
-                               " from " + std::to_string(candidates.size()) +
-                               " distinct random starts in the west half, in turn (one field, "
-                               "cached after the first call; a new path each call while the "
-                               "starts outnumber the server's FindPath answer cache)";
+        workload.description = "FindPath on '" + options.mask + "' to " + goals_text + " from " +
+                               std::to_string(candidates.size()) +
+                               " distinct random starts in the west half, in turn (one field "
+                               "per goal, cached after its first call; a new path each call "
+                               "while the starts outnumber the server's FindPath answer cache)";
         break;
       }
       std::string start_list;
       for (const pb::Point& start : starts) {
-        pb::FindPathRequest request;
-        request.set_mask(options.mask);
-        *request.mutable_start() = start;
-        *request.mutable_goal() = goal;
-        request.set_smoothing(options.smoothing);
-        workload.find_path.push_back(std::move(request));
+        for (const pb::Point& to : goals) {
+          pb::FindPathRequest request;
+          request.set_mask(options.mask);
+          *request.mutable_start() = start;
+          *request.mutable_goal() = to;
+          request.set_smoothing(options.smoothing);
+          workload.find_path.push_back(std::move(request));
+        }
         start_list += (start_list.empty() ? "" : " ") + point_text(start);
       }
-      workload.description = "FindPath on '" + options.mask + "' to goal " + point_text(goal) +
-                             " from " + std::to_string(starts.size()) + " starts " + start_list +
-                             " (one field, cached after the first call)";
+      workload.description = "FindPath on '" + options.mask + "' to " + goals_text + " from " +
+                             std::to_string(starts.size()) + " starts " + start_list +
+                             " (one field per goal, cached after its first call)";
       break;
     }
     case Rpc::kFindCold: {
-      std::vector<pb::Point> goals;
+      std::vector<pb::Point> cold_goals;
       if (shape.synthetic) {
         // East of x 80 the beeline from the west half always hits the wall.
         for (int y = 0; y < height; ++y) {
-          for (int x = 80; x < width; ++x) goals.push_back(point(x, y));
+          for (int x = 80; x < width; ++x) cold_goals.push_back(point(x, y));
         }
-        std::shuffle(goals.begin(), goals.end(), random);
-        if (goals.size() > static_cast<std::size_t>(options.cold_goals)) {
-          goals.resize(static_cast<std::size_t>(options.cold_goals));
+        std::shuffle(cold_goals.begin(), cold_goals.end(), random);
+        if (cold_goals.size() > static_cast<std::size_t>(options.cold_goals)) {
+          cold_goals.resize(static_cast<std::size_t>(options.cold_goals));
         }
       } else {
         // Distinct pixels spread over the mask: k * stride mod pixels, with the
@@ -201,10 +216,10 @@ Workload build_workload(Rpc rpc, const WorkloadOptions& options) {
         const std::uint64_t count = std::min<std::uint64_t>(pixels, options.cold_goals);
         for (std::uint64_t k = 0; k < count; ++k) {
           const std::uint64_t index = (k * stride) % pixels;
-          goals.push_back(point(static_cast<int>(index % width), static_cast<int>(index / width)));
+          cold_goals.push_back(point(static_cast<int>(index % width), static_cast<int>(index / width)));
         }
       }
-      for (const pb::Point& cold_goal : goals) {
+      for (const pb::Point& cold_goal : cold_goals) {
         pb::FindPathRequest request;
         request.set_mask(options.mask);
         *request.mutable_start() = starts.front();
@@ -214,7 +229,7 @@ Workload build_workload(Rpc rpc, const WorkloadOptions& options) {
       }
       workload.description =
           "FindPath on '" + options.mask + "' from " + point_text(starts.front()) + " to " +
-          std::to_string(goals.size()) +
+          std::to_string(cold_goals.size()) +
           " distinct goals in turn (cold unless the server's --cache-mb holds them)";
       break;
     }

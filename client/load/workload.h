@@ -65,8 +65,8 @@ struct WorkloadOptions {
   std::string mask;
   MaskShape shape;
   int pairs = 100;  // Reachable pairs per call
-  // FindPath goal and starts; empty = defaults (see build_workload).
-  std::optional<pathfinding::v1::Point> goal;
+  // FindPath goals and starts; empty = defaults (see build_workload).
+  std::vector<pathfinding::v1::Point> goals;
   std::vector<pathfinding::v1::Point> starts;
   // FindPath smoothing (SMOOTHING_UNSPECIFIED = the server's default, beautify).
   pathfinding::v1::Smoothing smoothing = pathfinding::v1::SMOOTHING_UNSPECIFIED;
@@ -76,13 +76,15 @@ struct WorkloadOptions {
   int cold_goals = 4096;
   // find-warm: when > 0, this many distinct starts chosen at random (fixed
   // seed) in the west half of the mask, on walkable pixels where known, instead
-  // of `starts`: every call traces and smooths a new path on the cached field
-  // once there are more starts than the server's FindPath answer cache holds.
+  // of `starts`, start k going to goal k % goals: every call traces and smooths
+  // a new path on a cached field once there are more starts than the server's
+  // FindPath answer cache holds (many characters, few destinations).
   int random_starts = 0;
 };
 
 // Builds the request lists. On the synthetic maze: find-warm goes from four
-// starts in the west half to the goal (108,10) in the east half; find-cold
+// starts in the west half to the goal (108,10) in the east half (every start
+// to every goal when several are given); find-cold
 // keeps the first start and cycles the goal through walkable pixels of the
 // east half; reachable and standard-move use walkable pixels chosen by a
 // fixed-seed generator (standard-move: goal within 12 tiles of the start).

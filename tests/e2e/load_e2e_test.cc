@@ -222,6 +222,19 @@ TEST_F(LoadE2eTest, RandomStartsAreDistinctWalkablePixels) {
   EXPECT_EQ(json_number(result.out, "ok"), 300U);
   EXPECT_EQ(json_number(result.out, "not_found"), 0U);
 
+  // Many characters, few destinations: the starts go to the goals in turn,
+  // and no start is one of the goals.
+  const auto two_goals =
+      run({"--mask", "walls", "--goal", "35,1", "--goal", "30,8", "--random-starts", "200",
+           "--requests", "200", "--concurrency", "4"});
+  ASSERT_EQ(two_goals.exit_code, 0) << describe(two_goals);
+  EXPECT_THAT(two_goals.out, HasSubstr("to 2 goals (35,1) (30,8) in turn"));
+  EXPECT_THAT(two_goals.out, HasSubstr("ok 200, errors 0"));
+  EXPECT_THAT(two_goals.out, HasSubstr("found=false 0"));
+  const auto goal_outside = run({"--mask", "walls", "--goal", "35,1", "--goal", "99,1"});
+  EXPECT_EQ(goal_outside.exit_code, 2) << describe(goal_outside);
+  EXPECT_THAT(goal_outside.err, HasSubstr("goal (99,1) is outside the mask"));
+
   // The built-in maze knows its own walls.
   const auto maze = run(
       {"--rpc", "find-warm", "--random-starts", "100", "--requests", "100", "--concurrency", "4"});
