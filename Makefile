@@ -70,8 +70,10 @@ soak: build
 ratios: build
 	BUILD_DIR=$(BUILD_DIR) scripts/ratios
 
-# Issue 20's cold FindPath over gRPC against the strict seed flood fill on the
-# three full-HD masks, from one run (scripts/wire-ratios): a table. Not in CI.
+# Issue 20's ratios from one run against the real server (scripts/wire-ratios):
+# cold FindPath vs the strict seed flood fill on the three full-HD masks,
+# fresh-start FindPath and Reachable x100 vs health, StandardMove 1/2/3 moves.
+# Tables, a few minutes. Not in CI.
 wire-ratios: build
 	BUILD_DIR=$(BUILD_DIR) scripts/wire-ratios
 
