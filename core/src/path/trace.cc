@@ -2,6 +2,7 @@
 // and trace_for_smoothing (pathcore/path.h).
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
@@ -67,6 +68,16 @@ class TracedPoints {
       path_.push_back(from);
     }
   }
+  // The trace took `count` more steps along `step` from `from` (a straight
+  // run, each step the previous direction): no corner, every pixel in a full trace.
+  void ran(Point from, Step step, std::uint32_t count) {
+    if (!corners_only_) {
+      for (std::uint32_t k = 1; k <= count; ++k) {
+        path_.push_back({from.x + static_cast<std::int32_t>(k) * step.dx,
+                         from.y + static_cast<std::int32_t>(k) * step.dy});
+      }
+    }
+  }
   // The trace ended at `end`, its last step `last` (none when it never moved).
   Path finish(Point end, Step last) {
     if (corners_only_ && last != Step{}) {
@@ -108,10 +119,60 @@ class StoredUnitCosts {
  public:
   using Cost = std::uint32_t;
   StoredUnitCosts(const DistanceField& field, const Word* costs)
-      : costs_(costs), stride_(field.stride()), origin_(field.origin()) {}
+      : costs_(costs),
+        stride_(field.stride()),
+        origin_(field.origin()),
+        bordered_(field.stride() == std::size_t{field.width()} + 2 &&
+                  field.origin() == field.stride() + 1) {}
   [[nodiscard]] bool reachable(Point p) const { return stored(p) < kNotReachable; }
   [[nodiscard]] Cost cost(Point p) const { return stored(p); }
   [[nodiscard]] static Cost entered(Point /*n*/, Cost c) { return c + 1; }
+
+  // How many steps along `step` from `at` (cost `here`) trace_four takes
+  // next without a choice: the previous direction, as long as its general
+  // step would pick it again. Reads only costs, no mask and no bounds: on a
+  // FieldBuilder's field (a one-pixel border of unreachable values around
+  // the pixels) a pixel with a cost is walkable, and in a breadth-first field
+  // neighbours differ by exactly 1, so
+  //  - a cardinal step continues when the pixel ahead costs here - 1 and,
+  //    with diagonal shortcuts, neither pixel beside costs here - 1 (a
+  //    diagonal is offered only with a side pixel downhill: the side ahead
+  //    is, the diagonal beside it costs here - 2, so the other side would too);
+  //  - a diagonal step continues when both pixels beside it cost here - 1
+  //    and the one it enters here - 2 (then both sides are walkable).
+  // 0 on a field without that border (one made from plain distances).
+  [[nodiscard]] std::uint32_t run(Point at, Step step, Cost here, bool diagonal_shortcuts) const {
+    if (!bordered_) {
+      return 0;
+    }
+    const auto stride = static_cast<std::ptrdiff_t>(stride_);
+    const Word* p = costs_ + origin_ + static_cast<std::size_t>(at.y) * stride_ +
+                    static_cast<std::size_t>(at.x);
+    Cost h = here;
+    if (step.dx != 0 && step.dy != 0) {
+      const std::ptrdiff_t side_a = step.dx;
+      const std::ptrdiff_t side_b = step.dy * stride;
+      while (h >= 2 && p[side_a] == h - 1 && p[side_b] == h - 1 && p[side_a + side_b] == h - 2) {
+        p += side_a + side_b;
+        h -= 2;
+      }
+      return (here - h) / 2;
+    }
+    const std::ptrdiff_t ahead = step.dx + step.dy * stride;
+    if (!diagonal_shortcuts) {
+      while (h != 0 && p[ahead] == h - 1) {
+        p += ahead;
+        --h;
+      }
+      return here - h;
+    }
+    const std::ptrdiff_t beside = step.dy + step.dx * stride;
+    while (h != 0 && p[ahead] == h - 1 && p[beside] != h - 1 && p[-beside] != h - 1) {
+      p += ahead;
+      --h;
+    }
+    return here - h;
+  }
 
  private:
   static constexpr Word kNotReachable = static_cast<Word>(~Word{0} - 1);  // and above
@@ -122,6 +183,7 @@ class StoredUnitCosts {
   const Word* costs_;
   std::size_t stride_;
   std::size_t origin_;
+  bool bordered_;
 };
 
 // trace on a kFour field (see trace); start is reachable. Each cardinal
@@ -150,6 +212,22 @@ Path trace_four(const Mask& mask, const DistanceField& field, const Costs& costs
     return costs.entered(n, cost) == here;
   };
   while (here != Cost{}) {
+    if constexpr (std::is_same_v<Cost, std::uint32_t>) {
+      // Straight runs in one go (StoredUnitCosts::run), then the step that
+      // ends the run as below.
+      if (previous != Step{}) {
+        if (const std::uint32_t count = costs.run(at, previous, here, diagonal_shortcuts);
+            count != 0) {
+          points.ran(at, previous, count);
+          at = {at.x + static_cast<std::int32_t>(count) * previous.dx,
+                at.y + static_cast<std::int32_t>(count) * previous.dy};
+          here = costs.cost(at);
+          if (here == Cost{}) {
+            break;
+          }
+        }
+      }
+    }
     // The previous direction wins whenever it is offered (StepChooser scores
     // it above everything), so it is tried alone first where nothing else
     // can take precedence: a diagonal with shortcuts (cardinals are offered
