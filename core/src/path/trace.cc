@@ -128,23 +128,26 @@ class StoredUnitCosts {
   [[nodiscard]] Cost cost(Point p) const { return stored(p); }
   [[nodiscard]] static Cost entered(Point /*n*/, Cost c) { return c + 1; }
 
+  // A FieldBuilder's field: a one-pixel border of unreachable values around
+  // the pixels, so the neighbours of any pixel can be read without a bounds
+  // check. Then run and downhill_steps read only costs, never the mask: a
+  // pixel with a cost is walkable, and in a breadth-first field neighbours
+  // differ by exactly 1 (settled pixels hold their final cost, and every
+  // pixel cheaper than a settled one is settled). So a diagonal step from a
+  // pixel of cost h is offered (both pixels beside it walkable, one of them
+  // at h - 1, the diagonal pixel at h - 2) exactly when both pixels beside
+  // it cost h - 1 and the diagonal pixel h - 2: a walkable pixel next to
+  // both costs h - 1. (A field made from plain distances has no border.)
+  [[nodiscard]] bool bordered() const { return bordered_; }
+
   // How many steps along `step` from `at` (cost `here`) trace_four takes
   // next without a choice: the previous direction, as long as its general
-  // step would pick it again. Reads only costs, no mask and no bounds: on a
-  // FieldBuilder's field (a one-pixel border of unreachable values around
-  // the pixels) a pixel with a cost is walkable, and in a breadth-first field
-  // neighbours differ by exactly 1, so
+  // step would pick it again (bordered fields; see bordered()):
   //  - a cardinal step continues when the pixel ahead costs here - 1 and,
-  //    with diagonal shortcuts, neither pixel beside costs here - 1 (a
-  //    diagonal is offered only with a side pixel downhill: the side ahead
-  //    is, the diagonal beside it costs here - 2, so the other side would too);
-  //  - a diagonal step continues when both pixels beside it cost here - 1
-  //    and the one it enters here - 2 (then both sides are walkable).
-  // 0 on a field without that border (one made from plain distances).
+  //    with diagonal shortcuts, neither pixel beside costs here - 1 (with
+  //    neither, no diagonal is offered);
+  //  - a diagonal step continues while it is offered.
   [[nodiscard]] std::uint32_t run(Point at, Step step, Cost here, bool diagonal_shortcuts) const {
-    if (!bordered_) {
-      return 0;
-    }
     const auto stride = static_cast<std::ptrdiff_t>(stride_);
     const Word* p = costs_ + origin_ + static_cast<std::size_t>(at.y) * stride_ +
                     static_cast<std::size_t>(at.x);
@@ -172,6 +175,38 @@ class StoredUnitCosts {
       --h;
     }
     return here - h;
+  }
+
+  // Offers chooser the steps trace_four's general step offers from `at`
+  // (cost `here` > 0) on a bordered field: the diagonal steps, when
+  // diagonal_shortcuts, else (or when none is) the cardinal ones downhill.
+  void offer_downhill_steps(Point at, Cost here, bool diagonal_shortcuts,
+                            StepChooser& chooser) const {
+    const auto stride = static_cast<std::ptrdiff_t>(stride_);
+    const Word* p = costs_ + origin_ + static_cast<std::size_t>(at.y) * stride_ +
+                    static_cast<std::size_t>(at.x);
+    const std::array<std::ptrdiff_t, 4> offsets = {1, stride, -1, -stride};  // kCardinalSteps
+    std::array<bool, 4> down{};
+    for (std::size_t s = 0; s < 4; ++s) {
+      down[s] = p[offsets[s]] == here - 1;
+    }
+    if (diagonal_shortcuts && here >= 2) {
+      for (std::size_t d = 0; d < 4; ++d) {
+        const std::size_t side_a = kDiagonalSides[d][0];
+        const std::size_t side_b = kDiagonalSides[d][1];
+        if (down[side_a] && down[side_b] && p[offsets[side_a] + offsets[side_b]] == here - 2) {
+          chooser.offer(kDiagonalSteps[d]);
+        }
+      }
+      if (chooser.chosen()) {
+        return;
+      }
+    }
+    for (std::size_t s = 0; s < 4; ++s) {
+      if (down[s]) {
+        chooser.offer(kCardinalSteps[s]);
+      }
+    }
   }
 
  private:
@@ -213,19 +248,29 @@ Path trace_four(const Mask& mask, const DistanceField& field, const Costs& costs
   };
   while (here != Cost{}) {
     if constexpr (std::is_same_v<Cost, std::uint32_t>) {
-      // Straight runs in one go (StoredUnitCosts::run), then the step that
-      // ends the run as below.
-      if (previous != Step{}) {
-        if (const std::uint32_t count = costs.run(at, previous, here, diagonal_shortcuts);
-            count != 0) {
+      if (costs.bordered()) {
+        // Straight runs in one go, then one step chosen from costs alone
+        // (StoredUnitCosts::bordered).
+        if (previous != Step{}) {
+          const std::uint32_t count = costs.run(at, previous, here, diagonal_shortcuts);
           points.ran(at, previous, count);
           at = {at.x + static_cast<std::int32_t>(count) * previous.dx,
                 at.y + static_cast<std::int32_t>(count) * previous.dy};
-          here = costs.cost(at);
+          here -= count * (previous.dx != 0 && previous.dy != 0 ? 2 : 1);
           if (here == Cost{}) {
             break;
           }
         }
+        StepChooser chooser(previous, at, goal);
+        costs.offer_downhill_steps(at, here, diagonal_shortcuts, chooser);
+        if (!chooser.chosen()) {
+          throw InvalidArgument("distance field has no downhill neighbour at " + point_text(at));
+        }
+        points.stepped(at, chooser.best(), previous);
+        previous = chooser.best();
+        at = at + previous;
+        here -= previous.dx != 0 && previous.dy != 0 ? 2 : 1;
+        continue;
       }
     }
     // The previous direction wins whenever it is offered (StepChooser scores
