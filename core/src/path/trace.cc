@@ -72,9 +72,12 @@ class TracedPoints {
   // run, each step the previous direction): no corner, every pixel in a full trace.
   void ran(Point from, Step step, std::uint32_t count) {
     if (!corners_only_) {
+      const std::size_t before = path_.size();
+      path_.resize(before + count);
+      Point* out = path_.data() + before;
       for (std::uint32_t k = 1; k <= count; ++k) {
-        path_.push_back({from.x + static_cast<std::int32_t>(k) * step.dx,
-                         from.y + static_cast<std::int32_t>(k) * step.dy});
+        out[k - 1] = {from.x + static_cast<std::int32_t>(k) * step.dx,
+                      from.y + static_cast<std::int32_t>(k) * step.dy};
       }
     }
   }

@@ -6,6 +6,7 @@
 // only corners; the walk below takes one step at a time and keeps every pixel.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <random>
@@ -114,8 +115,19 @@ Path reference_corners(const Path& path) {
   return corners;
 }
 
+// The Euclidean length of a path, a square root per segment, summed in order.
+double reference_length(const Path& path) {
+  double length = 0;
+  for (std::size_t i = 1; i < path.size(); ++i) {
+    const double dx = static_cast<double>(path[i].x) - path[i - 1].x;
+    const double dy = static_cast<double>(path[i].y) - path[i - 1].y;
+    length += std::sqrt(dx * dx + dy * dy);
+  }
+  return length;
+}
+
 // Compares trace (both ways) and path_from_field's kNone and kSimplify
-// answers, on the finished field and on one settled just up to the start.
+// answers (points and length), on the finished field and on one settled just up to the start.
 void expect_reference_walk(const Mask& mask, AreaSet enabled, Point goal, Point start) {
   FieldOptions options;
   options.enabled = enabled;
@@ -135,7 +147,9 @@ void expect_reference_walk(const Mask& mask, AreaSet enabled, Point goal, Point 
     request.field = options;
     request.smoothing = shortcuts ? pathcore::Smoothing::kSimplify : pathcore::Smoothing::kNone;
     const Path answer = shortcuts ? reference_corners(expected) : expected;
-    ASSERT_EQ(pathcore::path_from_field(mask, field, start, request).points, answer);
+    const pathcore::PathResult result = pathcore::path_from_field(mask, field, start, request);
+    ASSERT_EQ(result.points, answer);
+    ASSERT_EQ(result.length, reference_length(answer));  // exactly
     if (settled) {
       ASSERT_EQ(pathcore::path_from_field(mask, partial.field(), start, request).points, answer);
     }
