@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "bench_masks.h"
+#include "pathcore/clearance.h"
 #include "pathcore/distance_field.h"
 #include "pathcore/path.h"
 #include "support/random_mask.h"
@@ -211,6 +212,40 @@ TEST(TraceReference, SpiralsEndToEnd) {
       EXPECT_GT(field.at(inner), 65535U);
     }
   }
+}
+
+TEST(TraceReference, BeautifiedAnswerIsBeautifyOfTheSimplifiedTrace) {
+  // path_from_field hands its traced corners to beautify without the checks
+  // beautify makes on an arbitrary path (a trace is walkable): the answer
+  // must be the public beautify's, in every mode, with and without the
+  // clearance map.
+  std::mt19937_64 rng(0x5eed0022);
+  std::uniform_int_distribution<std::uint32_t> size(1, 70);
+  std::uniform_real_distribution<double> obstacles(0.0, 0.4);
+  int smoothed = 0;
+  for (int round = 0; round < 300; ++round) {
+    const Mask mask = pathtest::random_mask(rng, size(rng), size(rng), obstacles(rng), 3);
+    FindPathOptions request;  // kBeautify
+    request.field.connectivity =
+        round % 2 == 0 ? pathcore::Connectivity::kFour : pathcore::Connectivity::kEight;
+    request.field.allow_corner_cutting = round % 4 == 3;
+    if (round % 3 == 0) {
+      request.field.area_costs[2] = 5;
+    }
+    const Point goal = random_walkable(rng, mask, pathcore::kAllAreas);
+    const Point start = random_walkable(rng, mask, pathcore::kAllAreas);
+    const DistanceField field = pathcore::compute_distance_field(mask, goal, request.field);
+    const pathcore::ClearanceMap map(mask, pathcore::kAllAreas);
+    const pathcore::LineRule rule = pathcore::line_rule_for(request.field);
+    const Path corners = pathcore::simplify(pathcore::trace_for_smoothing(mask, field, start));
+    const Path expected =
+        pathcore::beautify(corners, mask, pathcore::kAllAreas, rule, request.field.area_costs);
+    SCOPED_TRACE(round);
+    ASSERT_EQ(pathcore::path_from_field(mask, field, start, request).points, expected);
+    ASSERT_EQ(pathcore::path_from_field(mask, field, start, request, &map).points, expected);
+    smoothed += expected != corners ? 1 : 0;
+  }
+  EXPECT_GT(smoothed, 50);
 }
 
 }  // namespace
