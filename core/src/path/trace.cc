@@ -133,7 +133,7 @@ class StoredUnitCosts {
 
   // A FieldBuilder's field: a one-pixel border of unreachable values around
   // the pixels, so the neighbours of any pixel can be read without a bounds
-  // check. Then run and downhill_steps read only costs, never the mask: a
+  // check. Then run and offer_downhill_steps read only costs, never the mask: a
   // pixel with a cost is walkable, and in a breadth-first field neighbours
   // differ by exactly 1 (settled pixels hold their final cost, and every
   // pixel cheaper than a settled one is settled). So a diagonal step from a
