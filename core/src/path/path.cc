@@ -10,6 +10,7 @@
 #include "mask/point_checks.h"
 #include "path/trace.h"
 #include "pathcore/clearance.h"
+#include "smoothing/beautify_traced.h"
 
 namespace pathcore {
 
@@ -98,9 +99,10 @@ PathResult path_from_field(const Mask& mask, const DistanceField& field, Point s
       result.points = smoothing_trace(mask, field, start, /*corners_only=*/true);
       break;
     case Smoothing::kBeautify:
-      result.points = beautify(smoothing_trace(mask, field, start, /*corners_only=*/true), mask,
-                               wanted.enabled, line_rule_for(wanted), wanted.area_costs,
-                               clearance, scratch);
+      result.points =
+          beautify_traced(smoothing_trace(mask, field, start, /*corners_only=*/true), mask,
+                          wanted.enabled, line_rule_for(wanted), wanted.area_costs, clearance,
+                          scratch);
       break;
   }
   result.length = polyline_length(result.points);

@@ -2,6 +2,7 @@
 // and trace_for_smoothing (pathcore/path.h).
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
@@ -67,6 +68,19 @@ class TracedPoints {
       path_.push_back(from);
     }
   }
+  // The trace took `count` more steps along `step` from `from` (a straight
+  // run, each step the previous direction): no corner, every pixel in a full trace.
+  void ran(Point from, Step step, std::uint32_t count) {
+    if (!corners_only_) {
+      const std::size_t before = path_.size();
+      path_.resize(before + count);
+      Point* out = path_.data() + before;
+      for (std::uint32_t k = 1; k <= count; ++k) {
+        out[k - 1] = {from.x + static_cast<std::int32_t>(k) * step.dx,
+                      from.y + static_cast<std::int32_t>(k) * step.dy};
+      }
+    }
+  }
   // The trace ended at `end`, its last step `last` (none when it never moved).
   Path finish(Point end, Step last) {
     if (corners_only_ && last != Step{}) {
@@ -108,10 +122,95 @@ class StoredUnitCosts {
  public:
   using Cost = std::uint32_t;
   StoredUnitCosts(const DistanceField& field, const Word* costs)
-      : costs_(costs), stride_(field.stride()), origin_(field.origin()) {}
+      : costs_(costs),
+        stride_(field.stride()),
+        origin_(field.origin()),
+        bordered_(field.stride() == std::size_t{field.width()} + 2 &&
+                  field.origin() == field.stride() + 1) {}
   [[nodiscard]] bool reachable(Point p) const { return stored(p) < kNotReachable; }
   [[nodiscard]] Cost cost(Point p) const { return stored(p); }
   [[nodiscard]] static Cost entered(Point /*n*/, Cost c) { return c + 1; }
+
+  // A FieldBuilder's field: a one-pixel border of unreachable values around
+  // the pixels, so the neighbours of any pixel can be read without a bounds
+  // check. Then run and offer_downhill_steps read only costs, never the mask: a
+  // pixel with a cost is walkable, and in a breadth-first field neighbours
+  // differ by exactly 1 (settled pixels hold their final cost, and every
+  // pixel cheaper than a settled one is settled). So a diagonal step from a
+  // pixel of cost h is offered (both pixels beside it walkable, one of them
+  // at h - 1, the diagonal pixel at h - 2) exactly when both pixels beside
+  // it cost h - 1 and the diagonal pixel h - 2: a walkable pixel next to
+  // both costs h - 1. (A field made from plain distances has no border.)
+  [[nodiscard]] bool bordered() const { return bordered_; }
+
+  // How many steps along `step` from `at` (cost `here`) trace_four takes
+  // next without a choice: the previous direction, as long as its general
+  // step would pick it again (bordered fields; see bordered()):
+  //  - a cardinal step continues when the pixel ahead costs here - 1 and,
+  //    with diagonal shortcuts, neither pixel beside costs here - 1 (with
+  //    neither, no diagonal is offered);
+  //  - a diagonal step continues while it is offered.
+  [[nodiscard]] std::uint32_t run(Point at, Step step, Cost here, bool diagonal_shortcuts) const {
+    const auto stride = static_cast<std::ptrdiff_t>(stride_);
+    const Word* p = costs_ + origin_ + static_cast<std::size_t>(at.y) * stride_ +
+                    static_cast<std::size_t>(at.x);
+    Cost h = here;
+    if (step.dx != 0 && step.dy != 0) {
+      const std::ptrdiff_t side_a = step.dx;
+      const std::ptrdiff_t side_b = step.dy * stride;
+      while (h >= 2 && p[side_a] == h - 1 && p[side_b] == h - 1 && p[side_a + side_b] == h - 2) {
+        p += side_a + side_b;
+        h -= 2;
+      }
+      return (here - h) / 2;
+    }
+    const std::ptrdiff_t ahead = step.dx + step.dy * stride;
+    if (!diagonal_shortcuts) {
+      while (h != 0 && p[ahead] == h - 1) {
+        p += ahead;
+        --h;
+      }
+      return here - h;
+    }
+    const std::ptrdiff_t beside = step.dy + step.dx * stride;
+    while (h != 0 && p[ahead] == h - 1 && p[beside] != h - 1 && p[-beside] != h - 1) {
+      p += ahead;
+      --h;
+    }
+    return here - h;
+  }
+
+  // Offers chooser the steps trace_four's general step offers from `at`
+  // (cost `here` > 0) on a bordered field: the diagonal steps, when
+  // diagonal_shortcuts, else (or when none is) the cardinal ones downhill.
+  void offer_downhill_steps(Point at, Cost here, bool diagonal_shortcuts,
+                            StepChooser& chooser) const {
+    const auto stride = static_cast<std::ptrdiff_t>(stride_);
+    const Word* p = costs_ + origin_ + static_cast<std::size_t>(at.y) * stride_ +
+                    static_cast<std::size_t>(at.x);
+    const std::array<std::ptrdiff_t, 4> offsets = {1, stride, -1, -stride};  // kCardinalSteps
+    std::array<bool, 4> down{};
+    for (std::size_t s = 0; s < 4; ++s) {
+      down[s] = p[offsets[s]] == here - 1;
+    }
+    if (diagonal_shortcuts && here >= 2) {
+      for (std::size_t d = 0; d < 4; ++d) {
+        const std::size_t side_a = kDiagonalSides[d][0];
+        const std::size_t side_b = kDiagonalSides[d][1];
+        if (down[side_a] && down[side_b] && p[offsets[side_a] + offsets[side_b]] == here - 2) {
+          chooser.offer(kDiagonalSteps[d]);
+        }
+      }
+      if (chooser.chosen()) {
+        return;
+      }
+    }
+    for (std::size_t s = 0; s < 4; ++s) {
+      if (down[s]) {
+        chooser.offer(kCardinalSteps[s]);
+      }
+    }
+  }
 
  private:
   static constexpr Word kNotReachable = static_cast<Word>(~Word{0} - 1);  // and above
@@ -122,6 +221,7 @@ class StoredUnitCosts {
   const Word* costs_;
   std::size_t stride_;
   std::size_t origin_;
+  bool bordered_;
 };
 
 // trace on a kFour field (see trace); start is reachable. Each cardinal
@@ -150,6 +250,32 @@ Path trace_four(const Mask& mask, const DistanceField& field, const Costs& costs
     return costs.entered(n, cost) == here;
   };
   while (here != Cost{}) {
+    if constexpr (std::is_same_v<Cost, std::uint32_t>) {
+      if (costs.bordered()) {
+        // Straight runs in one go, then one step chosen from costs alone
+        // (StoredUnitCosts::bordered).
+        if (previous != Step{}) {
+          const std::uint32_t count = costs.run(at, previous, here, diagonal_shortcuts);
+          points.ran(at, previous, count);
+          at = {at.x + static_cast<std::int32_t>(count) * previous.dx,
+                at.y + static_cast<std::int32_t>(count) * previous.dy};
+          here -= count * (previous.dx != 0 && previous.dy != 0 ? 2 : 1);
+          if (here == Cost{}) {
+            break;
+          }
+        }
+        StepChooser chooser(previous, at, goal);
+        costs.offer_downhill_steps(at, here, diagonal_shortcuts, chooser);
+        if (!chooser.chosen()) {
+          throw InvalidArgument("distance field has no downhill neighbour at " + point_text(at));
+        }
+        points.stepped(at, chooser.best(), previous);
+        previous = chooser.best();
+        at = at + previous;
+        here -= previous.dx != 0 && previous.dy != 0 ? 2 : 1;
+        continue;
+      }
+    }
     // The previous direction wins whenever it is offered (StepChooser scores
     // it above everything), so it is tried alone first where nothing else
     // can take precedence: a diagonal with shortcuts (cardinals are offered

@@ -42,6 +42,7 @@
 #include "pathcore/clearance.h"
 #include "pathcore/line.h"
 #include "pathcore/smoothing.h"
+#include "smoothing/beautify_traced.h"
 
 namespace pathcore {
 namespace {
@@ -93,8 +94,13 @@ std::int64_t divide_rounded(std::int64_t numerator, std::int64_t denominator) {
 }
 
 // step * delta / steps rounded as divide_rounded does; along the longer axis
-// (|delta| == steps) that is exactly +-step, without a division.
+// (|delta| == steps) that is exactly +-step, and across a horizontal or
+// vertical leg (delta == 0) 0, both without a division (most legs of a
+// traced path are one or the other).
 std::int64_t scaled(std::int64_t step, std::int64_t delta, std::int64_t steps) {
+  if (delta == 0) {
+    return 0;
+  }
   if (delta == steps) {
     return step;
   }
@@ -641,8 +647,13 @@ struct SmoothingScratch::Sets : SmootherScratch {};
 SmoothingScratch::SmoothingScratch() : sets_(std::make_unique<Sets>()) {}
 SmoothingScratch::~SmoothingScratch() = default;
 
-Path beautify(const Path& path, const Mask& mask, AreaSet enabled, LineRule rule,
-              const AreaCosts& costs, const ClearanceMap* clearance, SmoothingScratch* scratch) {
+namespace {
+
+// beautify; traced: the caller vouches for what beautify checks first (every
+// point inside, every segment walkable per rule).
+Path smooth(const Path& path, const Mask& mask, AreaSet enabled, LineRule rule,
+            const AreaCosts& costs, const ClearanceMap* clearance, SmoothingScratch* scratch,
+            bool traced) {
   if (path.size() <= 2) {
     return path;
   }
@@ -651,13 +662,13 @@ Path beautify(const Path& path, const Mask& mask, AreaSet enabled, LineRule rule
   Smoother smoother(mask, enabled & kAllAreas, rule, costs, clearance, sets, path.size(),
                     effort_for(path));
   // A traced path's segments are all walkable; an arbitrary input's may not be.
-  const bool inside =
-      std::all_of(path.begin(), path.end(), [&mask](Point p) { return mask.contains(p); });
+  const bool inside = traced || std::all_of(path.begin(), path.end(),
+                                            [&mask](Point p) { return mask.contains(p); });
   if (inside) {
     smoother.trust_points_inside();
   }
   bool walkable = inside;  // a segment with an end outside is not walkable
-  for (std::size_t i = 1; i < path.size() && walkable; ++i) {
+  for (std::size_t i = 1; i < path.size() && walkable && !traced; ++i) {
     walkable = smoother.walkable(path[i - 1], path[i]);
   }
   if (walkable) {
@@ -672,6 +683,19 @@ Path beautify(const Path& path, const Mask& mask, AreaSet enabled, LineRule rule
   sets.trim();
   // Every move above gained length; this guards against rounding only.
   return polyline_length(smoothed) <= polyline_length(path) ? smoothed : path;
+}
+
+}  // namespace
+
+Path beautify(const Path& path, const Mask& mask, AreaSet enabled, LineRule rule,
+              const AreaCosts& costs, const ClearanceMap* clearance, SmoothingScratch* scratch) {
+  return smooth(path, mask, enabled, rule, costs, clearance, scratch, /*traced=*/false);
+}
+
+Path beautify_traced(const Path& path, const Mask& mask, AreaSet enabled, LineRule rule,
+                     const AreaCosts& costs, const ClearanceMap* clearance,
+                     SmoothingScratch* scratch) {
+  return smooth(path, mask, enabled, rule, costs, clearance, scratch, /*traced=*/true);
 }
 
 }  // namespace pathcore
