@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -49,24 +50,90 @@ std::uint64_t chebyshev(Point a, Point b) {
       std::max(std::llabs(std::int64_t{a.x} - b.x), std::llabs(std::int64_t{a.y} - b.y)));
 }
 
-// The mask's walkable tiles with a one-tile blocked border, so a step never
-// needs a bounds check. Tiles are addressed by padded index.
+// A rectangle of the mask: the tiles a search may step on.
+struct Window {
+  std::uint32_t x0 = 0;
+  std::uint32_t y0 = 0;
+  std::uint32_t width = 0;
+  std::uint32_t height = 0;
+};
+
+Window whole(const Mask& mask) { return {0, 0, mask.width(), mask.height()}; }
+
+// The box with corners a and b: a single move between them never leaves it
+// (its runs are monotone in x and in y), nor do the tiles beside its
+// diagonal steps that forbid_corner_cutting checks.
+Window box_of(Point a, Point b) {
+  const auto x0 = static_cast<std::uint32_t>(std::min(a.x, b.x));
+  const auto y0 = static_cast<std::uint32_t>(std::min(a.y, b.y));
+  return {x0, y0, static_cast<std::uint32_t>(std::max(a.x, b.x)) - x0 + 1,
+          static_cast<std::uint32_t>(std::max(a.y, b.y)) - y0 + 1};
+}
+
+// The stitched search's first window: the box of its ends and this many
+// tiles around it; each retry makes the margin kWindowGrowth times larger.
+constexpr std::uint32_t kFirstWindowMargin = 64;
+constexpr std::uint32_t kWindowGrowth = 4;
+
+// The box grown by margin on every side, clipped to the mask; the whole mask
+// once that covers half of it (smaller windows would save little).
+Window grown(Window box, std::uint32_t margin, const Mask& mask) {
+  const std::uint32_t x0 = box.x0 - std::min(box.x0, margin);
+  const std::uint32_t y0 = box.y0 - std::min(box.y0, margin);
+  const std::uint32_t x1 =
+      std::min<std::uint64_t>(std::uint64_t{box.x0} + box.width + margin, mask.width());
+  const std::uint32_t y1 =
+      std::min<std::uint64_t>(std::uint64_t{box.y0} + box.height + margin, mask.height());
+  const Window window{x0, y0, x1 - x0, y1 - y0};
+  if (std::uint64_t{window.width} * window.height * 2 > mask.pixel_count()) return whole(mask);
+  return window;
+}
+
+// The walkable tiles of a window of the mask with a one-tile blocked border,
+// so a step never needs a bounds check. Tiles are addressed by padded index.
 class Grid {
  public:
-  Grid(const Mask& mask, const StandardMoveOptions& options, InterruptCheck& check)
-      : width_(mask.width()),
-        stride_(static_cast<std::size_t>(mask.width()) + 2),
+  Grid(const Mask& mask, const StandardMoveOptions& options, Window window, InterruptCheck& check)
+      : x0_(static_cast<std::int32_t>(window.x0)),
+        y0_(static_cast<std::int32_t>(window.y0)),
+        stride_(static_cast<std::size_t>(window.width) + 2),
         forbid_(options.forbid_corner_cutting),
-        open_(stride_ * (static_cast<std::size_t>(mask.height()) + 2), 0) {
+        open_(stride_ * (static_cast<std::size_t>(window.height) + 2), 0) {
     std::array<std::uint8_t, kMaxAreaId + 1> lut{};
     const AreaSet enabled = options.enabled & kAllAreas;
     for (int a = 1; a <= kMaxAreaId; ++a) lut[a] = (enabled >> a) & 1U;
     const std::uint8_t* areas = mask.areas().data();
-    for (std::uint32_t y = 0; y < mask.height(); ++y) {
-      check.after(width_);
+    for (std::uint32_t y = 0; y < window.height; ++y) {
+      check.after(window.width);
       std::uint8_t* row = open_.data() + (static_cast<std::size_t>(y) + 1) * stride_ + 1;
-      const std::uint8_t* src = areas + static_cast<std::size_t>(y) * width_;
-      for (std::uint32_t x = 0; x < width_; ++x) row[x] = lut[src[x]];
+      const std::uint8_t* src =
+          areas + static_cast<std::size_t>(window.y0 + y) * mask.width() + window.x0;
+      if (enabled == kAllAreas) {
+        // Every area: a comparison the compiler vectorises, not a lookup per tile.
+        for (std::uint32_t x = 0; x < window.width; ++x) row[x] = src[x] != 0 ? 1 : 0;
+      } else {
+        for (std::uint32_t x = 0; x < window.width; ++x) row[x] = lut[src[x]];
+      }
+    }
+    // Where the window is not the mask's edge, its outermost open tiles are
+    // flagged: a step from them may leave the window.
+    const std::size_t height = window.height;
+    const std::size_t width = window.width;
+    const auto flag = [&](std::size_t x, std::size_t y) {
+      std::uint8_t& t = open_[(y + 1) * stride_ + x + 1];
+      if (t != 0) t = kOpenAtWindowEdge;
+    };
+    if (window.x0 > 0) {
+      for (std::size_t y = 0; y < height; ++y) flag(0, y);
+    }
+    if (window.x0 + window.width < mask.width()) {
+      for (std::size_t y = 0; y < height; ++y) flag(width - 1, y);
+    }
+    if (window.y0 > 0) {
+      for (std::size_t x = 0; x < width; ++x) flag(x, 0);
+    }
+    if (window.y0 + window.height < mask.height()) {
+      for (std::size_t x = 0; x < width; ++x) flag(x, height - 1);
     }
     for (int d = 0; d < 8; ++d) {
       offset_[d] = static_cast<std::ptrdiff_t>(kSteps[d].y) * static_cast<std::ptrdiff_t>(stride_) +
@@ -78,12 +145,16 @@ class Grid {
   [[nodiscard]] std::size_t stride() const { return stride_; }
   [[nodiscard]] std::size_t rows() const { return open_.size() / stride_ - 2; }
   [[nodiscard]] std::size_t index(Point p) const {
-    return (static_cast<std::size_t>(p.y) + 1) * stride_ + static_cast<std::size_t>(p.x) + 1;
+    return static_cast<std::size_t>(p.y - y0_ + 1) * stride_ +
+           static_cast<std::size_t>(p.x - x0_ + 1);
   }
   [[nodiscard]] Point point(std::size_t i) const {
-    return {static_cast<std::int32_t>(i % stride_) - 1, static_cast<std::int32_t>(i / stride_) - 1};
+    return {static_cast<std::int32_t>(i % stride_) - 1 + x0_,
+            static_cast<std::int32_t>(i / stride_) - 1 + y0_};
   }
   [[nodiscard]] bool open(std::size_t i) const { return open_[i] != 0; }
+  // Is tile i open and may a step from it leave the window into the mask?
+  [[nodiscard]] bool at_window_edge(std::size_t i) const { return open_[i] == kOpenAtWindowEdge; }
   [[nodiscard]] std::size_t next(std::size_t i, int d) const {
     return static_cast<std::size_t>(static_cast<std::ptrdiff_t>(i) + offset_[d]);
   }
@@ -104,7 +175,10 @@ class Grid {
   }
 
  private:
-  std::uint32_t width_;
+  static constexpr std::uint8_t kOpenAtWindowEdge = 2;  // open_ values: 0 blocked, 1 open
+
+  std::int32_t x0_;
+  std::int32_t y0_;
   std::size_t stride_;
   bool forbid_;
   std::vector<std::uint8_t> open_;
@@ -227,6 +301,7 @@ class OneMoveSweep {
               if ((b & bit) != 0) break;  // the rest of this run is marked already
               if (b == 0) {
                 touched_.push_back(t);
+                reached_window_edge_ = reached_window_edge_ || grid_.at_window_edge(t);
                 visit(t);
               }
               bits_[t] = b | bit;
@@ -246,6 +321,9 @@ class OneMoveSweep {
   }
 
   [[nodiscard]] const std::vector<std::size_t>& touched() const { return touched_; }
+  // Did a sweep so far mark a tile at the window's edge (see Grid)? Then its
+  // answer in the window may differ from the one in the whole mask.
+  [[nodiscard]] bool reached_window_edge() const { return reached_window_edge_; }
 
   void clear() {
     for (const std::size_t t : touched_) bits_[t] = 0;
@@ -257,48 +335,81 @@ class OneMoveSweep {
   InterruptCheck& check_;
   std::vector<std::uint8_t> bits_;  // bit X: reached by a last run in direction X
   std::vector<std::size_t> touched_;
+  bool reached_window_edge_ = false;
 };
 
-// One sweep along direction d over every tile: out = tiles reached from a
-// tile of `in` by zero or more steps in direction d. Tiles are visited so that
-// t - d comes before t.
-std::vector<std::uint8_t> sweep_along(const Grid& grid, const std::vector<std::uint8_t>& in, int d,
-                                      InterruptCheck& check) {
-  std::vector<std::uint8_t> out(in.size(), 0);
-  const Point step = step_of(static_cast<Direction>(d));
-  const std::size_t rows = grid.rows();
-  const std::size_t cols = grid.stride() - 2;
-  const int back = (d + 4) & 7;
-  for (std::size_t r = 0; r < rows; ++r) {
-    check.after(cols);
-    const std::size_t y = step.y < 0 ? rows - r : r + 1;
-    for (std::size_t c = 0; c < cols; ++c) {
-      const std::size_t x = step.x < 0 ? cols - c : c + 1;
-      const std::size_t t = y * grid.stride() + x;
-      const std::size_t from = grid.next(t, back);
-      out[t] = in[t] | (out[from] & static_cast<std::uint8_t>(grid.passable(from, d)));
-    }
-  }
-  return out;
-}
+// Every tile a standard move reaches from some tile of `sources`, the
+// sources included, by principal direction X: the runs X^a from every
+// source, then Y^j (Y = X turned 45 degrees either way) from every tile
+// those reach, then X^b from every tile the jogs reach. A run stops at a tile
+// already reached by a run of the same kind (the rest of it is reached
+// already), so each tile is marked at most 4 times per X, and the work is
+// proportional to the tiles reached, not to the grid: on cluttered maps
+// that is a small neighbourhood of the sources. Each run counts for the
+// interrupt check as the tiles it marks, plus one. visit(i) may be called
+// more than once for a tile (once per X at most).
+class MultiSourceSweep {
+ public:
+  MultiSourceSweep(const Grid& grid, InterruptCheck& check)
+      : grid_(grid), check_(check), kinds_(grid.size(), 0) {}
 
-// Every tile a standard move reaches from some tile of `sources` (flags by
-// padded index), the sources included: the 16 shapes X^a Y^j X^b as three
-// sweeps each (the first shared by the two shapes with the same X). O(tiles).
-std::vector<std::uint8_t> one_move_from_all(const Grid& grid,
-                                            const std::vector<std::uint8_t>& sources,
-                                            InterruptCheck& check) {
-  std::vector<std::uint8_t> reached = sources;
-  for (int x = 0; x < 8; ++x) {
-    const std::vector<std::uint8_t> first = sweep_along(grid, sources, x, check);
-    for (const int y : {(x + 1) & 7, (x + 7) & 7}) {
-      const std::vector<std::uint8_t> last =
-          sweep_along(grid, sweep_along(grid, first, y, check), x, check);
-      for (std::size_t i = 0; i < reached.size(); ++i) reached[i] |= last[i];
+  template <typename Visit>
+  void run(const std::vector<std::size_t>& sources, Visit&& visit) {
+    constexpr std::uint8_t kPrincipal = 1;
+    constexpr std::array<std::uint8_t, 2> kJog = {2, 4};
+    constexpr std::uint8_t kLast = 8;
+    for (int x = 0; x < 8; ++x) {
+      principal_ends_.clear();
+      for (const std::size_t source : sources) {
+        mark_run(source, x, kPrincipal, [&](std::size_t t) { principal_ends_.push_back(t); });
+      }
+      jog_ends_.clear();
+      for (int side = 0; side < 2; ++side) {
+        const int y = side == 0 ? (x + 1) & 7 : (x + 7) & 7;
+        for (const std::size_t t : principal_ends_) {
+          mark_run(t, y, kJog[side], [&](std::size_t u) { jog_ends_.push_back(u); });
+        }
+      }
+      for (const std::size_t t : jog_ends_) mark_run(t, x, kLast, visit);
+      for (const std::size_t t : touched_) kinds_[t] = 0;
+      touched_.clear();
     }
   }
-  return reached;
-}
+
+  // As OneMoveSweep's.
+  [[nodiscard]] bool reached_window_edge() const { return reached_window_edge_; }
+
+ private:
+  // Marks the run from tile i in direction d with `kind` up to a blocked step
+  // or a tile marked with it already, calling reached(t) for each new tile.
+  template <typename Reached>
+  void mark_run(std::size_t i, int d, std::uint8_t kind, Reached&& reached) {
+    std::size_t marked = 1;
+    std::size_t t = i;
+    while (true) {
+      const std::uint8_t k = kinds_[t];
+      if ((k & kind) != 0) break;
+      if (k == 0) {
+        touched_.push_back(t);
+        reached_window_edge_ = reached_window_edge_ || grid_.at_window_edge(t);
+      }
+      kinds_[t] = k | kind;
+      reached(t);
+      ++marked;
+      if (!grid_.passable(t, d)) break;
+      t = grid_.next(t, d);
+    }
+    check_.after(marked);
+  }
+
+  const Grid& grid_;
+  InterruptCheck& check_;
+  std::vector<std::uint8_t> kinds_;  // the kinds of run that reached a tile (this X)
+  std::vector<std::size_t> touched_;
+  std::vector<std::size_t> principal_ends_;
+  std::vector<std::size_t> jog_ends_;
+  bool reached_window_edge_ = false;
+};
 
 // A block of partner nodes for the three-move bound: their bounding box and
 // the least distance from one of them to the far end of the route.
@@ -332,8 +443,9 @@ std::vector<PartnerBlock> partner_blocks(const Grid& grid, const std::vector<std
   for (const std::size_t i : partners) {
     check.after(1);
     const Point p = grid.point(i);
-    PartnerBlock& b = blocks[(static_cast<std::size_t>(p.y) / side) * per_row +
-                             static_cast<std::size_t>(p.x) / side];
+    const std::size_t column = i % grid.stride() - 1;  // in the window
+    const std::size_t row = i / grid.stride() - 1;
+    PartnerBlock& b = blocks[(row / side) * per_row + column / side];
     b.x0 = std::min(b.x0, p.x);
     b.y0 = std::min(b.y0, p.y);
     b.x1 = std::max(b.x1, p.x);
@@ -382,70 +494,32 @@ StandardMoveResult route_through(const Grid& grid, const std::vector<Point>& til
   return result;
 }
 
-}  // namespace
-
-Point step_of(Direction d) { return kSteps[static_cast<std::size_t>(d)]; }
-
-const char* direction_name(Direction d) { return kNames[static_cast<std::size_t>(d)]; }
-
-std::vector<std::vector<Move>> standard_move_candidates(Point from, Point to) {
-  std::vector<std::vector<Move>> candidates;
-  if (from == to) return candidates;
-  for_each_candidate(octant_of(from, to), [&](int principal, std::uint32_t k, int jog,
-                                              std::uint32_t j, std::uint32_t rest) {
-    candidates.push_back(runs_of(principal, k, jog, j, rest));
-    return false;
-  });
-  return candidates;
-}
-
-std::vector<Move> clear_standard_move(const Mask& mask, Point from, Point to,
-                                      const StandardMoveOptions& options) {
-  require_inside(mask, from, "from");
-  require_inside(mask, to, "to");
-  const std::function<bool()> never_interrupt;
-  InterruptCheck check(never_interrupt);
-  const Grid grid(mask, options, check);
-  return clear_move(grid, grid.index(from), from, to, check);
-}
-
-StandardMoveResult find_standard_move(const Mask& mask, Point start, Point goal,
-                                      const StandardMoveOptions& options,
-                                      const std::function<bool()>& interrupt) {
-  require_inside(mask, start, "start");
-  require_inside(mask, goal, "goal");
-  if (options.max_moves < 1 || options.max_moves > 3) {
-    throw InvalidArgument("max_moves: " + std::to_string(options.max_moves) + " is outside 1..3");
-  }
-  const AreaSet enabled = options.enabled & kAllAreas;
-  if (!mask.walkable(start, enabled) || !mask.walkable(goal, enabled)) return {};
-  if (start == goal) {
-    StandardMoveResult result;
-    result.found = true;
-    result.waypoints = {start};
-    return result;
-  }
-  InterruptCheck check(interrupt);
-  const Grid grid(mask, options, check);
+// The best route of two or three moves (as options.max_moves allows) from
+// start to goal, none when there is none, or nullopt when a sweep reached
+// the edge of the grid's window (a larger window may answer differently).
+std::optional<StandardMoveResult> stitched_route(const Mask& mask, const Grid& grid, Point start,
+                                                 Point goal, const StandardMoveOptions& options,
+                                                 InterruptCheck& check) {
   const std::size_t s = grid.index(start);
   const std::size_t g = grid.index(goal);
-  if (!clear_move(grid, s, start, goal, check).empty()) {
-    return route_through(grid, {start, goal}, check);
-  }
-  if (options.max_moves < 2) return {};
-
   // Two moves: nodes reached from both ends (passability is symmetric
   // between walkable tiles, so "reached from the goal" = "reaches the goal").
+  // What the searches learn about a tile, as flags by padded index.
+  constexpr std::uint8_t kFromStart = 1;            // one move from the start
+  constexpr std::uint8_t kToGoal = 2;               // one move to the goal
+  constexpr std::uint8_t kReachesGoalSet = 4;       // one move to a kToGoal tile
+  constexpr std::uint8_t kReachedFromStartSet = 8;  // one move from a kFromStart tile
+  constexpr std::uint8_t kPartner = 16;             // the three-move search's other side
+  std::vector<std::uint8_t> flags(grid.size(), 0);
   OneMoveSweep sweep(grid, check);
-  std::vector<std::uint8_t> from_start(grid.size(), 0);
-  sweep.run(s, [&](std::size_t i) { from_start[i] = 1; });
+  sweep.run(s, [&](std::size_t i) { flags[i] |= kFromStart; });
+  const std::vector<std::size_t> from_start = sweep.touched();
   sweep.clear();
-  std::vector<std::uint8_t> to_goal(grid.size(), 0);
   bool have_best = false;
   Score best;
   sweep.run(g, [&](std::size_t i) {
-    to_goal[i] = 1;
-    if (from_start[i] == 0 || i == s || i == g) return;
+    flags[i] |= kToGoal;
+    if ((flags[i] & kFromStart) == 0 || i == s || i == g) return;
     const Point n = grid.point(i);
     const Score score{euclid(start, n) + euclid(n, goal), chebyshev(start, n) + chebyshev(n, goal),
                       i, 0};
@@ -454,32 +528,37 @@ StandardMoveResult find_standard_move(const Mask& mask, Point start, Point goal,
       have_best = true;
     }
   });
+  const std::vector<std::size_t> to_goal = sweep.touched();
   sweep.clear();
+  if (sweep.reached_window_edge()) return std::nullopt;
   if (have_best) return route_through(grid, {start, grid.point(best.first), goal}, check);
-  if (options.max_moves < 3) return {};
+  if (options.max_moves < 3) return StandardMoveResult{};
 
   // Three moves. Only first nodes N1 that reach the goal's set B in one move
   // and second nodes N2 reached from the start's set A in one move can take
-  // part (two O(tiles) multi-source sweeps). The smaller of the two sets is
+  // part (two multi-source sweeps over what one move reaches from B and from
+  // A; none of the second when no N1 exists). The smaller of the two sets is
   // swept from, one node at a time in order of the lower bound
   // |s N| + |N g|, until no remaining node can win or the work budget is
   // spent.
-  const std::vector<std::uint8_t> reaches_goal_set = one_move_from_all(grid, to_goal, check);
-  const std::vector<std::uint8_t> reached_from_start_set =
-      one_move_from_all(grid, from_start, check);
-  std::vector<std::size_t> firsts;   // candidate N1
+  MultiSourceSweep multi(grid, check);
+  multi.run(to_goal, [&](std::size_t i) { flags[i] |= kReachesGoalSet; });
+  if (multi.reached_window_edge()) return std::nullopt;
+  std::vector<std::size_t> firsts;  // candidate N1
+  for (const std::size_t i : from_start) {
+    check.after(1);
+    if (i != s && i != g && (flags[i] & kReachesGoalSet) != 0) firsts.push_back(i);
+  }
+  if (firsts.empty()) return StandardMoveResult{};
+  multi.run(from_start, [&](std::size_t i) { flags[i] |= kReachedFromStartSet; });
+  if (multi.reached_window_edge()) return std::nullopt;
   std::vector<std::size_t> seconds;  // candidate N2
-  for (std::size_t row = 0; row < grid.size(); row += grid.stride()) {
-    check.after(grid.stride());
-    for (std::size_t i = row; i < row + grid.stride(); ++i) {
-      if (i == s || i == g) continue;
-      if (from_start[i] != 0 && reaches_goal_set[i] != 0) firsts.push_back(i);
-      if (to_goal[i] != 0 && reached_from_start_set[i] != 0) seconds.push_back(i);
-    }
+  for (const std::size_t i : to_goal) {
+    check.after(1);
+    if (i != s && i != g && (flags[i] & kReachedFromStartSet) != 0) seconds.push_back(i);
   }
   const bool from_firsts = firsts.size() <= seconds.size();
-  std::vector<std::uint8_t> partner(grid.size(), 0);  // the other side's candidates
-  for (const std::size_t i : from_firsts ? seconds : firsts) partner[i] = 1;
+  for (const std::size_t i : from_firsts ? seconds : firsts) flags[i] |= kPartner;
   // Lower bound of a route through origin N (an N1, or an N2 when sweeping
   // from the seconds): the straight line from its end to N, plus the
   // shortest way from N through any partner P to the other end, where P's
@@ -522,7 +601,7 @@ StandardMoveResult find_standard_move(const Mask& mask, Point start, Point goal,
     budget -= sweep.touched().size();
     sweep.clear();
     sweep.run(origin, [&](std::size_t i) {
-      if (partner[i] == 0 || i == origin) return;
+      if ((flags[i] & kPartner) == 0 || i == origin) return;
       const std::size_t n1 = from_firsts ? origin : i;
       const std::size_t n2 = from_firsts ? i : origin;
       const Point p1 = grid.point(n1);
@@ -534,6 +613,7 @@ StandardMoveResult find_standard_move(const Mask& mask, Point start, Point goal,
         have_best = true;
       }
     });
+    if (sweep.reached_window_edge()) return std::nullopt;
   }
   sweep.clear();
   StandardMoveResult result;
@@ -543,6 +623,74 @@ StandardMoveResult find_standard_move(const Mask& mask, Point start, Point goal,
   }
   result.search_truncated = truncated;
   return result;
+}
+
+}  // namespace
+
+Point step_of(Direction d) { return kSteps[static_cast<std::size_t>(d)]; }
+
+const char* direction_name(Direction d) { return kNames[static_cast<std::size_t>(d)]; }
+
+std::vector<std::vector<Move>> standard_move_candidates(Point from, Point to) {
+  std::vector<std::vector<Move>> candidates;
+  if (from == to) return candidates;
+  for_each_candidate(octant_of(from, to), [&](int principal, std::uint32_t k, int jog,
+                                              std::uint32_t j, std::uint32_t rest) {
+    candidates.push_back(runs_of(principal, k, jog, j, rest));
+    return false;
+  });
+  return candidates;
+}
+
+std::vector<Move> clear_standard_move(const Mask& mask, Point from, Point to,
+                                      const StandardMoveOptions& options) {
+  require_inside(mask, from, "from");
+  require_inside(mask, to, "to");
+  const std::function<bool()> never_interrupt;
+  InterruptCheck check(never_interrupt);
+  const Grid grid(mask, options, box_of(from, to), check);
+  return clear_move(grid, grid.index(from), from, to, check);
+}
+
+StandardMoveResult find_standard_move(const Mask& mask, Point start, Point goal,
+                                      const StandardMoveOptions& options,
+                                      const std::function<bool()>& interrupt) {
+  require_inside(mask, start, "start");
+  require_inside(mask, goal, "goal");
+  if (options.max_moves < 1 || options.max_moves > 3) {
+    throw InvalidArgument("max_moves: " + std::to_string(options.max_moves) + " is outside 1..3");
+  }
+  const AreaSet enabled = options.enabled & kAllAreas;
+  if (!mask.walkable(start, enabled) || !mask.walkable(goal, enabled)) return {};
+  if (start == goal) {
+    StandardMoveResult result;
+    result.found = true;
+    result.waypoints = {start};
+    return result;
+  }
+  InterruptCheck check(interrupt);
+  const Window box = box_of(start, goal);
+  if (options.max_moves == 1) {
+    // A single move stays inside the box of its ends.
+    const Grid grid(mask, options, box, check);
+    if (clear_move(grid, grid.index(start), start, goal, check).empty()) return {};
+    return route_through(grid, {start, goal}, check);
+  }
+  // The stitched search runs in a window around the ends, grown until its
+  // sweeps stay off the window's edge (then the answer is the whole mask's):
+  // on cluttered maps the moves are short and a small window does. The loop
+  // ends at the latest with the whole mask, whose window has no such edge.
+  for (std::uint32_t margin = kFirstWindowMargin;; margin *= kWindowGrowth) {
+    const Grid grid(mask, options, grown(box, margin, mask), check);
+    if (margin == kFirstWindowMargin &&
+        !clear_move(grid, grid.index(start), start, goal, check).empty()) {
+      return route_through(grid, {start, goal}, check);
+    }
+    if (std::optional<StandardMoveResult> result =
+            stitched_route(mask, grid, start, goal, options, check)) {
+      return *std::move(result);
+    }
+  }
 }
 
 }  // namespace pathcore
