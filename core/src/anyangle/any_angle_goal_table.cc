@@ -9,11 +9,14 @@
 
 #include "anyangle/blocked_grid.h"
 #include "anyangle/line_of_sight.h"
+#include "anyangle/region_budget.h"
 #include "anyangle/visible_region.h"
 #include "mask/interrupt_check.h"
 #include "pathcore/any_angle.h"
 
 namespace pathcore {
+
+std::size_t region_budget(const AnyAngleGraph& graph) { return 2 * graph.corner_count() + 256; }
 
 AnyAngleGoalTable AnyAngleGoalTable::build(const AnyAngleGraph& graph, Point goal,
                                            const std::function<bool()>& interrupt) {
@@ -39,25 +42,33 @@ AnyAngleGoalTable AnyAngleGoalTable::build(const AnyAngleGraph& graph, Point goa
 
   using Entry = std::pair<double, std::uint32_t>;  // (distance, corner)
   std::priority_queue<Entry, std::vector<Entry>, std::greater<>> open;
+  // The corners the goal sees start the search. Where the goal's visible
+  // region is large next to the number of corners (open maps), testing
+  // every corner straight away is cheaper: the region scan gives up then.
+  const auto seed = [&](std::uint32_t c) {
+    if (table.distance_[c] != kUnreached) return;
+    const AnyAngleGraph::Corner corner = corners[c];
+    const Point corner2{corner.x2, corner.y2};
+    if (!taut_at(corner.blocked_dx, corner.blocked_dy, corner2.x - goal2.x, corner2.y - goal2.y)) {
+      return;
+    }
+    check.after(16);
+    if (!segment_free(grid, goal2, corner2, graph.allow_corner_cutting())) return;
+    table.distance_[c] = pixel_distance(goal2, corner2);
+    open.emplace(table.distance_[c], c);
+  };
   VisibleRegionScan scan(grid);
-  scan.for_each_corner(
+  const bool scanned = scan.for_each_corner(
       goal2,
       [&](std::int64_t i, std::int64_t j) {
         const std::uint32_t c =
             corner_at[static_cast<std::size_t>(j) * corner_stride + static_cast<std::size_t>(i)];
-        if (c == AnyAngleGraph::kNoCorner || table.distance_[c] != kUnreached) return;
-        const AnyAngleGraph::Corner corner = corners[c];
-        const Point corner2{corner.x2, corner.y2};
-        if (!taut_at(corner.blocked_dx, corner.blocked_dy, corner2.x - goal2.x,
-                     corner2.y - goal2.y)) {
-          return;
-        }
-        check.after(16);
-        if (!segment_free(grid, goal2, corner2, graph.allow_corner_cutting())) return;
-        table.distance_[c] = pixel_distance(goal2, corner2);
-        open.emplace(table.distance_[c], c);
+        if (c != AnyAngleGraph::kNoCorner) seed(c);
       },
-      &check);
+      [](std::int64_t, std::int64_t) { return true; }, region_budget(graph), &check);
+  if (!scanned) {
+    for (std::uint32_t c = 0; c < count; ++c) seed(c);
+  }
 
   std::vector<bool> settled(count, false);
   while (!open.empty()) {
@@ -65,13 +76,24 @@ AnyAngleGoalTable AnyAngleGoalTable::build(const AnyAngleGraph& graph, Point goa
     open.pop();
     if (settled[u] || distance > table.distance_[u]) continue;
     settled[u] = true;
-    const Point from{corners[u].x2, corners[u].y2};
+    const AnyAngleGraph::Corner from = corners[u];
+    // Where the way from u goes next: only neighbours whose segment into u
+    // bends there tautly can improve through u (else a path cutting the bend
+    // beside u is shorter, see taut_bend).
+    const Point onward = table.next_[u] == kGoal
+                             ? goal2
+                             : Point{corners[table.next_[u]].x2, corners[table.next_[u]].y2};
     const std::uint32_t* end = graph.neighbours_end(u);
     check.after(static_cast<std::size_t>(end - graph.neighbours_begin(u)) + 1);
     for (const std::uint32_t* n = graph.neighbours_begin(u); n != end; ++n) {
       const std::uint32_t v = *n;
       if (settled[v]) continue;
-      const double through = distance + pixel_distance(from, {corners[v].x2, corners[v].y2});
+      const Point to{corners[v].x2, corners[v].y2};
+      if (!taut_bend(from.blocked_dx, from.blocked_dy, from.x2 - to.x, from.y2 - to.y,
+                     onward.x - from.x2, onward.y - from.y2)) {
+        continue;
+      }
+      const double through = distance + pixel_distance({from.x2, from.y2}, to);
       if (through < table.distance_[v]) {
         table.distance_[v] = through;
         table.next_[v] = u;

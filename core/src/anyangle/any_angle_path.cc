@@ -1,4 +1,6 @@
 // find_any_angle_path: the start's visible corners against a goal table.
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -6,6 +8,7 @@
 
 #include "anyangle/blocked_grid.h"
 #include "anyangle/line_of_sight.h"
+#include "anyangle/region_budget.h"
 #include "anyangle/visible_region.h"
 #include "pathcore/any_angle.h"
 
@@ -57,13 +60,9 @@ std::optional<AnyAnglePath> find_any_angle_path(const AnyAngleGraph& graph,
   const std::size_t corner_stride = std::size_t{graph.width()} + 1;
   double best = std::numeric_limits<double>::infinity();
   std::uint32_t best_corner = AnyAngleGraph::kNoCorner;
-  VisibleRegionScan scan(grid);
-  scan.for_each_corner(start2, [&](std::int64_t i, std::int64_t j) {
-    const std::uint32_t c =
-        corner_at[static_cast<std::size_t>(j) * corner_stride + static_cast<std::size_t>(i)];
-    if (c == AnyAngleGraph::kNoCorner || c == best_corner) return;
+  const auto consider = [&](std::uint32_t c) {
     const double rest = table.distance(c);
-    if (!(rest < best)) return;
+    if (!(rest < best) || c == best_corner) return;
     const AnyAngleGraph::Corner corner = corners[c];
     const Point corner2{corner.x2, corner.y2};
     const double through = pixel_distance(start2, corner2) + rest;
@@ -72,10 +71,40 @@ std::optional<AnyAnglePath> find_any_angle_path(const AnyAngleGraph& graph,
                  corner2.y - start2.y)) {
       return;
     }
+    const std::uint32_t after = table.next(c);
+    const Point onward =
+        after == AnyAngleGoalTable::kGoal ? goal2 : Point{corners[after].x2, corners[after].y2};
+    if (!taut_bend(corner.blocked_dx, corner.blocked_dy, corner2.x - start2.x,
+                   corner2.y - start2.y, onward.x - corner2.x, onward.y - corner2.y)) {
+      return;
+    }
     if (!segment_free(grid, start2, corner2, corner_cutting)) return;
     best = through;
     best_corner = c;
-  });
+  };
+  // Pixels no path shorter than the best so far can touch are left out, and
+  // so everything behind them: along a ray from the start, |start p| +
+  // |p goal| never decreases. The bound: distances to the pixel's square.
+  const auto to_square = [](const Point& p2, std::int64_t x, std::int64_t y) {
+    const std::int64_t dx = std::max<std::int64_t>({0, 2 * x - p2.x, p2.x - 2 * x - 2});
+    const std::int64_t dy = std::max<std::int64_t>({0, 2 * y - p2.y, p2.y - 2 * y - 2});
+    return std::sqrt(static_cast<double>(dx * dx + dy * dy)) / 2;
+  };
+  VisibleRegionScan scan(grid);
+  const bool scanned = scan.for_each_corner(
+      start2,
+      [&](std::int64_t i, std::int64_t j) {
+        const std::uint32_t c =
+            corner_at[static_cast<std::size_t>(j) * corner_stride + static_cast<std::size_t>(i)];
+        if (c != AnyAngleGraph::kNoCorner) consider(c);
+      },
+      [&](std::int64_t x, std::int64_t y) {
+        return to_square(start2, x, y) + to_square(goal2, x, y) <= best;
+      },
+      region_budget(graph));
+  if (!scanned) {
+    for (std::uint32_t c = 0; c < corners.size(); ++c) consider(c);
+  }
   if (best_corner == AnyAngleGraph::kNoCorner) return std::nullopt;
 
   AnyAnglePath path;

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <cstdint>
+
 #include "anyangle/blocked_grid.h"
 #include "pathcore/mask.h"
 
@@ -24,6 +26,19 @@ namespace pathcore {
 [[nodiscard]] inline bool taut_at(int blocked_dx, int blocked_dy, std::int64_t dx,
                                   std::int64_t dy) {
   return dx * dy * blocked_dx * blocked_dy <= 0;
+}
+
+// A path ... -> from -> corner -> to ... bending at a convex corner is taut
+// (cannot be shortened near the corner) iff it turns round the corner's
+// blocked pixel: straight on, or turning toward the side the pixel is on.
+// in = corner - from, out = to - corner, both tangent (taut_at). Pinch
+// points (0, 0) take any bend.
+[[nodiscard]] inline bool taut_bend(int blocked_dx, int blocked_dy, std::int64_t in_x,
+                                    std::int64_t in_y, std::int64_t out_x, std::int64_t out_y) {
+  const std::int64_t turn = in_x * out_y - in_y * out_x;
+  if (turn == 0 || (blocked_dx == 0 && blocked_dy == 0)) return true;
+  const std::int64_t side = in_x * blocked_dy - in_y * blocked_dx;
+  return (turn > 0) == (side > 0);
 }
 
 }  // namespace pathcore

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -27,9 +28,18 @@ class VisibleRegionScan {
 
   // Calls visit(i, j) for each square corner (i, j) of every kept pixel
   // (corners shared by kept pixels more than once). check, when set, counts
-  // the pixels scanned.
+  // the pixels scanned. allow(x, y) may rule out more pixels (and so all
+  // behind them), e.g. those no shorter path can touch; it is asked before a
+  // pixel is kept. Stops and returns false once more than `budget` pixels
+  // were kept (the caller then does without the region); true when done.
+  template <typename Visit, typename Allow>
+  bool for_each_corner(Point viewpoint2, Visit&& visit, Allow&& allow, std::size_t budget,
+                       InterruptCheck* check = nullptr);
   template <typename Visit>
-  void for_each_corner(Point viewpoint2, Visit&& visit, InterruptCheck* check = nullptr);
+  bool for_each_corner(Point viewpoint2, Visit&& visit, InterruptCheck* check = nullptr) {
+    return for_each_corner(
+        viewpoint2, visit, [](std::int64_t, std::int64_t) { return true; }, SIZE_MAX, check);
+  }
 
  private:
   struct Box {
@@ -175,8 +185,9 @@ inline VisibleRegionScan::Span VisibleRegionScan::hull(const Span& s, const Span
   return either;
 }
 
-template <typename Visit>
-void VisibleRegionScan::for_each_corner(Point viewpoint2, Visit&& visit, InterruptCheck* check) {
+template <typename Visit, typename Allow>
+bool VisibleRegionScan::for_each_corner(Point viewpoint2, Visit&& visit, Allow&& allow,
+                                        std::size_t budget, InterruptCheck* check) {
   vx_ = viewpoint2.x;
   vy_ = viewpoint2.y;
   const bool centre = (vx_ % 2) != 0;
@@ -191,6 +202,7 @@ void VisibleRegionScan::for_each_corner(Point viewpoint2, Visit&& visit, Interru
   Box inner = centre ? Box{(vx_ - 1) / 2, (vy_ - 1) / 2, (vx_ - 1) / 2, (vy_ - 1) / 2}
                      : Box{vx_ / 2 - 1, vy_ / 2 - 1, vx_ / 2, vy_ / 2};
   previous_.clear();
+  std::size_t kept_count = 0;
   for (std::int64_t k = 0; k < perimeter(inner); ++k) {
     const Point q = perimeter_pixel(inner, k);
     if (grid_.blocked_anywhere(q.x, q.y)) continue;
@@ -221,6 +233,10 @@ void VisibleRegionScan::for_each_corner(Point viewpoint2, Visit&& visit, Interru
     const auto pass_on = [&](std::int64_t k, Point q, const Span* from) {
       Cell& cell = meet(k, q);
       if (!cell.walkable) return;
+      if (cell.kept != stamp_ && !allow(q.x, q.y)) {
+        cell.walkable = false;  // ruled out: as good as blocked
+        return;
+      }
       Span passed = cell.span;
       if (from != nullptr) {
         if (!overlap(cell.span, *from)) return;
@@ -261,6 +277,8 @@ void VisibleRegionScan::for_each_corner(Point viewpoint2, Visit&& visit, Interru
       }
     }
     // The kept pixels: visited, and the next ring's sources.
+    kept_count += kept_indices_.size();
+    if (kept_count > budget) return false;
     for (const std::int64_t k : kept_indices_) {
       const Point q = perimeter_pixel(box, k);
       current_.push_back({q, cells_[static_cast<std::size_t>(k)].reach});
@@ -270,6 +288,7 @@ void VisibleRegionScan::for_each_corner(Point viewpoint2, Visit&& visit, Interru
     inner = box;
     inside_sees_all = false;
   }
+  return true;
 }
 
 }  // namespace pathcore
