@@ -16,7 +16,7 @@
 
 namespace pathcore {
 
-std::size_t region_budget(const AnyAngleGraph& graph) { return 2 * graph.corner_count() + 256; }
+std::size_t region_budget(const AnyAngleGraph& graph) { return graph.corner_count() / 2 + 64; }
 
 AnyAngleGoalTable AnyAngleGoalTable::build(const AnyAngleGraph& graph, Point goal,
                                            const std::function<bool()>& interrupt) {

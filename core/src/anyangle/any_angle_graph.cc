@@ -8,6 +8,7 @@
 
 #include "anyangle/blocked_grid.h"
 #include "anyangle/line_of_sight.h"
+#include "anyangle/region_budget.h"
 #include "anyangle/visible_region.h"
 #include "mask/interrupt_check.h"
 #include "pathcore/any_angle.h"
@@ -55,29 +56,36 @@ AnyAngleGraph AnyAngleGraph::build(const Mask& mask, AreaSet enabled, bool allow
   std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
   std::vector<std::uint32_t> seen(graph.corners_.size(), kNoCorner);
   VisibleRegionScan scan(grid);
+  const std::size_t budget = region_budget(graph);
   for (std::uint32_t u = 0; u < graph.corners_.size(); ++u) {
     const Corner from = graph.corners_[u];
-    scan.for_each_corner(
+    const auto consider = [&](std::uint32_t v) {
+      if (v <= u || seen[v] == u) return;
+      seen[v] = u;
+      const Corner to = graph.corners_[v];
+      const std::int64_t dx = to.x2 - from.x2;
+      const std::int64_t dy = to.y2 - from.y2;
+      if (!taut_at(from.blocked_dx, from.blocked_dy, dx, dy) ||
+          !taut_at(to.blocked_dx, to.blocked_dy, dx, dy)) {
+        return;
+      }
+      check.after(static_cast<std::size_t>(std::max(std::abs(dx), std::abs(dy))) / 2 + 1);
+      if (segment_free(grid, {from.x2, from.y2}, {to.x2, to.y2}, allow_corner_cutting)) {
+        edges.emplace_back(u, v);
+      }
+    };
+    // Where the corner sees far (open maps), every later corner directly.
+    const bool scanned = scan.for_each_corner(
         Point{from.x2, from.y2},
         [&](std::int64_t i, std::int64_t j) {
-          const std::uint32_t v =
-              graph.corner_at_[static_cast<std::size_t>(j) * corner_stride +
-                               static_cast<std::size_t>(i)];
-          if (v == kNoCorner || v <= u || seen[v] == u) return;
-          seen[v] = u;
-          const Corner to = graph.corners_[v];
-          const std::int64_t dx = to.x2 - from.x2;
-          const std::int64_t dy = to.y2 - from.y2;
-          if (!taut_at(from.blocked_dx, from.blocked_dy, dx, dy) ||
-              !taut_at(to.blocked_dx, to.blocked_dy, dx, dy)) {
-            return;
-          }
-          check.after(static_cast<std::size_t>(std::max(std::abs(dx), std::abs(dy))) / 2 + 1);
-          if (segment_free(grid, {from.x2, from.y2}, {to.x2, to.y2}, allow_corner_cutting)) {
-            edges.emplace_back(u, v);
-          }
+          const std::uint32_t v = graph.corner_at_[static_cast<std::size_t>(j) * corner_stride +
+                                                   static_cast<std::size_t>(i)];
+          if (v != kNoCorner) consider(v);
         },
-        &check);
+        [](std::int64_t, std::int64_t) { return true; }, budget, &check);
+    if (!scanned) {
+      for (std::uint32_t v = u + 1; v < graph.corners_.size(); ++v) consider(v);
+    }
   }
 
   // Compressed adjacency, both directions.
