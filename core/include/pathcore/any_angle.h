@@ -119,6 +119,8 @@ class AnyAngleGoalTable {
   // The next corner from c toward the goal, or kGoal when it is the goal.
   static constexpr std::uint32_t kGoal = 0xFFFFFFFFU;
   [[nodiscard]] std::uint32_t next(std::uint32_t c) const { return next_[c]; }
+  // The number of corners of the graph it was built from.
+  [[nodiscard]] std::size_t corner_count() const { return distance_.size(); }
   [[nodiscard]] std::size_t memory_bytes() const;
 
  private:
@@ -142,8 +144,9 @@ struct AnyAnglePath {
 
 // The exact shortest path from start to the table's goal; std::nullopt when
 // start or goal is not walkable or no path joins them. A one-point path when
-// start == goal. start outside the mask: InvalidArgument. table must have
-// been built from graph.
+// start == goal. InvalidArgument for a start outside the mask or a table
+// built from a graph with another number of corners (it must come from this
+// graph). O(the start's visible region within the ellipse of the answer).
 [[nodiscard]] std::optional<AnyAnglePath> find_any_angle_path(const AnyAngleGraph& graph,
                                                               const AnyAngleGoalTable& table,
                                                               Point start);

@@ -40,6 +40,9 @@ std::optional<AnyAnglePath> find_any_angle_path(const AnyAngleGraph& graph,
       static_cast<std::uint32_t>(start.y) >= graph.height()) {
     throw InvalidArgument("any-angle start outside the mask");
   }
+  if (table.corner_count() != graph.corner_count()) {
+    throw InvalidArgument("any-angle goal table built from another graph");
+  }
   if (!table.goal_walkable() || !graph.walkable(start)) return std::nullopt;
   const Point goal = table.goal();
   const auto centre = [](Point p) { return PointD{p.x + 0.5, p.y + 0.5}; };

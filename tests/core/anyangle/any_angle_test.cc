@@ -113,6 +113,9 @@ TEST(AnyAngle, BlockedOrUnreachableEndsHaveNoPath) {
   EXPECT_THROW((void)AnyAngleGoalTable::build(graph, {5, 0}), InvalidArgument);
   const AnyAngleGoalTable table = AnyAngleGoalTable::build(graph, {0, 0});
   EXPECT_THROW((void)find_any_angle_path(graph, table, {-1, 0}), InvalidArgument);
+  const AnyAngleGraph other = AnyAngleGraph::build(mask_from({".....", ".#...", "....."}),
+                                                   kAllAreas, false);
+  EXPECT_THROW((void)find_any_angle_path(other, table, {0, 0}), InvalidArgument);
 }
 
 TEST(AnyAngle, DisabledAreasAreBlocked) {
