@@ -146,14 +146,15 @@ int main(int argc, char** argv) {
     cold_ratio_sum += cold_ratio;
     warm_ratio_sum += warm_ratio;
     ++maps;
-    std::printf("%-16s %7zu %8zu %9.1f %9.2f | %9.0f %9.0f %9.1f | %9.0f %9.1f %9.0f %9d | %6.2f %6.2f\n",
-                scen.stem().stem().string().c_str(), graph->corner_count(), graph->edge_count(),
-                graph_us / 1000, static_cast<double>(graph->memory_bytes()) / 1e6, cold_any / n,
-                table_only / n, warm_any / n, cold_default / n, warm_default / n,
-                table_bytes / n / 1e3, found, cold_ratio, warm_ratio);
+    std::printf(
+        "%-16s %7zu %8zu %9.1f %9.2f | %9.0f %9.0f %9.1f | %9.0f %9.1f %9.0f %9d | %6.2f %6.2f\n",
+        scen.stem().stem().string().c_str(), graph->corner_count(), graph->edge_count(),
+        graph_us / 1000, static_cast<double>(graph->memory_bytes()) / 1e6, cold_any / n,
+        table_only / n, warm_any / n, cold_default / n, warm_default / n, table_bytes / n / 1e3,
+        found, cold_ratio, warm_ratio);
     std::fflush(stdout);
   }
-  std::printf("mean over %d maps: cold any-angle / cold FindPath = %.2f, warm / warm = %.2f\n", maps,
-              cold_ratio_sum / maps, warm_ratio_sum / maps);
+  std::printf("mean over %d maps: cold any-angle / cold FindPath = %.2f, warm / warm = %.2f\n",
+              maps, cold_ratio_sum / maps, warm_ratio_sum / maps);
   return 0;
 }

@@ -35,7 +35,7 @@ std::size_t AnyAnglePath::memory_bytes() const {
 }
 
 std::optional<AnyAnglePath> find_any_angle_path(const AnyAngleGraph& graph,
-                                                 const AnyAngleGoalTable& table, Point start) {
+                                                const AnyAngleGoalTable& table, Point start) {
   if (start.x < 0 || start.y < 0 || static_cast<std::uint32_t>(start.x) >= graph.width() ||
       static_cast<std::uint32_t>(start.y) >= graph.height()) {
     throw InvalidArgument("any-angle start outside the mask");
@@ -53,7 +53,8 @@ std::optional<AnyAnglePath> find_any_angle_path(const AnyAngleGraph& graph,
   const Point goal2{2 * goal.x + 1, 2 * goal.y + 1};
   const bool corner_cutting = graph.allow_corner_cutting();
   if (segment_free(grid, start2, goal2, corner_cutting)) {
-    return AnyAnglePath{{centre(start), centre(goal)}, {start, goal}, pixel_distance(start2, goal2)};
+    return AnyAnglePath{
+        {centre(start), centre(goal)}, {start, goal}, pixel_distance(start2, goal2)};
   }
 
   // The best first corner: the visible one minimising |start c| + d(c). The
@@ -77,8 +78,8 @@ std::optional<AnyAnglePath> find_any_angle_path(const AnyAngleGraph& graph,
     const std::uint32_t after = table.next(c);
     const Point onward =
         after == AnyAngleGoalTable::kGoal ? goal2 : Point{corners[after].x2, corners[after].y2};
-    if (!taut_bend(corner.blocked_dx, corner.blocked_dy, corner2.x - start2.x,
-                   corner2.y - start2.y, onward.x - corner2.x, onward.y - corner2.y)) {
+    if (!taut_bend(corner.blocked_dx, corner.blocked_dy, corner2.x - start2.x, corner2.y - start2.y,
+                   onward.x - corner2.x, onward.y - corner2.y)) {
       return;
     }
     if (!segment_free(grid, start2, corner2, corner_cutting)) return;

@@ -72,8 +72,7 @@ bool segment_free(const BlockedGrid& grid, Point a2, Point b2, bool corner_cutti
     return vertical_free(grid, a2.x, std::min(a2.y, b2.y), std::max(a2.y, b2.y), corner_cutting);
   }
   if (a2.y == b2.y) {
-    return horizontal_free(grid, a2.y, std::min(a2.x, b2.x), std::max(a2.x, b2.x),
-                           corner_cutting);
+    return horizontal_free(grid, a2.y, std::min(a2.x, b2.x), std::max(a2.x, b2.x), corner_cutting);
   }
   // A slanted segment never runs along a grid line: it is free iff every
   // pixel whose interior it enters is walkable and no grid point it passes

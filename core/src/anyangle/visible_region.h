@@ -213,7 +213,8 @@ bool VisibleRegionScan::for_each_corner(Point viewpoint2, Visit&& visit, Allow&&
   while (!previous_.empty()) {
     const Box box{inner.x0 - 1, inner.y0 - 1, inner.x1 + 1, inner.y1 + 1};
     const std::int64_t length = perimeter(box);
-    if (cells_.size() < static_cast<std::size_t>(length)) cells_.resize(static_cast<std::size_t>(length));
+    if (cells_.size() < static_cast<std::size_t>(length))
+      cells_.resize(static_cast<std::size_t>(length));
     ++stamp_;
     if (check != nullptr) check->after(previous_.size() * 4 + 1);
     current_.clear();

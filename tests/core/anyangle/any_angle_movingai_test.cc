@@ -128,8 +128,8 @@ TEST_P(AnyAngleMovingAi, MatchesTheReference) {
     return;
   }
 
-  const std::vector<pathtest::MovingAiScenario> scenarios = pathtest::parse_movingai_scenarios(
-      pathtest::read_whole_file(scen), scen.stem().string());
+  const std::vector<pathtest::MovingAiScenario> scenarios =
+      pathtest::parse_movingai_scenarios(pathtest::read_whole_file(scen), scen.stem().string());
   ASSERT_FALSE(scenarios.empty());
   for (const bool cut : rules) {
     const AnyAngleGraph graph = AnyAngleGraph::build(mask, kAllAreas, cut);

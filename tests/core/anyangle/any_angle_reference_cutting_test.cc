@@ -42,12 +42,11 @@ TEST(AnyAngleReferenceCutting, SegmentsPassPinchesOnlyWhenCutting) {
 TEST(AnyAngleReferenceCutting, ShortestPathsSqueezeThroughPinches) {
   const Mask closed = mask_from({".#", "#."});
   EXPECT_FALSE(any_angle_shortest_length(closed, kAllAreas, {0, 0}, {1, 1}).has_value());
-  EXPECT_NEAR(any_angle_shortest_length(closed, kAllAreas, {0, 0}, {1, 1}, std::nullopt, true)
-                  .value_or(-1),
-              std::sqrt(2.0), 1e-12);
+  EXPECT_NEAR(
+      any_angle_shortest_length(closed, kAllAreas, {0, 0}, {1, 1}, std::nullopt, true).value_or(-1),
+      std::sqrt(2.0), 1e-12);
   // Two rooms touching at the pinch (3, 3): the path bends there.
-  const Mask rooms =
-      mask_from({"...###", "...###", "...###", "###...", "###...", "###..."});
+  const Mask rooms = mask_from({"...###", "...###", "...###", "###...", "###...", "###..."});
   const auto path = any_angle_shortest_path(rooms, kAllAreas, {0, 2}, {5, 4}, std::nullopt, true);
   ASSERT_TRUE(path.has_value());
   EXPECT_NEAR(path->length, std::hypot(2.5, 0.5) + std::hypot(2.5, 1.5), 1e-12);

@@ -113,8 +113,8 @@ TEST(AnyAngle, BlockedOrUnreachableEndsHaveNoPath) {
   EXPECT_THROW((void)AnyAngleGoalTable::build(graph, {5, 0}), InvalidArgument);
   const AnyAngleGoalTable table = AnyAngleGoalTable::build(graph, {0, 0});
   EXPECT_THROW((void)find_any_angle_path(graph, table, {-1, 0}), InvalidArgument);
-  const AnyAngleGraph other = AnyAngleGraph::build(mask_from({".....", ".#...", "....."}),
-                                                   kAllAreas, false);
+  const AnyAngleGraph other =
+      AnyAngleGraph::build(mask_from({".....", ".#...", "....."}), kAllAreas, false);
   EXPECT_THROW((void)find_any_angle_path(other, table, {0, 0}), InvalidArgument);
 }
 
@@ -131,7 +131,7 @@ TEST(AnyAngle, ReportsMemory) {
   const AnyAngleGraph graph = AnyAngleGraph::build(mask, kAllAreas, false);
   EXPECT_EQ(graph.corner_count(), 8U);
   EXPECT_GE(graph.memory_bytes(), sizeof(graph) + 7 * 5 + 8 * sizeof(AnyAngleGraph::Corner) +
-                                       graph.edge_count() * 2 * sizeof(std::uint32_t));
+                                      graph.edge_count() * 2 * sizeof(std::uint32_t));
   const AnyAngleGoalTable table = AnyAngleGoalTable::build(graph, {0, 0});
   EXPECT_GE(table.memory_bytes(), 8 * (sizeof(double) + sizeof(std::uint32_t)));
   const auto path = find_any_angle_path(graph, table, {4, 2});
@@ -155,8 +155,8 @@ TEST(AnyAngle, InterruptStopsTheBuilders) {
 void check_against_reference(const Mask& mask, AreaSet enabled, bool corner_cutting, Point start,
                              Point goal, const std::optional<AnyAnglePath>& path,
                              const std::string& context) {
-  const std::optional<double> expected = pathtest::any_angle_shortest_length(
-      mask, enabled, start, goal, std::nullopt, corner_cutting);
+  const std::optional<double> expected =
+      pathtest::any_angle_shortest_length(mask, enabled, start, goal, std::nullopt, corner_cutting);
   ASSERT_EQ(path.has_value(), expected.has_value()) << context;
   if (!path) return;
   EXPECT_NEAR(path->length, *expected, 1e-9 * std::max(1.0, *expected)) << context;
@@ -207,12 +207,11 @@ TEST(AnyAngle, MatchesTheReferenceOnRandomMasks) {
         // Now and then start at the goal.
         const Point start = s == 2 && g == 0 ? goal : pathtest::random_point(rng, mask);
         const auto path = find_any_angle_path(graph, table, start);
-        check_against_reference(mask, enabled, corner_cutting, start, goal, path,
-                                "round " + std::to_string(round) + " cut " +
-                                    std::to_string(corner_cutting) + " start " +
-                                    std::to_string(start.x) + "," + std::to_string(start.y) +
-                                    " goal " + std::to_string(goal.x) + "," +
-                                    std::to_string(goal.y));
+        check_against_reference(
+            mask, enabled, corner_cutting, start, goal, path,
+            "round " + std::to_string(round) + " cut " + std::to_string(corner_cutting) +
+                " start " + std::to_string(start.x) + "," + std::to_string(start.y) + " goal " +
+                std::to_string(goal.x) + "," + std::to_string(goal.y));
         if (HasFatalFailure() || HasFailure()) return;
         ++compared;
         found += path.has_value() ? 1 : 0;
