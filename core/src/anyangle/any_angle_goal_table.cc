@@ -16,8 +16,6 @@
 
 namespace pathcore {
 
-std::size_t region_budget(const AnyAngleGraph& graph) { return graph.corner_count() / 2 + 64; }
-
 AnyAngleGoalTable AnyAngleGoalTable::build(const AnyAngleGraph& graph, Point goal,
                                            const std::function<bool()>& interrupt) {
   if (goal.x < 0 || goal.y < 0 || static_cast<std::uint32_t>(goal.x) >= graph.width() ||
