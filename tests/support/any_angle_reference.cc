@@ -26,8 +26,8 @@ std::int64_t ceil_div(std::int64_t n, std::int64_t d) { return -floor_div(-n, d)
 // so that one routine handles vertical and horizontal segments.
 class Grid {
  public:
-  Grid(const Mask& mask, AreaSet enabled, bool transposed)
-      : mask_(mask), enabled_(enabled), transposed_(transposed) {}
+  Grid(const Mask& mask, AreaSet enabled, bool transposed, bool corner_cutting = false)
+      : mask_(mask), enabled_(enabled), transposed_(transposed), corner_cutting_(corner_cutting) {}
 
   // Pixel (i, j) blocked or outside the mask.
   [[nodiscard]] bool blocked(std::int64_t i, std::int64_t j) const {
@@ -45,6 +45,11 @@ class Grid {
   // segment enters a blocked pixel or runs between two: caught anyway; ending
   // there is touching a walkable pixel's corner, allowed.)
   [[nodiscard]] bool pinch(std::int64_t i, std::int64_t j) const {
+    return !corner_cutting_ && diagonal_pair(i, j);
+  }
+  // Whatever the corner rule: two diagonally opposite pixels blocked, the
+  // other two walkable.
+  [[nodiscard]] bool diagonal_pair(std::int64_t i, std::int64_t j) const {
     const bool top_left = blocked(i - 1, j - 1);
     const bool top_right = blocked(i, j - 1);
     const bool bottom_left = blocked(i - 1, j);
@@ -56,6 +61,7 @@ class Grid {
   const Mask& mask_;
   AreaSet enabled_;
   bool transposed_;
+  bool corner_cutting_;
 };
 
 // A segment along x = x2 (doubled), from y2 = lo to hi (lo <= hi).
@@ -84,20 +90,21 @@ bool axis_segment_visible(const Grid& grid, std::int64_t x2, std::int64_t lo, st
 
 }  // namespace
 
-bool any_angle_visible(const Mask& mask, AreaSet enabled, Point a2, Point b2) {
+bool any_angle_visible(const Mask& mask, AreaSet enabled, Point a2, Point b2,
+                       bool allow_corner_cutting) {
   if (a2.x == b2.x) {
-    return axis_segment_visible(Grid(mask, enabled, false), a2.x, std::min(a2.y, b2.y),
-                                std::max(a2.y, b2.y));
+    return axis_segment_visible(Grid(mask, enabled, false, allow_corner_cutting), a2.x,
+                                std::min(a2.y, b2.y), std::max(a2.y, b2.y));
   }
   if (a2.y == b2.y) {
-    return axis_segment_visible(Grid(mask, enabled, true), a2.y, std::min(a2.x, b2.x),
-                                std::max(a2.x, b2.x));
+    return axis_segment_visible(Grid(mask, enabled, true, allow_corner_cutting), a2.y,
+                                std::min(a2.x, b2.x), std::max(a2.x, b2.x));
   }
   // Neither axis-parallel: the segment never runs along a grid line, so it is
   // visible iff every pixel whose interior it enters is walkable and every
   // grid corner it passes through is no pinch. Walk it by pixel columns.
   if (a2.x > b2.x) std::swap(a2, b2);
-  const Grid grid(mask, enabled, false);
+  const Grid grid(mask, enabled, false, allow_corner_cutting);
   const std::int64_t dx = b2.x - a2.x;  // > 0
   const std::int64_t dy = b2.y - a2.y;
   // y(x) = numerator(x) / dx.
@@ -128,7 +135,8 @@ bool any_angle_visible(const Mask& mask, AreaSet enabled, Point a2, Point b2) {
 }
 
 std::optional<AnyAnglePath> any_angle_shortest_path(const Mask& mask, AreaSet enabled, Point start,
-                                                    Point goal, std::optional<double> upper_bound) {
+                                                    Point goal, std::optional<double> upper_bound,
+                                                    bool allow_corner_cutting) {
   if (!mask.walkable(start, enabled) || !mask.walkable(goal, enabled)) return std::nullopt;
   // Everything below in doubled coordinates.
   const Point s2{2 * start.x + 1, 2 * start.y + 1};
@@ -141,7 +149,9 @@ std::optional<AnyAnglePath> any_angle_shortest_path(const Mask& mask, AreaSet en
     return std::sqrt(dx * dx + dy * dy);
   };
   if (start == goal) return AnyAnglePath{0, {s2}};
-  if (any_angle_visible(mask, enabled, s2, g2)) return AnyAnglePath{distance(s2, g2) / 2, {s2, g2}};
+  if (any_angle_visible(mask, enabled, s2, g2, allow_corner_cutting)) {
+    return AnyAnglePath{distance(s2, g2) / 2, {s2, g2}};
+  }
 
   // A little slack so that rounding never drops the corner of a path exactly
   // as long as the bound.
@@ -149,11 +159,12 @@ std::optional<AnyAnglePath> any_angle_shortest_path(const Mask& mask, AreaSet en
       upper_bound ? 2 * *upper_bound * (1 + 1e-9) + 1e-6 : std::numeric_limits<double>::infinity();
 
   // The vertices: start, goal, then the convex corners (exactly one blocked
-  // pixel around them) within the ellipse |s v| + |v g| <= bound.
+  // pixel around them; with corner cutting also pinch points) within the
+  // ellipse |s v| + |v g| <= bound.
   struct Vertex {
     Point p;
     // Direction from the corner into its blocked pixel (+-1 each); 0 for
-    // start and goal.
+    // start and goal and pinch points.
     int qx = 0;
     int qy = 0;
   };
@@ -185,9 +196,14 @@ std::optional<AnyAnglePath> any_angle_shortest_path(const Mask& mask, AreaSet en
       const bool top_right = grid.blocked(i, j - 1);
       const bool bottom_left = grid.blocked(i - 1, j);
       const bool bottom_right = grid.blocked(i, j);
-      if (top_left + top_right + bottom_left + bottom_right != 1) continue;
+      const bool pinch_vertex = allow_corner_cutting && grid.diagonal_pair(i, j);
+      if (top_left + top_right + bottom_left + bottom_right != 1 && !pinch_vertex) continue;
       const Point p{static_cast<std::int32_t>(2 * i), static_cast<std::int32_t>(2 * j)};
       if (distance(s2, p) + distance(p, g2) > bound2) continue;
+      if (pinch_vertex) {
+        vertices.push_back({p});
+        continue;
+      }
       vertices.push_back({p, top_left || bottom_left ? -1 : 1, top_left || top_right ? -1 : 1});
     }
   }
@@ -235,7 +251,7 @@ std::optional<AnyAnglePath> any_angle_shortest_path(const Mask& mask, AreaSet en
       if (cost[u] + std::abs(heuristic[u] - heuristic[v]) + heuristic[v] > limit) continue;
       const double through = cost[u] + distance(from.p, to.p);
       if (through >= cost[v] || through + heuristic[v] > limit) continue;
-      if (!any_angle_visible(mask, enabled, from.p, to.p)) continue;
+      if (!any_angle_visible(mask, enabled, from.p, to.p, allow_corner_cutting)) continue;
       cost[v] = through;
       parent[v] = u;
       open.emplace(through + heuristic[v], v);
@@ -245,9 +261,10 @@ std::optional<AnyAnglePath> any_angle_shortest_path(const Mask& mask, AreaSet en
 }
 
 std::optional<double> any_angle_shortest_length(const Mask& mask, AreaSet enabled, Point start,
-                                                Point goal, std::optional<double> upper_bound) {
+                                                Point goal, std::optional<double> upper_bound,
+                                                bool allow_corner_cutting) {
   const std::optional<AnyAnglePath> path =
-      any_angle_shortest_path(mask, enabled, start, goal, upper_bound);
+      any_angle_shortest_path(mask, enabled, start, goal, upper_bound, allow_corner_cutting);
   if (!path) return std::nullopt;
   return path->length;
 }

@@ -25,6 +25,11 @@
 // blocked squares, and never passes through a pinch point. Only edges tangent
 // to the blocked pixel at each corner end are tried (a taut path wraps around
 // it). Slow by design: O(corners^2) line tests at worst.
+//
+// Corner cutting (allow_corner_cutting, as FieldOptions' rule of that name):
+// paths may also pass through pinch points, and may bend there (a pinch
+// point is a convex corner of each of its two blocked pixels), so pinch
+// points join the vertices, with no tangent filter.
 
 #include <optional>
 #include <vector>
@@ -44,7 +49,8 @@ namespace pathtest {
 // std::nullopt.
 [[nodiscard]] std::optional<double> any_angle_shortest_length(
     const pathcore::Mask& mask, pathcore::AreaSet enabled, pathcore::Point start,
-    pathcore::Point goal, std::optional<double> upper_bound = std::nullopt);
+    pathcore::Point goal, std::optional<double> upper_bound = std::nullopt,
+    bool allow_corner_cutting = false);
 
 // The shortest path itself: its length and its points in doubled coordinates
 // (see any_angle_visible), start centre first, goal centre last, the corners
@@ -55,14 +61,16 @@ struct AnyAnglePath {
 };
 [[nodiscard]] std::optional<AnyAnglePath> any_angle_shortest_path(
     const pathcore::Mask& mask, pathcore::AreaSet enabled, pathcore::Point start,
-    pathcore::Point goal, std::optional<double> upper_bound = std::nullopt);
+    pathcore::Point goal, std::optional<double> upper_bound = std::nullopt,
+    bool allow_corner_cutting = false);
 
 // The exact line-of-sight test of the reference, between two points given in
 // doubled coordinates (the centre of pixel (x, y) is (2x + 1, 2y + 1), square
 // corners are even), both inside [0, 2 width] x [0, 2 height]. Exposed for the
-// reference's own tests.
+// reference's own tests. With allow_corner_cutting pinch points do not block.
 [[nodiscard]] bool any_angle_visible(const pathcore::Mask& mask, pathcore::AreaSet enabled,
-                                     pathcore::Point a2, pathcore::Point b2);
+                                     pathcore::Point a2, pathcore::Point b2,
+                                     bool allow_corner_cutting = false);
 
 // The yardstick for smoothers that, like beautify, bend only at pixel centres
 // and keep every segment clear of blocked pixels: the length of the shortest
