@@ -198,7 +198,8 @@ void FillingSource::finish_deferred() noexcept {
 
 CachedPathResult cached_find_path(const MaskEntry& entry, FieldSource& source,
                                   pathcore::Point start, pathcore::Point goal,
-                                  const pathcore::FindPathOptions& options) {
+                                  const pathcore::FindPathOptions& options,
+                                  const FieldKey* goal_key) {
   const pathcore::Mask& mask = *entry.mask;
   const pathcore::ClearanceMap* clearance = entry.clearance.get();
   if (auto beeline = pathcore::beeline_answer(mask, start, goal, options, clearance)) {
@@ -208,7 +209,9 @@ CachedPathResult cached_find_path(const MaskEntry& entry, FieldSource& source,
   std::optional<bool> goal_reachable;
   bool hit = false;
   if (mask.walkable(start, enabled) && mask.walkable(goal, enabled)) {
-    const FieldLease lease = source.field(field_key(entry, options.field, goal), entry, start);
+    const FieldLease lease =
+        goal_key != nullptr ? source.field(*goal_key, entry, start)
+                            : source.field(field_key(entry, options.field, goal), entry, start);
     hit = lease.hit;
     if (lease.field->reachable(start) || !options.snap_to_reachable) {
       return {pathcore::path_from_field(mask, *lease.field, start, options, clearance,

@@ -167,9 +167,10 @@ class DistanceField {
                                             : element_bytes_;
   }
   // Bytes held, for cache accounting.
-  [[nodiscard]] std::size_t memory_bytes() const {
-    return sizeof(*this) + words16_.capacity() * 2 + words32_.capacity() * 4 +
-           words64_.capacity() * 8;
+  [[nodiscard]] std::size_t memory_bytes() const { return sizeof(*this) + storage_bytes(); }
+  // Bytes of the distance storage alone (what release_storage hands over).
+  [[nodiscard]] std::size_t storage_bytes() const {
+    return words16_.capacity() * 2 + words32_.capacity() * 4 + words64_.capacity() * 8;
   }
   // Moves the buffers out (for FieldBuilder's recycled argument); the field
   // is left empty, reachable nowhere.
