@@ -26,10 +26,18 @@ std::size_t FieldKeyHash::operator()(const FieldKey& key) const {
   return seed;
 }
 
-FieldCache::FieldCache(CacheBudget& budget) : budget_(budget) { budget_.join(*this); }
+FieldCache::FieldCache(CacheBudget& budget)
+    : budget_(budget),
+      storage_pool_(
+          std::make_shared<FieldStoragePool>(budget_.total_bytes() / kStoragePoolShare)) {
+  budget_.join(*this);
+}
 
 FieldCache::FieldCache(std::size_t budget_bytes)
-    : own_budget_(std::make_unique<CacheBudget>(budget_bytes)), budget_(*own_budget_) {
+    : own_budget_(std::make_unique<CacheBudget>(budget_bytes)),
+      budget_(*own_budget_),
+      storage_pool_(
+          std::make_shared<FieldStoragePool>(budget_.total_bytes() / kStoragePoolShare)) {
   budget_.join(*this);
 }
 

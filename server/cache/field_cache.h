@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "cache/cache_budget.h"
+#include "cache/field_storage_pool.h"
 #include "pathcore/distance_field.h"
 #include "pathcore/mask.h"
 
@@ -68,6 +69,9 @@ struct FieldCacheStats {
 // friends) so that one stats() call tells the whole story for metrics.
 class FieldCache final : public BudgetMember {
  public:
+  // The storage pool's bytes, as a fraction (1 / this) of the budget.
+  static constexpr std::size_t kStoragePoolShare = 16;
+
   // Joins budget, shared with the query caches; it must outlive the cache.
   explicit FieldCache(CacheBudget& budget);
   // With a budget of its own of budget_bytes, which query caches may join
@@ -107,6 +111,9 @@ class FieldCache final : public BudgetMember {
   // The whole budget, shared with the query caches.
   [[nodiscard]] std::size_t budget_bytes() const { return budget_.total_bytes(); }
   [[nodiscard]] CacheBudget& budget() const { return budget_; }
+  // Where fills get their memory, and fields give it back when dropped:
+  // holds up to a sixteenth of the budget besides it (kStoragePoolShare).
+  [[nodiscard]] FieldStoragePool& storage_pool() const { return *storage_pool_; }
 
   // BudgetMember:
   [[nodiscard]] std::optional<std::uint64_t> oldest_tick() const override;
@@ -127,6 +134,8 @@ class FieldCache final : public BudgetMember {
 
   std::unique_ptr<CacheBudget> own_budget_;  // only with the budget_bytes constructor
   CacheBudget& budget_;
+  // Shared with the fields' deleters, which may outlive the cache.
+  std::shared_ptr<FieldStoragePool> storage_pool_;
   mutable std::mutex mutex_;
   List lru_;
   std::unordered_map<FieldKey, List::iterator, FieldKeyHash> index_;

@@ -113,8 +113,13 @@ FieldLease FillingSource::lead(const std::shared_ptr<Flight>& flight, const Mask
   std::unique_ptr<Deferred> fill;
   const auto started = std::chrono::steady_clock::now();
   try {
+    // Built in the memory of a field dropped earlier when there is one.
     fill = std::make_unique<Deferred>(Deferred{
-        flight, entry.mask, pathcore::FieldBuilder(*entry.mask, key.goal, field_options(key)), 0});
+        flight, entry.mask,
+        pathcore::FieldBuilder(
+            *entry.mask, key.goal, field_options(key),
+            cache_.storage_pool().take(entry.mask->width(), entry.mask->height())),
+        0});
     if (request_ != nullptr) {
       fill->builder.set_interrupt(
           [this, f = flight.get()] { return flights_.poll(*f, request_.get()); });
@@ -131,7 +136,7 @@ FieldLease FillingSource::lead(const std::shared_ptr<Flight>& flight, const Mask
   fill->seconds = seconds_since(started);
   if (fill->builder.finished()) {
     // Start was not reachable: the fill ran to the end already.
-    auto field = std::make_shared<const pathcore::DistanceField>(fill->builder.take());
+    FieldPtr field = cache_.storage_pool().share(fill->builder.take());
     cache_.record_computed(fill->seconds);
     cache_.put(key, field);
     flights_.complete(*flight, field);
@@ -175,10 +180,13 @@ void FillingSource::finish_deferred() noexcept {
         }
       }
       fill->builder.finish();
-      auto field = std::make_shared<const pathcore::DistanceField>(fill->builder.take());
+      FieldPtr field = cache_.storage_pool().share(fill->builder.take());
       cache_.record_computed(fill->seconds + seconds_since(started));
       cache_.put(flight.key, field);
       flights_.complete(flight, field);
+      // Answered and cached: memory for the next fill of this size, paged
+      // in here rather than on that fill's answer path.
+      cache_.storage_pool().keep_spare_like(*field);
     } catch (const pathcore::Interrupted&) {
       cache_.record_interrupted();  // poll() removed the flight and answered its waiters
     } catch (...) {
@@ -190,7 +198,8 @@ void FillingSource::finish_deferred() noexcept {
 
 CachedPathResult cached_find_path(const MaskEntry& entry, FieldSource& source,
                                   pathcore::Point start, pathcore::Point goal,
-                                  const pathcore::FindPathOptions& options) {
+                                  const pathcore::FindPathOptions& options,
+                                  const FieldKey* goal_key) {
   const pathcore::Mask& mask = *entry.mask;
   const pathcore::ClearanceMap* clearance = entry.clearance.get();
   if (auto beeline = pathcore::beeline_answer(mask, start, goal, options, clearance)) {
@@ -200,7 +209,9 @@ CachedPathResult cached_find_path(const MaskEntry& entry, FieldSource& source,
   std::optional<bool> goal_reachable;
   bool hit = false;
   if (mask.walkable(start, enabled) && mask.walkable(goal, enabled)) {
-    const FieldLease lease = source.field(field_key(entry, options.field, goal), entry, start);
+    const FieldLease lease =
+        goal_key != nullptr ? source.field(*goal_key, entry, start)
+                            : source.field(field_key(entry, options.field, goal), entry, start);
     hit = lease.hit;
     if (lease.field->reachable(start) || !options.snap_to_reachable) {
       return {pathcore::path_from_field(mask, *lease.field, start, options, clearance,

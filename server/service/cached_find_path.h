@@ -149,10 +149,13 @@ class PartialSource final : public FieldSource {
 // cannot reach the goal: found = false, or with options.snap_to_reachable the
 // endpoints move per pathcore::snap_endpoints and the path is found between
 // them (its field keyed by the snapped goal). start and goal must be inside
-// the mask. Throws pathcore::InvalidArgument, and what the source throws.
+// the mask. goal_key: field_key(entry, options.field, goal) when the caller
+// has it already (not made again), else null. Throws
+// pathcore::InvalidArgument, and what the source throws.
 [[nodiscard]] CachedPathResult cached_find_path(const MaskEntry& entry, FieldSource& source,
                                                 pathcore::Point start, pathcore::Point goal,
-                                                const pathcore::FindPathOptions& options);
+                                                const pathcore::FindPathOptions& options,
+                                                const FieldKey* goal_key = nullptr);
 
 // The same, filling synchronously on the caller's thread on a miss (no
 // single flight, no deadline): for tests and tools.

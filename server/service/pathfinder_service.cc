@@ -745,7 +745,7 @@ grpc::Status PathfinderService::find_path(const v1::FindPathRequest& request,
     response.set_cache_hit(true);
     return grpc::Status::OK;
   }
-  CachedPathResult result = cached_find_path(*entry, source, start, goal, options);
+  CachedPathResult result = cached_find_path(*entry, source, start, goal, options, &key.field);
   pathcore::explain_result(mask, enabled, start, goal, result.path);
   to_proto(result.path, &response);
   response.set_mask_revision(entry->revision);

@@ -66,6 +66,21 @@ struct UninitializedAllocator : std::allocator<T> {
 template <typename T>
 using DistanceBuffer = std::vector<T, UninitializedAllocator<T>>;
 
+// The buffers of a distance field, handed to a FieldBuilder so that a new
+// field is built in memory an old one no longer needs (a cache's evicted
+// field) instead of in new memory, whose first touch costs page faults.
+// Only a buffer of the element type the fill uses and of enough capacity
+// (at most an eighth more than it needs) is used; the rest is freed.
+struct FieldStorage {
+  DistanceBuffer<std::uint16_t> words16;
+  DistanceBuffer<std::uint32_t> words32;
+  DistanceBuffer<std::uint64_t> words64;
+
+  [[nodiscard]] std::size_t bytes() const {
+    return words16.capacity() * 2 + words32.capacity() * 4 + words64.capacity() * 8;
+  }
+};
+
 // options as a field stores them: bit 0 of enabled cleared, corner cutting
 // off for kFour, area costs of 0 read as 1 (and entry 0 set to 1). Two
 // requests whose normalized options are equal can share a field.
@@ -152,9 +167,21 @@ class DistanceField {
                                             : element_bytes_;
   }
   // Bytes held, for cache accounting.
-  [[nodiscard]] std::size_t memory_bytes() const {
-    return sizeof(*this) + words16_.capacity() * 2 + words32_.capacity() * 4 +
-           words64_.capacity() * 8;
+  [[nodiscard]] std::size_t memory_bytes() const { return sizeof(*this) + storage_bytes(); }
+  // Bytes of the distance storage alone (what release_storage hands over).
+  [[nodiscard]] std::size_t storage_bytes() const {
+    return words16_.capacity() * 2 + words32_.capacity() * 4 + words64_.capacity() * 8;
+  }
+  // Moves the buffers out (for FieldBuilder's recycled argument); the field
+  // is left empty, reachable nowhere.
+  [[nodiscard]] FieldStorage release_storage() {
+    FieldStorage storage{std::move(words16_), std::move(words32_), std::move(words64_)};
+    words16_.clear();
+    words32_.clear();
+    words64_.clear();
+    width_ = 0;
+    height_ = 0;
+    return storage;
   }
 
  private:
@@ -243,6 +270,9 @@ class FieldBuilder {
  public:
   // Validates like compute_distance_field; does no filling yet.
   FieldBuilder(const Mask& mask, Point goal, const FieldOptions& options);
+  // The same, building the field in `recycled` where it fits (see FieldStorage).
+  FieldBuilder(const Mask& mask, Point goal, const FieldOptions& options,
+               FieldStorage recycled);
   ~FieldBuilder();
   FieldBuilder(FieldBuilder&&) noexcept;
   FieldBuilder& operator=(FieldBuilder&&) noexcept;

@@ -28,10 +28,7 @@ void FieldBuilder::State::start_buckets() {
     initial[static_cast<std::size_t>(id)] = on ? kUnreached<Word> : kBlocked<Word>;
     if (on) highest = std::max<std::uint32_t>(highest, costs[static_cast<std::size_t>(id)]);
   }
-  DistanceBuffer<std::uint32_t>().swap(field.words32_);
-  DistanceBuffer<std::uint64_t>().swap(field.words64_);
-  DistanceBuffer<Word>& grid = words<Word>();
-  grid.resize(padded_size);  // uninitialised: every element is written below
+  DistanceBuffer<Word>& grid = fresh_grid<Word>(padded_size);  // every element is written below
   if (!unit_costs) step_cost.assign(padded_size, 0);
   Word* const out = grid.data();
   std::fill(out, out + stride + 1, kBlocked<Word>);

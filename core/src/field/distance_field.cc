@@ -76,9 +76,14 @@ FieldOptions normalized(const FieldOptions& options) {
 }
 
 FieldBuilder::FieldBuilder(const Mask& mask, Point goal, const FieldOptions& options)
+    : FieldBuilder(mask, goal, options, FieldStorage{}) {}
+
+FieldBuilder::FieldBuilder(const Mask& mask, Point goal, const FieldOptions& options,
+                           FieldStorage recycled)
     : state_(std::make_unique<State>()) {
   require_inside(mask, goal, "goal");
   State& s = *state_;
+  s.recycled = std::move(recycled);
   s.mask = &mask;
   const std::size_t width = mask.width();
   const std::size_t height = mask.height();

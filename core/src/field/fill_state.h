@@ -294,6 +294,36 @@ struct FieldBuilder::State {
     return interrupt();
   }
 
+  // Buffers to build the field in (FieldBuilder's recycled argument), until
+  // the first start_* takes what fits.
+  FieldStorage recycled;
+
+  // The field's grid of padded_size Word-sized elements (uninitialised), for
+  // a fill that starts: a recycled buffer when one fits, else a new one; every
+  // other buffer of the field (and the recycled ones) is freed.
+  template <typename Word>
+  DistanceBuffer<Word>& fresh_grid(std::size_t padded_size) {
+    DistanceBuffer<std::uint16_t>().swap(field.words16_);
+    DistanceBuffer<std::uint32_t>().swap(field.words32_);
+    DistanceBuffer<std::uint64_t>().swap(field.words64_);
+    DistanceBuffer<Word>& grid = words<Word>();
+    DistanceBuffer<Word>* spare = nullptr;
+    if constexpr (sizeof(Word) == 2) {
+      spare = &recycled.words16;
+    } else if constexpr (sizeof(Word) == 4) {
+      spare = &recycled.words32;
+    } else {
+      spare = &recycled.words64;
+    }
+    // Not much larger than needed: the field keeps (and a cache charges) it all.
+    if (spare->capacity() >= padded_size && spare->capacity() - padded_size <= padded_size / 8) {
+      grid.swap(*spare);
+    }
+    recycled = FieldStorage{};
+    grid.resize(padded_size);  // uninitialised (the capacity suffices, or it is empty)
+    return grid;
+  }
+
   // The field's grid of Word-sized elements: the level fill's distances (16
   // or 32 bits), the bucket fills' packed pairs and keys (32 or 64 bits).
   template <typename Word>

@@ -23,10 +23,7 @@ void FieldBuilder::State::start_breadth_first() {
     initial[static_cast<std::size_t>(id)] =
         ((enabled >> id) & 1U) != 0 ? kUnreached<Word> : kBlocked<Word>;
   }
-  DistanceBuffer<std::uint16_t>().swap(field.words16_);
-  DistanceBuffer<std::uint32_t>().swap(field.words32_);
-  DistanceBuffer<Word>& grid = words<Word>();
-  grid.resize(padded_size);
+  DistanceBuffer<Word>& grid = fresh_grid<Word>(padded_size);
   Word* const out = grid.data();
   std::fill(out, out + stride + 1, kBlocked<Word>);
   const std::uint8_t* areas = mask->areas().data();

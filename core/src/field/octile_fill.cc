@@ -68,9 +68,7 @@ void FieldBuilder::State::start_octile_unit() {
   for (int id = 0; id <= kMaxAreaId; ++id) {
     initial[static_cast<std::size_t>(id)] = ((enabled >> id) & 1U) != 0 ? 0xFFFFFFFFU : 0U;
   }
-  DistanceBuffer<std::uint32_t>().swap(field.words32_);
-  DistanceBuffer<std::uint64_t>().swap(field.words64_);
-  field.words32_.resize(padded_size);  // uninitialised: every element is written below
+  fresh_grid<std::uint32_t>(padded_size);  // every element is written below
   std::uint32_t* const keys = field.words32_.data();
   std::fill(keys, keys + stride + 1, 0U);
   std::fill(keys + (height + 1) * stride, keys + padded_size, 0U);
