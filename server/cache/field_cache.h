@@ -70,7 +70,7 @@ struct FieldCacheStats {
 class FieldCache final : public BudgetMember {
  public:
   // The storage pool's bytes, as a fraction (1 / this) of the budget.
-  static constexpr std::size_t kStoragePoolShare = 16;
+  static constexpr std::size_t kStoragePoolShare = 32;
 
   // Joins budget, shared with the query caches; it must outlive the cache.
   explicit FieldCache(CacheBudget& budget);
@@ -112,7 +112,7 @@ class FieldCache final : public BudgetMember {
   [[nodiscard]] std::size_t budget_bytes() const { return budget_.total_bytes(); }
   [[nodiscard]] CacheBudget& budget() const { return budget_; }
   // Where fills get their memory, and fields give it back when dropped:
-  // holds up to a sixteenth of the budget besides it (kStoragePoolShare).
+  // holds up to a 32nd of the budget besides it (kStoragePoolShare).
   [[nodiscard]] FieldStoragePool& storage_pool() const { return *storage_pool_; }
 
   // BudgetMember:

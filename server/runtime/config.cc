@@ -118,7 +118,8 @@ std::optional<int> parse_config(int argc, char** argv, ServerConfig& config) {
                  "Memory budget in MiB shared by every cache: distance fields (2-8 bytes per "
                  "mask pixel), Reachable's component labels (4 per pixel), StandardMove routes "
                  "and FindPath answers. The least recently used entries of any of them go "
-                 "first; 0 disables caching")
+                 "first; 0 disables caching. Besides it, up to a 32nd of it keeps the memory "
+                 "of dropped fields for the next fills (no new pages to fault in)")
       ->type_name("MIB")
       ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 30))
       ->capture_default_str();
