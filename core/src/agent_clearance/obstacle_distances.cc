@@ -14,8 +14,8 @@
 // the wrong edge only overestimates. So
 //   D(x) = min(G(x), min over edges e = 2c + 1 of [ (2x - e)^2 + M(c) ]),
 // M(c) = min(G(c), G(c + 1)), the edge between pixels c and c + 1 (c = -1
-// and c = width - 1 are the mask's edges, with blocked pixels outside). The
-// envelope is built with integer arithmetic only, so every value is exact.
+// and c = width - 1 are the mask's edges, with blocked pixels outside). Every
+// value is decided in integers, so every value is exact.
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -27,45 +27,68 @@ namespace pathcore {
 
 namespace {
 
-// ceil(numerator / denominator) for denominator > 0.
-std::int64_t ceil_div(std::int64_t numerator, std::int64_t denominator) {
-  return numerator >= 0 ? (numerator + denominator - 1) / denominator
-                        : -((-numerator) / denominator);
-}
-
 // The lower envelope of one row: squared_half_pixels of every pixel of the
-// row from G (column[x]: f(vertical distance)^2).
+// row from G (column[x]: f(vertical distance)^2, 0 exactly where blocked).
+// An edge of value 0 (beside a blocked pixel or the mask edge) is nearer than
+// every edge beyond it, so each run of walkable pixels between two such edges
+// is a problem of its own: short runs (cluttered masks) are solved by trying
+// every edge, long ones by the envelope.
 class RowEnvelope {
  public:
   explicit RowEnvelope(std::uint32_t width)
-      : width_(width), edge_value_(width + 1), site_(width + 1), first_(width + 1) {}
+      : edge_value_(width + 1), site_(width + 1), first_(width + 1) {}
 
-  void run(const std::int64_t* column, std::uint32_t* out) {
-    const std::int64_t w = width_;
-    // Edge i (0..width) lies between pixels i - 1 and i, at 2i - 1 in the
-    // doubled frame in which pixel x's centre is at 2x.
-    edge_value_[0] = 0;
-    edge_value_[static_cast<std::size_t>(w)] = 0;
-    for (std::int64_t i = 1; i < w; ++i) {
-      edge_value_[i] = std::min(column[i - 1], column[i]);
+  void run(const std::int64_t* column, std::uint32_t* out, std::int64_t width) {
+    std::int64_t x = 0;
+    while (x < width) {
+      if (column[x] == 0) {
+        out[x++] = 0;
+        continue;
+      }
+      const std::int64_t begin = x;
+      while (x < width && column[x] != 0) ++x;
+      solve_run(column, out, begin, x);
     }
-    const auto value = [this](std::int64_t edge, std::int64_t x) {
-      const std::int64_t d = 2 * x - (2 * edge - 1);
-      return d * d + edge_value_[static_cast<std::size_t>(edge)];
-    };
+  }
+
+ private:
+  // Edge i lies between pixels i - 1 and i, at 2i - 1 in the doubled frame
+  // in which pixel x's centre is at 2x.
+  [[nodiscard]] std::int64_t value(std::int64_t edge, std::int64_t x) const {
+    const std::int64_t d = 2 * x - (2 * edge - 1);
+    return d * d + edge_value_[static_cast<std::size_t>(edge)];
+  }
+
+  // Pixels begin .. end - 1, all walkable, with blocked pixels (or the mask
+  // edge) just outside: edges begin and end are of value 0.
+  void solve_run(const std::int64_t* column, std::uint32_t* out, std::int64_t begin,
+                 std::int64_t end) {
+    edge_value_[static_cast<std::size_t>(begin)] = 0;
+    edge_value_[static_cast<std::size_t>(end)] = 0;
+    for (std::int64_t i = begin + 1; i < end; ++i) {
+      edge_value_[static_cast<std::size_t>(i)] = std::min(column[i - 1], column[i]);
+    }
+    if (end - begin <= kShortRun) {
+      for (std::int64_t x = begin; x < end; ++x) {
+        std::int64_t best = column[x];
+        for (std::int64_t edge = begin; edge <= end; ++edge) best = std::min(best, value(edge, x));
+        out[x] = static_cast<std::uint32_t>(best);
+      }
+      return;
+    }
     // site_[0..k]: the edges on the envelope, first_[j]: the first pixel
     // where site_[j] is lowest.
     std::int64_t k = 0;
-    site_[0] = 0;
-    first_[0] = 0;
-    for (std::int64_t edge = 1; edge <= w; ++edge) {
+    site_[0] = begin;
+    first_[0] = begin;
+    for (std::int64_t edge = begin + 1; edge <= end; ++edge) {
       while (k >= 0 && value(site_[k], first_[k]) >= value(edge, first_[k])) {
         --k;  // the new edge is no higher from where site_[k] began, so everywhere after
       }
       if (k < 0) {
         k = 0;
         site_[0] = edge;
-        first_[0] = 0;
+        first_[0] = begin;
         continue;
       }
       // The first pixel x with value(edge, x) <= value(old, x):
@@ -74,22 +97,28 @@ class RowEnvelope {
       const std::int64_t e = 2 * edge - 1;
       const std::int64_t o = 2 * old - 1;
       const std::int64_t numerator = (e - o) * (e + o) + edge_value_[edge] - edge_value_[old];
-      const std::int64_t x = ceil_div(numerator, 4 * (e - o));
-      if (x < w) {
+      const std::int64_t denominator = 4 * (e - o);
+      // A floating division (an integer one costs several times more, and
+      // this is the transform's hot spot), then made exact: numerator and
+      // denominator are exact doubles, so the guess is off by at most one or two.
+      auto x = static_cast<std::int64_t>(static_cast<double>(numerator) /
+                                         static_cast<double>(denominator));
+      while (x * denominator < numerator) ++x;
+      while ((x - 1) * denominator >= numerator) --x;
+      if (x < end) {
         ++k;
         site_[k] = edge;
         first_[k] = x;
       }
     }
     std::int64_t j = 0;
-    for (std::int64_t x = 0; x < w; ++x) {
+    for (std::int64_t x = begin; x < end; ++x) {
       while (j < k && first_[j + 1] <= x) ++j;
       out[x] = static_cast<std::uint32_t>(std::min(column[x], value(site_[j], x)));
     }
   }
 
- private:
-  std::uint32_t width_;
+  static constexpr std::int64_t kShortRun = 8;
   std::vector<std::int64_t> edge_value_;
   std::vector<std::int64_t> site_;
   std::vector<std::int64_t> first_;
@@ -136,7 +165,7 @@ void for_each_distance_row(const Mask& mask, AreaSet enabled,
       const std::int64_t half = 2 * std::int64_t{v[x]} - 1;  // f(v) for v >= 1
       column[x] = v[x] == 0 ? 0 : half * half;
     }
-    envelope.run(column.data(), out.data());
+    envelope.run(column.data(), out.data(), static_cast<std::int64_t>(w));
     row(static_cast<std::uint32_t>(y), out.data());
   }
 }
