@@ -73,7 +73,8 @@ class ObstacleDistances {
 // areas agree with it on the areas the source mask contains.
 class UsableMask {
  public:
-  // O(pixels). enabled is an effective set. Throws InvalidArgument (naming
+  // O(pixels); while building, 4 bytes per pixel of scratch besides the
+  // result. enabled is an effective set. Throws InvalidArgument (naming
   // `clearance`) as require_valid_clearance does.
   UsableMask(const Mask& mask, AreaSet enabled, double clearance);
 
