@@ -50,8 +50,11 @@ class ClearanceMap {
     return values_.capacity() + row_bits_.capacity() + column_bits_.capacity() + sizeof(*this);
   }
 
-  // True when this map describes `mask` walked with `enabled`: same size, and
-  // the areas enabled here and there agree on every area the mask contains.
+  // True when this map describes `mask` walked with `enabled`: same size, as
+  // many pixels of a non-zero area, and the areas enabled here and there
+  // agree on every area the mask contains. The count tells a mask from a
+  // UsableMask made from it (pathcore/agent_clearance.h), which zeroes pixels
+  // and keeps areas, whenever the two differ.
   [[nodiscard]] bool serves(const Mask& mask, AreaSet enabled) const;
 
  private:
@@ -59,6 +62,7 @@ class ClearanceMap {
   std::uint32_t height_;
   AreaSet enabled_;
   AreaSet present_;  // the mask's areas_present()
+  std::uint64_t walkable_pixels_;  // the mask's walkable_pixels()
   std::vector<std::uint8_t> values_;
   std::size_t row_stride_;     // bytes per row of row_bits_
   std::size_t column_stride_;  // bytes per column of column_bits_

@@ -17,6 +17,7 @@
 namespace pathcore {
 
 class ClearanceMap;  // pathcore/clearance.h
+class UsableMask;    // pathcore/agent_clearance.h
 
 enum class Smoothing { kBeautify, kSimplify, kNone };
 
@@ -75,6 +76,14 @@ struct FindPathOptions {
   // order) that the start can reach; an unwalkable start first moves to its
   // nearest walkable pixel (same rule). See snap_endpoints.
   bool snap_to_reachable = false;
+  // Agent clearance in pixels (finite, >= 0): only usable pixels, those whose
+  // centre is at least this far from every pixel that is not walkable and
+  // from the mask edge (see UsableMask), may be walked, snapped to or
+  // reached. find_path builds the UsableMask itself (none at 0, today's
+  // answers at today's speed). The other functions here do not read it: a
+  // caller that caches passes UsableMask::mask() to them in place of the
+  // mask, and the request's mask and the UsableMask to explain_result.
+  double clearance = 0;
 };
 
 // Why a path was not found, or what snapping changed to find one.
@@ -82,8 +91,8 @@ enum class PathReason {
   kFound,             // found between the requested start and goal
   kGoalSnapped,       // found; the goal moved (the start may have too)
   kStartSnapped,      // found; only the start moved
-  kStartNotWalkable,  // not found: the start is blocked (checked first)
-  kGoalNotWalkable,   // not found: the goal is blocked
+  kStartNotWalkable,  // not found: the start is blocked, or not usable (checked first)
+  kGoalNotWalkable,   // not found: the goal is blocked, or not usable
   kNoRoute,           // not found: both walkable, not connected
 };
 
@@ -98,12 +107,23 @@ struct PathResult {
   bool start_snapped = false;
   bool goal_snapped = false;
   double goal_snap_distance = 0;  // Euclidean, pixels, requested goal -> goal
+  // With kStartNotWalkable or kGoalNotWalkable: that end is walkable but
+  // closer than the clearance to a pixel that is not (not usable). A flag
+  // rather than reasons of its own for now, so that callers switching over
+  // PathReason keep compiling until they map one (issue 21's proto half).
+  bool lacks_clearance = false;
 };
 
 // Fills reason, start_snapped, goal_snapped and goal_snap_distance of result,
 // the answer to a request from start to goal (both inside mask) for enabled
 // areas. Derived from the answer and two pixel lookups: O(1).
 void explain_result(const Mask& mask, AreaSet enabled, Point start, Point goal,
+                    PathResult& result);
+
+// The same for a request with agent clearance answered on usable.mask():
+// mask is the request's own mask (which tells a blocked end from one that
+// only lacks clearance, see PathResult::lacks_clearance). O(1).
+void explain_result(const Mask& mask, const UsableMask& usable, Point start, Point goal,
                     PathResult& result);
 
 // Where a snapping request really starts and ends.
@@ -151,9 +171,11 @@ struct SnappedEndpoints {
                                          SmoothingScratch* scratch = nullptr);
 
 // beeline_answer, else compute the field and path_from_field, snapping the
-// endpoints first when options.snap_to_reachable (snap_endpoints). For tests,
-// benchmarks and local tools; the server caches fields itself. Throws
-// InvalidArgument as those do (points outside the mask).
+// endpoints first when options.snap_to_reachable (snap_endpoints), all on
+// the usable pixels when options.clearance > 0. For tests, benchmarks and
+// local tools; the server caches fields itself. Throws InvalidArgument as
+// those do (points outside the mask), and naming `clearance` for a negative,
+// infinite or NaN clearance.
 [[nodiscard]] PathResult find_path(const Mask& mask, Point start, Point goal,
                                    const FindPathOptions& options);
 

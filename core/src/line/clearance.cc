@@ -13,6 +13,7 @@ ClearanceMap::ClearanceMap(const Mask& mask, AreaSet enabled)
       height_(mask.height()),
       enabled_(enabled & kAllAreas),
       present_(mask.areas_present()),
+      walkable_pixels_(mask.walkable_pixels()),
       values_(mask.pixel_count()),
       row_stride_((static_cast<std::size_t>(width_) + 7) / 8),
       column_stride_((static_cast<std::size_t>(height_) + 7) / 8),
@@ -84,6 +85,7 @@ ClearanceMap::ClearanceMap(const Mask& mask, AreaSet enabled)
 bool ClearanceMap::serves(const Mask& mask, AreaSet enabled) const {
   const AreaSet present = mask.areas_present();
   return mask.width() == width_ && mask.height() == height_ && present == present_ &&
+         mask.walkable_pixels() == walkable_pixels_ &&
          ((enabled & kAllAreas) & present) == (enabled_ & present);
 }
 

@@ -9,6 +9,7 @@
 #include "field/cost_range.h"
 #include "mask/point_checks.h"
 #include "path/trace.h"
+#include "pathcore/agent_clearance.h"
 #include "pathcore/clearance.h"
 #include "smoothing/beautify_traced.h"
 
@@ -145,8 +146,17 @@ PathResult find_path_between(const Mask& mask, Point start, Point goal,
 }  // namespace
 
 PathResult find_path(const Mask& mask, Point start, Point goal, const FindPathOptions& options) {
-  PathResult result = find_path_between(mask, start, goal, options);
-  explain_result(mask, options.field.enabled & kAllAreas, start, goal, result);
+  require_valid_clearance(options.clearance);
+  if (options.clearance == 0) {
+    PathResult result = find_path_between(mask, start, goal, options);
+    explain_result(mask, options.field.enabled & kAllAreas, start, goal, result);
+    return result;
+  }
+  require_inside(mask, start, "start");
+  require_inside(mask, goal, "goal");
+  const UsableMask usable(mask, options.field.enabled & kAllAreas, options.clearance);
+  PathResult result = find_path_between(usable.mask(), start, goal, options);
+  explain_result(mask, usable, start, goal, result);
   return result;
 }
 
