@@ -6,7 +6,12 @@
 #include <string>
 #include <utility>
 
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+
 #include "field/cost_range.h"
+#include "line/segment_cost.h"
 #include "mask/point_checks.h"
 #include "path/trace.h"
 #include "pathcore/clearance.h"
@@ -21,6 +26,81 @@ LineRule line_rule_for(const FieldOptions& options) {
   }
   return LineRule::kNoCornerCutting;
 }
+
+namespace {
+
+// The optimal grid cost between the ends of a beeline whose pixels (per the
+// request's line rule) are all walkable and of the cheapest cost. Four
+// connected: the supercover holds a monotone four-connected path, so
+// cheapest * Manhattan distance (the least any path can cost). Eight
+// connected: the Bresenham pixels (among the supercover's) are an octile
+// path, cheapest * octile distance, when its diagonal steps may be taken:
+// always with corner cutting, else when both pixels beside each are walkable;
+// std::nullopt when one is not (the optimum may be longer).
+std::optional<double> beeline_grid_cost(const Mask& mask, AreaSet enabled, Point start, Point goal,
+                                        const FieldOptions& options, int cheapest) {
+  const std::int64_t dx = std::llabs(std::int64_t{goal.x} - start.x);
+  const std::int64_t dy = std::llabs(std::int64_t{goal.y} - start.y);
+  const auto unit = static_cast<std::uint32_t>(cheapest);
+  if (options.connectivity == Connectivity::kFour) {
+    return GridCost{static_cast<std::uint32_t>(dx + dy) * unit, 0}.value();
+  }
+  const GridCost octile{static_cast<std::uint32_t>(std::max(dx, dy) - std::min(dx, dy)) * unit,
+                        static_cast<std::uint32_t>(std::min(dx, dy)) * unit};
+  if (options.allow_corner_cutting || dx == 0 || dy == 0 || dx == dy) {
+    // Straight runs: the beeline's supercover holds the pixels beside every
+    // diagonal step.
+    return octile.value();
+  }
+  // A. Zingl's Bresenham walk, as line/segment.cc's.
+  const std::int64_t sx = start.x < goal.x ? 1 : -1;
+  const std::int64_t sy = start.y < goal.y ? 1 : -1;
+  std::int64_t err = dx - dy;
+  std::int64_t x = start.x;
+  std::int64_t y = start.y;
+  const auto open = [&](std::int64_t px, std::int64_t py) {
+    return mask.walkable({static_cast<std::int32_t>(px), static_cast<std::int32_t>(py)}, enabled);
+  };
+  while (x != goal.x || y != goal.y) {
+    const std::int64_t twice = 2 * err;
+    const bool step_x = twice >= -dy;
+    const bool step_y = twice <= dx;
+    if (step_x && step_y && (!open(x + sx, y) || !open(x, y + sy))) {
+      return std::nullopt;
+    }
+    if (step_x) {
+      err -= dy;
+      x += sx;
+    }
+    if (step_y) {
+      err += dx;
+      y += sy;
+    }
+  }
+  return octile.value();
+}
+
+// The cost of a path from path_from_field (polyline_cost, points all inside):
+// on unweighted terrain the charge times the length, for the grid path (kNone)
+// times the field's exact step sum, which is that length without its rounding.
+double path_cost(const PathResult& result, const Mask& mask, const FieldOptions& options,
+                 bool grid_path, GridCost grid) {
+  const SegmentCoster coster(mask, options.enabled, options.area_costs);
+  if (coster.uniform_charge() != 0) {
+    if (grid_path) {
+      // The field's steps cost the charge each (times sqrt 2 when diagonal).
+      return grid.value();
+    }
+    return coster.uniform_charge() * result.length;
+  }
+  double cost = 0;
+  for (std::size_t i = 1; i < result.points.size(); ++i) {
+    cost += coster.cost(result.points[i - 1], result.points[i]);
+  }
+  return cost;
+}
+
+}  // namespace
 
 std::optional<PathResult> beeline_answer(const Mask& mask, Point start, Point goal,
                                          const FindPathOptions& options,
@@ -37,6 +117,7 @@ std::optional<PathResult> beeline_answer(const Mask& mask, Point start, Point go
   result.goal = goal;
   if (start == goal) {
     result.points = {start};
+    result.grid_cost = 0.0;
     return result;
   }
   if (options.smoothing == Smoothing::kNone) {
@@ -61,6 +142,10 @@ std::optional<PathResult> beeline_answer(const Mask& mask, Point start, Point go
   }
   result.points = {start, goal};
   result.length = polyline_length(result.points);
+  // Every pixel the beeline crosses costs the cheapest (a clipped blocked one
+  // is charged so too: see polyline_cost).
+  result.cost = cheapest * result.length;
+  result.grid_cost = beeline_grid_cost(mask, enabled, start, goal, field_options, cheapest);
   return result;
 }
 
@@ -92,7 +177,6 @@ PathResult path_from_field(const Mask& mask, const DistanceField& field, Point s
   switch (options.smoothing) {
     case Smoothing::kNone:
       result.points = trace(mask, field, start, false);
-      result.cost = field.exact(start).value();
       break;
     case Smoothing::kSimplify:
       // simplify(trace_for_smoothing(...)), without the inner points.
@@ -106,6 +190,9 @@ PathResult path_from_field(const Mask& mask, const DistanceField& field, Point s
       break;
   }
   result.length = polyline_length(result.points);
+  const GridCost grid = field.exact(start);
+  result.grid_cost = grid.value();
+  result.cost = path_cost(result, mask, wanted, options.smoothing == Smoothing::kNone, grid);
   return result;
 }
 
