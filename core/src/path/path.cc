@@ -33,49 +33,59 @@ namespace {
 // request's line rule) are all walkable and of the cheapest cost. Four
 // connected: the supercover holds a monotone four-connected path, so
 // cheapest * Manhattan distance (the least any path can cost). Eight
-// connected: the Bresenham pixels (among the supercover's) are an octile
-// path, cheapest * octile distance, when its diagonal steps may be taken:
-// always with corner cutting, else when both pixels beside each are walkable;
-// std::nullopt when one is not (the optimum may be longer).
+// connected: cheapest * octile distance when an octile path along the
+// beeline may take its diagonal steps: always with corner cutting, else when
+// both pixels beside each are walkable; std::nullopt when one is not (the
+// optimum may be longer). The path checked takes, at each step i along the
+// longer axis, the pixel nearest the beeline there (halves rounded up), which
+// the beeline's square touches, so it is walkable and of the cheapest cost.
+// clearance (serving the mask and enabled, or null) skips ahead where a
+// pixel's clearance says its neighbourhood is open.
 std::optional<double> beeline_grid_cost(const Mask& mask, AreaSet enabled, Point start, Point goal,
-                                        const FieldOptions& options, int cheapest) {
+                                        const FieldOptions& options, int cheapest,
+                                        const ClearanceMap* clearance) {
   const std::int64_t dx = std::llabs(std::int64_t{goal.x} - start.x);
   const std::int64_t dy = std::llabs(std::int64_t{goal.y} - start.y);
   const auto unit = static_cast<std::uint32_t>(cheapest);
   if (options.connectivity == Connectivity::kFour) {
     return GridCost{static_cast<std::uint32_t>(dx + dy) * unit, 0}.value();
   }
-  const GridCost octile{static_cast<std::uint32_t>(std::max(dx, dy) - std::min(dx, dy)) * unit,
-                        static_cast<std::uint32_t>(std::min(dx, dy)) * unit};
-  if (options.allow_corner_cutting || dx == 0 || dy == 0 || dx == dy) {
+  const std::int64_t major = std::max(dx, dy);
+  const std::int64_t minor = std::min(dx, dy);
+  const GridCost octile{static_cast<std::uint32_t>(major - minor) * unit,
+                        static_cast<std::uint32_t>(minor) * unit};
+  if (options.allow_corner_cutting || minor == 0 || minor == major) {
     // Straight runs: the beeline's supercover holds the pixels beside every
     // diagonal step.
     return octile.value();
   }
-  // A. Zingl's Bresenham walk, as line/segment.cc's.
+  const bool x_major = dx >= dy;
   const std::int64_t sx = start.x < goal.x ? 1 : -1;
   const std::int64_t sy = start.y < goal.y ? 1 : -1;
-  std::int64_t err = dx - dy;
-  std::int64_t x = start.x;
-  std::int64_t y = start.y;
-  const auto open = [&](std::int64_t px, std::int64_t py) {
-    return mask.walkable({static_cast<std::int32_t>(px), static_cast<std::int32_t>(py)}, enabled);
+  const auto pixel = [&](std::int64_t i) {
+    const std::int64_t m = (2 * i * minor + major) / (2 * major);
+    const std::int64_t along_x = x_major ? i : m;
+    const std::int64_t along_y = x_major ? m : i;
+    return Point{static_cast<std::int32_t>(start.x + sx * along_x),
+                 static_cast<std::int32_t>(start.y + sy * along_y)};
   };
-  while (x != goal.x || y != goal.y) {
-    const std::int64_t twice = 2 * err;
-    const bool step_x = twice >= -dy;
-    const bool step_y = twice <= dx;
-    if (step_x && step_y && (!open(x + sx, y) || !open(x, y + sy))) {
+  for (std::int64_t i = 0; i < major;) {
+    const Point p = pixel(i);
+    if (clearance != nullptr) {
+      // Every pixel within Chebyshev distance c - 1 of p is walkable: the
+      // next c - 1 steps and the pixels beside them lie there.
+      const int c = clearance->at(p);
+      if (c >= 2) {
+        i += c - 1;
+        continue;
+      }
+    }
+    const Point q = pixel(i + 1);
+    if (q.x != p.x && q.y != p.y &&
+        (!mask.walkable({q.x, p.y}, enabled) || !mask.walkable({p.x, q.y}, enabled))) {
       return std::nullopt;
     }
-    if (step_x) {
-      err -= dy;
-      x += sx;
-    }
-    if (step_y) {
-      err += dx;
-      y += sy;
-    }
+    ++i;
   }
   return octile.value();
 }
@@ -128,7 +138,10 @@ std::optional<PathResult> beeline_answer(const Mask& mask, Point start, Point go
   const LineRule rule = line_rule_for(field_options);
   const CostRange costs = area_cost_range(mask, enabled, field_options.area_costs);
   const int cheapest = costs.cheapest;
-  if (clearance != nullptr && clearance->serves(mask, enabled) && costs.dearest == cheapest) {
+  if (clearance != nullptr && !clearance->serves(mask, enabled)) {
+    clearance = nullptr;
+  }
+  if (clearance != nullptr && costs.dearest == cheapest) {
     // Unweighted: every walkable beeline costs the cheapest.
     if (!segment_walkable(*clearance, start, goal, rule)) {
       return std::nullopt;
@@ -139,13 +152,22 @@ std::optional<PathResult> beeline_answer(const Mask& mask, Point start, Point go
     if (highest == 0 || highest > cheapest) {
       return std::nullopt;
     }
+    // A corner-cutting beeline also crosses pixels beside its Bresenham ones;
+    // they must be as cheap. (The cost sums in integers: exactly cheapest *
+    // length when every pixel crossed costs the cheapest, clearly more else.)
+    if (costs.dearest != cheapest &&
+        SegmentCoster(mask, enabled, field_options.area_costs).cost(start, goal) >
+            cheapest * polyline_length({start, goal})) {
+      return std::nullopt;
+    }
   }
   result.points = {start, goal};
   result.length = polyline_length(result.points);
   // Every pixel the beeline crosses costs the cheapest (a clipped blocked one
   // is charged so too: see polyline_cost).
   result.cost = cheapest * result.length;
-  result.grid_cost = beeline_grid_cost(mask, enabled, start, goal, field_options, cheapest);
+  result.grid_cost =
+      beeline_grid_cost(mask, enabled, start, goal, field_options, cheapest, clearance);
   return result;
 }
 

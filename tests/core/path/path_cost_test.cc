@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "pathcore/clearance.h"
 #include "pathcore/codec.h"
 #include "pathcore/line.h"
 #include "pathcore/path.h"
@@ -149,6 +150,66 @@ TEST(PathCost, SmoothingNeverCostsMoreThanTheGridPath) {
   }
   EXPECT_GT(answers, 500);
   EXPECT_GT(cheaper, answers / 4) << "smoothing should still cut most paths";
+}
+
+// A corner-cutting beeline crosses pixels beside its Bresenham pixels
+// ((0,0)-(4,1) runs through both (2,0) and (2,1)): the beeline answer must
+// not take it over a dearer one, and its cost is the integral either way.
+TEST(PathCost, CornerCuttingBeelineCountsEveryPixelItCrosses) {
+  for (const Point dear : {Point{2, 0}, Point{2, 1}}) {
+    std::vector<std::uint8_t> areas(10, 1);
+    areas[static_cast<std::size_t>(dear.y * 5 + dear.x)] = 2;
+    const Mask mask(5, 2, std::move(areas));
+    FindPathOptions options;
+    options.field.connectivity = Connectivity::kEight;
+    options.field.allow_corner_cutting = true;
+    options.field.area_costs[2] = 5;
+    const std::vector<double> reference =
+        pathtest::reference_distances(mask, {4, 1}, pathtest::reference_grid_for(options.field));
+    const PathResult result = find_path(mask, {0, 0}, {4, 1}, options);
+    EXPECT_EQ(pathtest::path_answer_problem(mask, {0, 0}, {4, 1}, options, reference, result), "")
+        << "dear pixel " << pathtest::text(dear);
+  }
+}
+
+// Beeline answers know the grid optimum without a fill, except (eight
+// connected, no corner cutting) when a diagonal step along the beeline has a
+// blocked pixel beside it; with and without the clearance map alike.
+TEST(PathCost, BeelineGridCostIsTheDijkstraOptimum) {
+  std::mt19937_64 rng(99);
+  int known = 0;
+  int unknown = 0;
+  for (int round = 0; round < 24; ++round) {
+    const Mask mask = patchy_mask(rng, 48, 48, 48, 0.01 + 0.01 * (round % 3));  // one area
+    FindPathOptions options;
+    options.field.connectivity = round % 3 == 0 ? Connectivity::kFour : Connectivity::kEight;
+    options.field.allow_corner_cutting = round % 3 == 2;
+    const ClearanceMap clearance(mask, kAllAreas);
+    std::uniform_int_distribution<int> coordinate(0, 47);
+    for (int k = 0; k < 40; ++k) {
+      const Point start{coordinate(rng), coordinate(rng)};
+      const Point goal{coordinate(rng), coordinate(rng)};
+      const auto plain = beeline_answer(mask, start, goal, options);
+      const auto cleared = beeline_answer(mask, start, goal, options, &clearance);
+      ASSERT_EQ(plain.has_value(), cleared.has_value());
+      if (!plain) continue;
+      EXPECT_EQ(plain->grid_cost, cleared->grid_cost);
+      if (!plain->grid_cost) {
+        ++unknown;
+        EXPECT_EQ(options.field.connectivity, Connectivity::kEight);
+        EXPECT_FALSE(options.field.allow_corner_cutting);
+        continue;
+      }
+      ++known;
+      const std::vector<double> reference =
+          pathtest::reference_distances(mask, goal, pathtest::reference_grid_for(options.field));
+      EXPECT_TRUE(close(*plain->grid_cost, reference[mask.index(start)], 1e-9))
+          << pathtest::text(start) << "-" << pathtest::text(goal);
+      EXPECT_EQ(plain->cost, plain->length);
+    }
+  }
+  EXPECT_GT(known, 100);
+  std::cout << "beelines: grid cost known " << known << ", unknown " << unknown << "\n";
 }
 
 // beautify of an arbitrary (walkable) path never raises its cost either.
