@@ -25,6 +25,9 @@ class SegmentCoster {
     // No enabled area present: nothing is walkable, any charge will do.
     const int cheapest = range.dearest == 0 ? 1 : range.cheapest;
     uniform_charge_ = range.dearest == 0 || range.cheapest == range.dearest ? cheapest : 0;
+    if (uniform_charge_ != 0) {
+      return;  // no table needed: callers use the charge times the length
+    }
     for (int id = 0; id <= kMaxAreaId; ++id) {
       const auto i = static_cast<std::size_t>(id);
       // A pixel the path may not stand on is only ever crossed by a corner-cutting
@@ -38,7 +41,8 @@ class SegmentCoster {
   // present costs the same), else 0. Then a segment costs that times its length.
   [[nodiscard]] int uniform_charge() const { return uniform_charge_; }
 
-  // The cost of the segment a-b; both inside the mask. The segment's
+  // The cost of the segment a-b; both inside the mask, and the terrain
+  // weighted (uniform_charge() == 0; else the charge times the length). The segment's
   // parameter t (0 at a, 1 at b) is scaled by `total` so that every border
   // crossing is an integer: the k-th column border (x = a.x +- (k + 1/2)) at
   // (2k + 1) * ny, the k-th row border at (2k + 1) * nx, total = 2 * nx * ny
