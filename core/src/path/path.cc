@@ -62,8 +62,14 @@ std::optional<double> beeline_grid_cost(const Mask& mask, AreaSet enabled, Point
   const bool x_major = dx >= dy;
   const std::int64_t sx = start.x < goal.x ? 1 : -1;
   const std::int64_t sy = start.y < goal.y ? 1 : -1;
+  // Below 2^15 pixels the rounding fits a 32-bit division, several times
+  // cheaper than a 64-bit one (one per skip).
+  const bool narrow = major < (std::int64_t{1} << 15);
   const auto pixel = [&](std::int64_t i) {
-    const std::int64_t m = (2 * i * minor + major) / (2 * major);
+    const std::int64_t m =
+        narrow ? static_cast<std::int64_t>(static_cast<std::uint32_t>(2 * i * minor + major) /
+                                           static_cast<std::uint32_t>(2 * major))
+               : (2 * i * minor + major) / (2 * major);
     const std::int64_t along_x = x_major ? i : m;
     const std::int64_t along_y = x_major ? m : i;
     return Point{static_cast<std::int32_t>(start.x + sx * along_x),
