@@ -9,14 +9,25 @@
 //   goal, 256 random reachable starts, the default request
 //   (four-connected, SMOOTHING_BEAUTIFY), with the mask's clearance map and a
 //   reused scratch as the server passes them, 256 paths per iteration.
+//
+// Issue 21's costs: the README's demo request (assets/demo.png, (20,20) to
+// (600,340), four-connected, beautify) with unit costs and with area 1
+// four times dearer than the road; and beeline answers (eight-connected, no
+// corner cutting, unit costs) on an open 512x512 mask, which now also carry
+// the grid cost.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
+#include <fstream>
+#include <iterator>
+#include <optional>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "bench_masks.h"
 #include "pathcore/clearance.h"
+#include "pathcore/codec.h"
 #include "pathcore/distance_field.h"
 #include "pathcore/path.h"
 
@@ -139,11 +150,79 @@ void BM_FreshPath512(benchmark::State& state) {
   state.counters["paths_per_s"] = benchmark::Counter(paths, benchmark::Counter::kIsRate);
 }
 
+struct DemoCase {
+  Mask mask = load();
+  Point start{20, 20};
+  Point goal{600, 340};
+
+  static Mask load() {
+    std::ifstream in(PATHFINDER_DEMO_MASK, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    return pathcore::decode_mask(
+        {reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()},
+        pathcore::DecodeOptions{});
+  }
+};
+
+// Trace and beautify of the README's demo request from a prebuilt field;
+// area_cost: area 1's cost (the road, area 2, costs 1).
+void demo_path_bench(benchmark::State& state, std::uint8_t area_cost) {
+  static const DemoCase c;
+  pathcore::FindPathOptions options;
+  options.field.area_costs[1] = area_cost;
+  const pathcore::DistanceField field = pathcore::compute_distance_field(c.mask, c.goal, options.field);
+  const pathcore::ClearanceMap clearance(c.mask, pathcore::kAllAreas);
+  pathcore::SmoothingScratch scratch;
+  pathcore::PathResult result;
+  for (auto _ : state) {
+    result = pathcore::path_from_field(c.mask, field, c.start, options, &clearance, &scratch);
+    benchmark::DoNotOptimize(result.points.data());
+  }
+  state.counters["points"] = static_cast<double>(result.points.size());
+  state.counters["length"] = result.length;
+  state.counters["cost"] = result.cost;
+}
+
+void BM_DemoBeautifyUnitCosts(benchmark::State& state) { demo_path_bench(state, 1); }
+void BM_DemoBeautifyGrass4x(benchmark::State& state) { demo_path_bench(state, 4); }
+
+// Beeline answers, eight-connected without corner cutting, unit costs: 256
+// start/goal pairs (up to 128 pixels apart) whose beeline is walkable.
+void BM_Beeline512Eight(benchmark::State& state) {
+  static const Mask mask = pathbench::random_obstacle_mask(512, 512, 0.002, 5);
+  static const pathcore::ClearanceMap clearance(mask, pathcore::kAllAreas);
+  pathcore::FindPathOptions options;
+  options.field.connectivity = pathcore::Connectivity::kEight;
+  static const std::vector<std::pair<Point, Point>> pairs = [&] {
+    std::mt19937_64 rng(3);
+    std::uniform_int_distribution<std::int32_t> coordinate(0, 511);
+    std::uniform_int_distribution<std::int32_t> offset(-128, 128);
+    std::vector<std::pair<Point, Point>> found;
+    while (found.size() < kFreshBatch) {
+      const Point a{coordinate(rng), coordinate(rng)};
+      const Point b{a.x + offset(rng), a.y + offset(rng)};
+      if (mask.contains(b) && pathcore::beeline_answer(mask, a, b, options, &clearance)) {
+        found.emplace_back(a, b);
+      }
+    }
+    return found;
+  }();
+  for (auto _ : state) {
+    for (const auto& [a, b] : pairs) {
+      auto answer = pathcore::beeline_answer(mask, a, b, options, &clearance);
+      benchmark::DoNotOptimize(answer);
+    }
+  }
+}
+
 }  // namespace
 
 BENCHMARK(BM_SpiralTrace)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SpiralTraceSimplify)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SpiralBeautify)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FreshPath512)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_DemoBeautifyUnitCosts)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_DemoBeautifyGrass4x)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Beeline512Eight)->Unit(benchmark::kMicrosecond);
 
 BENCHMARK_MAIN();

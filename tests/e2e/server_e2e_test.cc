@@ -573,7 +573,8 @@ TEST_F(FindPathE2eTest, EverySmoothingKeepsTheInvariants) {
     const auto simplified = client_->find_path(simplify_request);
     ASSERT_OK(simplified);
     expect_path_invariants(*grid_, simplify_request, simplified.value);
-    EXPECT_EQ(simplified.value.cost(), 0);
+    // Unit costs: a path's cost is its length (issue 21: cost for every smoothing).
+    EXPECT_NEAR(simplified.value.cost(), simplified.value.length(), 1e-9);
     EXPECT_LE(simplified.value.length(), raw_length + 1e-9);
     // Either the beeline short-cut (start, goal) or straight runs of the grid path.
     const auto simple_points = points_of(simplified.value);
@@ -591,7 +592,7 @@ TEST_F(FindPathE2eTest, EverySmoothingKeepsTheInvariants) {
       const auto beautified = client_->find_path(beautify_request);
       ASSERT_OK(beautified);
       expect_path_invariants(*grid_, beautify_request, beautified.value);
-      EXPECT_EQ(beautified.value.cost(), 0);
+      EXPECT_NEAR(beautified.value.cost(), beautified.value.length(), 1e-9);
       EXPECT_LE(beautified.value.length(), raw_length + 1e-9);
     }
   }
@@ -632,7 +633,7 @@ TEST_F(FindPathE2eTest, BeelineInAnOpenRoomIsTheStraightSegment) {
   const auto points = points_of(result.value);
   EXPECT_EQ(points, (std::vector<P>{start, goal}));
   EXPECT_NEAR(result.value.length(), std::hypot(goal.x - start.x, goal.y - start.y), 1e-9);
-  EXPECT_EQ(result.value.cost(), 0);
+  EXPECT_NEAR(result.value.cost(), result.value.length(), 1e-9);  // unit costs
 }
 
 TEST_F(FindPathE2eTest, StartEqualsGoal) {

@@ -219,7 +219,8 @@ class PathfinderInteropTest(unittest.TestCase):
         self.check_grid_path(grid, start, goal)
 
         # The default smoothing (beautify): straight segments over walkable
-        # pixels, never longer than the grid path, cost 0.
+        # pixels, never longer than the grid path; with unit costs its cost
+        # is its length.
         smooth = self.stub.FindPath(pb.FindPathRequest(
             mask="find", start=pb.Point(x=0, y=0), goal=pb.Point(x=4, y=2)),
             timeout=CALL_TIMEOUT)
@@ -232,7 +233,7 @@ class PathfinderInteropTest(unittest.TestCase):
         polyline = sum(math.dist(a, b) for a, b in zip(points, points[1:]))
         self.assertAlmostEqual(smooth.length, polyline)
         self.assertLessEqual(smooth.length, grid.length + 1e-9)
-        self.assertEqual(smooth.cost, 0)
+        self.assertAlmostEqual(smooth.cost, smooth.length)
 
     def test_find_path_without_a_path_is_not_an_error(self):
         self.upload("nopath")

@@ -41,9 +41,11 @@ namespace pathtest {
 // - first point start, last goal, length = the Euclidean length of the points;
 // - every segment walkable along its Bresenham pixels, and along its
 //   supercover when corners may not be cut (line_rule_for);
-// - Smoothing::kNone: every step a legal grid step, cost = the walked cost =
-//   the reference distance (1e-6 relative);
-// - smoothing: cost 0.
+// - Smoothing::kNone: every step a legal grid step, the walked cost (the
+//   field's step model) = the reference distance (1e-6 relative);
+// - cost = reference_polyline_cost of the points (1e-9 relative);
+// - grid_cost = the reference distance (1e-6 relative), set whenever found
+//   except on a smoothed two-point answer (a beeline, see beeline_answer).
 [[nodiscard]] std::string path_answer_problem(const pathcore::Mask& mask, pathcore::Point start,
                                               pathcore::Point goal,
                                               const pathcore::FindPathOptions& options,

@@ -156,6 +156,66 @@ bool reference_supercover_walkable(const Mask& mask, AreaSet enabled, Point a, P
   return all_walkable(mask, enabled, reference_supercover(a, b));
 }
 
+
+double reference_polyline_cost(const pathcore::Mask& mask, const std::vector<pathcore::Point>& path,
+                               const ReferenceGrid& grid) {
+  const auto cost_of_area = [&grid](std::uint32_t area) {
+    const auto it = grid.area_costs.find(area);
+    return it == grid.area_costs.end() ? 1.0 : it->second;
+  };
+  double cheapest = std::numeric_limits<double>::infinity();
+  for (std::uint32_t y = 0; y < mask.height(); ++y) {
+    for (std::uint32_t x = 0; x < mask.width(); ++x) {
+      const pathcore::Point p{static_cast<std::int32_t>(x), static_cast<std::int32_t>(y)};
+      if (mask.walkable(p, grid.enabled)) {
+        cheapest = std::min(cheapest, cost_of_area(mask.area(p)));
+      }
+    }
+  }
+  if (cheapest == std::numeric_limits<double>::infinity()) {
+    cheapest = 1;
+  }
+  double total = 0;
+  for (std::size_t i = 1; i < path.size(); ++i) {
+    const double ax = path[i - 1].x;
+    const double ay = path[i - 1].y;
+    const double dx = path[i].x - ax;
+    const double dy = path[i].y - ay;
+    const double length = std::sqrt(dx * dx + dy * dy);
+    const int x0 = std::min(path[i - 1].x, path[i].x);
+    const int x1 = std::max(path[i - 1].x, path[i].x);
+    const int y0 = std::min(path[i - 1].y, path[i].y);
+    const int y1 = std::max(path[i - 1].y, path[i].y);
+    for (int y = y0; y <= y1; ++y) {
+      for (int x = x0; x <= x1; ++x) {
+        // Liang-Barsky: the parameters t in [0, 1] where a + t * d lies in
+        // [x - 1/2, x + 1/2] x [y - 1/2, y + 1/2].
+        double lo = 0;
+        double hi = 1;
+        bool inside = true;
+        const auto clip = [&](double direction, double from, double low_edge, double high_edge) {
+          if (direction == 0) {
+            inside = inside && from >= low_edge && from <= high_edge;
+            return;
+          }
+          double t_low = (low_edge - from) / direction;
+          double t_high = (high_edge - from) / direction;
+          if (t_low > t_high) std::swap(t_low, t_high);
+          lo = std::max(lo, t_low);
+          hi = std::min(hi, t_high);
+        };
+        clip(dx, ax, x - 0.5, x + 0.5);
+        clip(dy, ay, y - 0.5, y + 0.5);
+        if (!inside || hi <= lo) continue;
+        const pathcore::Point p{x, y};
+        const double charge = mask.walkable(p, grid.enabled) ? cost_of_area(mask.area(p)) : cheapest;
+        total += (hi - lo) * length * charge;
+      }
+    }
+  }
+  return total;
+}
+
 }  // namespace pathtest
 
 namespace pathtest {

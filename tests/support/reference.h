@@ -63,6 +63,17 @@ struct ReferenceGrid {
                                                  pathcore::AreaSet enabled, pathcore::Point a,
                                                  pathcore::Point b);
 
+// The cost of the polyline through pixel centres `path` by brute force: each
+// segment clipped (Liang-Barsky, in doubles) against the closed unit square
+// of every pixel of its bounding box, the length inside times the pixel's
+// charge. Charges: area_costs (1 where unlisted) for pixels walkable for
+// `enabled`; any other pixel the cheapest cost among the enabled areas
+// present in the mask (what polyline_cost documents). Borders hold no length,
+// so no pixel is counted twice.
+[[nodiscard]] double reference_polyline_cost(const pathcore::Mask& mask,
+                                             const std::vector<pathcore::Point>& path,
+                                             const ReferenceGrid& grid);
+
 }  // namespace pathtest
 
 namespace pathtest {

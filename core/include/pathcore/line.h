@@ -1,7 +1,8 @@
 #pragma once
 
-// Straight lines over a mask: the line rules, segment walkability and the
-// highest area cost along a segment, Bresenham lines, and polyline lengths.
+// Straight lines over a mask: the line rules, segment walkability, the
+// highest area cost along a segment, Bresenham lines, polyline lengths and
+// the exact cost of segments and polylines over weighted terrain.
 // Below smoothing.h and path.h, which both use it (core/src/line).
 
 #include <vector>
@@ -45,5 +46,32 @@ enum class LineRule {
 
 // Euclidean length of the polyline.
 [[nodiscard]] double polyline_length(const Path& path);
+
+// The cost of moving along a straight segment or a polyline between pixel
+// centres over weighted terrain: the sum, over the pixels whose unit squares
+// (centred on the pixels) it crosses, of the length inside the square times
+// the pixel's area cost (0 read as 1). The convention at borders:
+//  - no segment between pixel centres runs along a pixel edge (edges lie on
+//    half-integer lines, a segment between integer points meets such a line
+//    in one point or stays on an integer one), so borders and corners hold
+//    no length: a segment through a pixel corner charges only the two pixels
+//    it passes between diagonally, none of the two beside the corner (as a
+//    diagonal grid step pays for neither);
+//  - a pixel not walkable for `enabled` holds length only when a
+//    corner-cutting segment (LineRule::kBresenham) clips its square; it is
+//    charged the cheapest cost among the enabled areas present in the mask,
+//    so a clip never makes a shortcut dearer than the terrain around it, and
+//    a segment over the cheapest terrain costs exactly cheapest * length.
+// When every enabled area present costs the same c (unit costs: c = 1), the
+// cost is c * polyline_length, computed so. Otherwise exact up to rounding
+// (the per-pixel lengths sum in integers). A cardinal grid step from p to q
+// costs (cost(p) + cost(q)) / 2 here, where the grid field charges cost(q):
+// the field's value at the start (PathResult::grid_cost) and this cost of the
+// traced path differ on weighted terrain. Throws InvalidArgument for a point
+// outside the mask. O(total steps along the longer axes).
+[[nodiscard]] double segment_cost(const Mask& mask, AreaSet enabled, Point a, Point b,
+                                  const AreaCosts& costs);
+[[nodiscard]] double polyline_cost(const Path& path, const Mask& mask, AreaSet enabled,
+                                   const AreaCosts& costs);
 
 }  // namespace pathcore

@@ -43,8 +43,11 @@ enum class Smoothing { kBeautify, kSimplify, kNone };
 // That happens only on a four-connected field with area costs: cost-optimal
 // paths then differ in their number of steps, and the shortcut trace's
 // tie-breaks may follow a longer one than the plain trace (the
-// Smoothing::kNone answer). Smoothing this path keeps a smoothed answer never
-// longer than the raw one. One trace, two in that case.
+// Smoothing::kNone answer). There the shortcut trace is also dropped when it
+// costs more (polyline_cost) than the plain one: a diagonal shortcut charges
+// its two end pixels, the two steps it replaces also the pixel between them.
+// Smoothing this path keeps a smoothed answer never longer nor dearer than
+// the raw one. One trace, two in that case.
 [[nodiscard]] Path trace_for_smoothing(const Mask& mask, const DistanceField& field, Point start);
 
 // Drops the interior points of straight runs (horizontal, vertical, diagonal,
@@ -100,7 +103,18 @@ struct PathResult {
   bool found = false;
   Path points;        // first = start, last = goal
   double length = 0;  // Euclidean length of points
-  double cost = 0;    // grid cost with Smoothing::kNone, else 0
+  // The cost of points by polyline_cost (pathcore/line.h): the length inside
+  // each pixel times its area cost; equal to length with unit costs. Every
+  // smoothing: smoothing never raises it above the cost of the grid path it
+  // starts from (the Smoothing::kNone answer's, to rounding).
+  double cost = 0;
+  // The optimal grid cost from start to goal, the field's value at the start
+  // (the entered pixels' area costs, times sqrt 2 on diagonal steps): what
+  // the grid path costs by the field's step model. On weighted terrain it
+  // differs from cost, which charges a step half to each of its two pixels.
+  // Unset when not found, and on the one beeline answer that does not know
+  // it without a fill (see beeline_answer).
+  std::optional<double> grid_cost;
   Point goal;         // where the path ends (the snapped goal when snapping)
   // Set by explain_result (find_path does): why, and how far the ends moved.
   PathReason reason = PathReason::kNoRoute;
@@ -148,7 +162,12 @@ struct SnappedEndpoints {
 
 // The answer without a flood fill, when there is one: start == goal, or (with
 // smoothing) the beeline start->goal is walkable (with area costs: and touches
-// only pixels of the cheapest enabled area cost, so no path can cost less). std::nullopt otherwise,
+// only pixels of the cheapest enabled area cost, so no path can cost less).
+// cost = cheapest * length. grid_cost = cheapest times the Manhattan
+// (four-connected) or octile (eight-connected) distance, which the grid path
+// along the beeline attains; unset only for eight-connected requests without
+// corner cutting where a diagonal step of the beeline's Bresenham pixels has a
+// blocked pixel beside it (the grid optimum may then be longer). std::nullopt otherwise,
 // including when start or goal is not walkable (even when they are equal):
 // path_from_field then answers found = false. Throws InvalidArgument, the
 // message starting "start" or "goal", for a point outside the mask.
@@ -159,9 +178,10 @@ struct SnappedEndpoints {
 
 // Traces and smooths a path from start on a field computed for options.field
 // (no snapping here). found = false when start cannot reach the field's goal
-// (or is not walkable). kNone: the pixel-by-pixel grid path, cost = its grid
-// cost; kSimplify: simplify(trace_for_smoothing), normally the trace with
-// diagonal shortcuts; kBeautify: beautify of that. The field may still be building once start is
+// (or is not walkable). kNone: the pixel-by-pixel grid path; kSimplify:
+// simplify(trace_for_smoothing), normally the trace with diagonal shortcuts;
+// kBeautify: beautify of that. cost: the returned path's (polyline_cost),
+// grid_cost: the field's value at start. The field may still be building once start is
 // settled. Throws InvalidArgument when start is outside the mask, or the field does not fit the
 // mask or was computed for other enabled areas, connectivity, corner rule or area costs. clearance:
 // and scratch: as for beautify (optional, same answer).

@@ -45,11 +45,11 @@ class SmoothingScratch {
 // 16 or more corners) gets a lighter search: one forward round, P next to
 // the corner or at A (a few tenths of a percent longer, about 2.7x faster).
 //
-// With area costs (weighted terrain), a new segment may only touch (per rule)
-// pixels whose area cost is at most the highest cost of the pixels the part of
-// the path it replaces runs through (their Bresenham pixels): smoothing straightens a path across
-// terrain it already crosses, never onto dearer terrain (a road is not cut short across the swamp
-// beside it).
+// With area costs (weighted terrain), a move is also kept only when its new
+// segments cost no more (polyline_cost, pathcore/line.h) than the part of the
+// path they replace, so the result never costs more than the input: a road
+// is not cut short across the swamp beside it unless that is really cheaper.
+// Unit costs (every enabled area present costs the same) skip the pricing.
 //
 // clearance, when given and serving (mask, enabled) (ClearanceMap::serves),
 // answers the walkability checks on unweighted terrain in fewer steps: the

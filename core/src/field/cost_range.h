@@ -3,6 +3,7 @@
 // The step costs a path can meet on a mask (not installed).
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 
 #include "pathcore/distance_field.h"
@@ -19,14 +20,13 @@ struct CostRange {
 
 inline CostRange area_cost_range(const Mask& mask, AreaSet enabled, const AreaCosts& costs) {
   CostRange range;
-  const AreaSet used = enabled & mask.areas_present();
-  for (int id = 1; id <= kMaxAreaId; ++id) {
-    if (((used >> id) & 1U) != 0) {
-      const int cost =
-          costs[static_cast<std::size_t>(id)] == 0 ? 1 : costs[static_cast<std::size_t>(id)];
-      range.cheapest = std::min(range.cheapest, cost);
-      range.dearest = std::max(range.dearest, cost);
-    }
+  // Only the areas present and enabled (bit 0, area 0, never is): a mask
+  // holds a few, and every path request asks.
+  for (AreaSet used = enabled & mask.areas_present() & ~AreaSet{1}; used != 0; used &= used - 1) {
+    const auto id = static_cast<std::size_t>(std::countr_zero(used));
+    const int cost = costs[id] == 0 ? 1 : costs[id];
+    range.cheapest = std::min(range.cheapest, cost);
+    range.dearest = std::max(range.dearest, cost);
   }
   return range;
 }

@@ -6,7 +6,12 @@
 #include <string>
 #include <utility>
 
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+
 #include "field/cost_range.h"
+#include "line/segment_cost.h"
 #include "mask/point_checks.h"
 #include "path/trace.h"
 #include "pathcore/agent_clearance.h"
@@ -23,6 +28,97 @@ LineRule line_rule_for(const FieldOptions& options) {
   return LineRule::kNoCornerCutting;
 }
 
+namespace {
+
+// The optimal grid cost between the ends of a beeline whose pixels (per the
+// request's line rule) are all walkable and of the cheapest cost. Four
+// connected: the supercover holds a monotone four-connected path, so
+// cheapest * Manhattan distance (the least any path can cost). Eight
+// connected: cheapest * octile distance when an octile path along the
+// beeline may take its diagonal steps: always with corner cutting, else when
+// both pixels beside each are walkable; std::nullopt when one is not (the
+// optimum may be longer). The path checked takes, at each step i along the
+// longer axis, the pixel nearest the beeline there (halves rounded up), which
+// the beeline's square touches, so it is walkable and of the cheapest cost.
+// clearance (serving the mask and enabled, or null) skips ahead where a
+// pixel's clearance says its neighbourhood is open.
+std::optional<double> beeline_grid_cost(const Mask& mask, AreaSet enabled, Point start, Point goal,
+                                        const FieldOptions& options, int cheapest,
+                                        const ClearanceMap* clearance) {
+  const std::int64_t dx = std::llabs(std::int64_t{goal.x} - start.x);
+  const std::int64_t dy = std::llabs(std::int64_t{goal.y} - start.y);
+  const auto unit = static_cast<std::uint32_t>(cheapest);
+  if (options.connectivity == Connectivity::kFour) {
+    return GridCost{static_cast<std::uint32_t>(dx + dy) * unit, 0}.value();
+  }
+  const std::int64_t major = std::max(dx, dy);
+  const std::int64_t minor = std::min(dx, dy);
+  const GridCost octile{static_cast<std::uint32_t>(major - minor) * unit,
+                        static_cast<std::uint32_t>(minor) * unit};
+  if (options.allow_corner_cutting || minor == 0 || minor == major) {
+    // Straight runs: the beeline's supercover holds the pixels beside every
+    // diagonal step.
+    return octile.value();
+  }
+  const bool x_major = dx >= dy;
+  const std::int64_t sx = start.x < goal.x ? 1 : -1;
+  const std::int64_t sy = start.y < goal.y ? 1 : -1;
+  // Below 2^15 pixels the rounding fits a 32-bit division, several times
+  // cheaper than a 64-bit one (one per skip).
+  const bool narrow = major < (std::int64_t{1} << 15);
+  const auto pixel = [&](std::int64_t i) {
+    const std::int64_t m =
+        narrow ? static_cast<std::int64_t>(static_cast<std::uint32_t>(2 * i * minor + major) /
+                                           static_cast<std::uint32_t>(2 * major))
+               : (2 * i * minor + major) / (2 * major);
+    const std::int64_t along_x = x_major ? i : m;
+    const std::int64_t along_y = x_major ? m : i;
+    return Point{static_cast<std::int32_t>(start.x + sx * along_x),
+                 static_cast<std::int32_t>(start.y + sy * along_y)};
+  };
+  for (std::int64_t i = 0; i < major;) {
+    const Point p = pixel(i);
+    if (clearance != nullptr) {
+      // Every pixel within Chebyshev distance c - 1 of p is walkable: the
+      // next c - 1 steps and the pixels beside them lie there.
+      const int c = clearance->at(p);
+      if (c >= 2) {
+        i += c - 1;
+        continue;
+      }
+    }
+    const Point q = pixel(i + 1);
+    if (q.x != p.x && q.y != p.y &&
+        (!mask.walkable({q.x, p.y}, enabled) || !mask.walkable({p.x, q.y}, enabled))) {
+      return std::nullopt;
+    }
+    ++i;
+  }
+  return octile.value();
+}
+
+// The cost of a path from path_from_field (polyline_cost, points all inside):
+// on unweighted terrain the charge times the length, for the grid path (kNone)
+// times the field's exact step sum, which is that length without its rounding.
+double path_cost(const PathResult& result, const Mask& mask, const FieldOptions& options,
+                 bool grid_path, GridCost grid) {
+  const SegmentCoster coster(mask, options.enabled, options.area_costs);
+  if (coster.uniform_charge() != 0) {
+    if (grid_path) {
+      // The field's steps cost the charge each (times sqrt 2 when diagonal).
+      return grid.value();
+    }
+    return coster.uniform_charge() * result.length;
+  }
+  double cost = 0;
+  for (std::size_t i = 1; i < result.points.size(); ++i) {
+    cost += coster.cost(result.points[i - 1], result.points[i]);
+  }
+  return cost;
+}
+
+}  // namespace
+
 std::optional<PathResult> beeline_answer(const Mask& mask, Point start, Point goal,
                                          const FindPathOptions& options,
                                          const ClearanceMap* clearance) {
@@ -38,6 +134,7 @@ std::optional<PathResult> beeline_answer(const Mask& mask, Point start, Point go
   result.goal = goal;
   if (start == goal) {
     result.points = {start};
+    result.grid_cost = 0.0;
     return result;
   }
   if (options.smoothing == Smoothing::kNone) {
@@ -48,7 +145,10 @@ std::optional<PathResult> beeline_answer(const Mask& mask, Point start, Point go
   const LineRule rule = line_rule_for(field_options);
   const CostRange costs = area_cost_range(mask, enabled, field_options.area_costs);
   const int cheapest = costs.cheapest;
-  if (clearance != nullptr && clearance->serves(mask, enabled) && costs.dearest == cheapest) {
+  if (clearance != nullptr && !clearance->serves(mask, enabled)) {
+    clearance = nullptr;
+  }
+  if (clearance != nullptr && costs.dearest == cheapest) {
     // Unweighted: every walkable beeline costs the cheapest.
     if (!segment_walkable(*clearance, start, goal, rule)) {
       return std::nullopt;
@@ -59,9 +159,22 @@ std::optional<PathResult> beeline_answer(const Mask& mask, Point start, Point go
     if (highest == 0 || highest > cheapest) {
       return std::nullopt;
     }
+    // A corner-cutting beeline also crosses pixels beside its Bresenham ones;
+    // they must be as cheap. (The cost sums in integers: exactly cheapest *
+    // length when every pixel crossed costs the cheapest, clearly more else.)
+    if (costs.dearest != cheapest &&
+        SegmentCoster(mask, enabled, field_options.area_costs).cost(start, goal) >
+            cheapest * polyline_length({start, goal})) {
+      return std::nullopt;
+    }
   }
   result.points = {start, goal};
   result.length = polyline_length(result.points);
+  // Every pixel the beeline crosses costs the cheapest (a clipped blocked one
+  // is charged so too: see polyline_cost).
+  result.cost = cheapest * result.length;
+  result.grid_cost =
+      beeline_grid_cost(mask, enabled, start, goal, field_options, cheapest, clearance);
   return result;
 }
 
@@ -93,7 +206,6 @@ PathResult path_from_field(const Mask& mask, const DistanceField& field, Point s
   switch (options.smoothing) {
     case Smoothing::kNone:
       result.points = trace(mask, field, start, false);
-      result.cost = field.exact(start).value();
       break;
     case Smoothing::kSimplify:
       // simplify(trace_for_smoothing(...)), without the inner points.
@@ -107,6 +219,9 @@ PathResult path_from_field(const Mask& mask, const DistanceField& field, Point s
       break;
   }
   result.length = polyline_length(result.points);
+  const GridCost grid = field.exact(start);
+  result.grid_cost = grid.value();
+  result.cost = path_cost(result, mask, wanted, options.smoothing == Smoothing::kNone, grid);
   return result;
 }
 

@@ -467,8 +467,13 @@ Path smoothing_trace(const Mask& mask, const DistanceField& field, Point start,
     // find_path fuzzer: a detour over cheap terrain traced instead of the
     // plain trace's shorter way over dearer pixels). Dropping the inner
     // points of straight runs does not change a length.
+    // Nor does it change a cost (the same polyline). A shortcut is dearer
+    // than the two steps it replaces when the pixel between them is cheaper
+    // than its two ends.
     Path plain = trace_points(mask, field, start, /*diagonal_shortcuts=*/false, corners_only);
-    if (polyline_length(traced) > polyline_length(plain)) {
+    if (polyline_length(traced) > polyline_length(plain) ||
+        polyline_cost(traced, mask, options.enabled, options.area_costs) >
+            polyline_cost(plain, mask, options.enabled, options.area_costs)) {
       return plain;
     }
   }

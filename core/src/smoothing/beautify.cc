@@ -19,14 +19,15 @@
 // pixels. Cost: O(points * log^2(segment length)) segment checks per round.
 //
 // Weighted terrain (area costs that differ): each move replaces a stretch of
-// the path (the segments around the dropped point or cut corner); its new
-// segments may only touch (per the line rule) pixels whose cost is at most the
-// highest cost of the pixels that stretch runs through (its Bresenham pixels). So smoothing never
-// pulls the path onto terrain dearer than what it already crossed there, which keeps the path's
-// weighted cost close to the traced optimum: a path along a road stays on the road, and a path that
-// crosses a field anyway may cut across that field. (Comparing weighted lengths exactly would need
-// a cost model for segments between pixel centres that the grid field does not have; the cap is
-// simple, local and symmetric.)
+// the path (the segments around the dropped point or cut corner) and is kept
+// only when its new segments cost no more than that stretch, by the exact
+// segment cost of pathcore/line.h (length inside each pixel times its cost).
+// So smoothing never makes the path dearer: a path along a road stays on the
+// road unless leaving it is really cheaper. (An earlier rule capped the
+// pixels a new segment may touch at the dearest pixel of the stretch: a
+// stretch that crossed grass anywhere could then be cut across much more
+// grass, issue 21.) Unweighted terrain skips every cost: there a shorter
+// path is a cheaper one.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -38,6 +39,7 @@
 #include <vector>
 
 #include "field/cost_range.h"
+#include "line/segment_cost.h"
 #include "line/segment_walk.h"
 #include "pathcore/clearance.h"
 #include "pathcore/line.h"
@@ -244,7 +246,8 @@ class CornerQs {
   struct Entry {
     std::int64_t j;
     Point q;
-    int sees_c;  // 1 or 0 when known, -1 when not
+    int sees_c;         // 1 or 0 when known, -1 when not
+    double cost_to_c;   // weighted terrain: the cost of Q-C, once sees_c == 1
   };
 
   // The entry for j, or null.
@@ -261,7 +264,7 @@ class CornerQs {
     if (count_ == entries_.size()) {
       return nullptr;
     }
-    entries_[count_] = Entry{j, q, -1};
+    entries_[count_] = Entry{j, q, -1, 0.0};
     return &entries_[count_++];
   }
 
@@ -270,9 +273,6 @@ class CornerQs {
   std::array<Entry, 32> entries_;
   std::size_t count_ = 0;
 };
-
-// No cap on the cost of touched pixels (unweighted terrain).
-constexpr int kNoCap = 256;
 
 class Smoother {
  public:
@@ -285,13 +285,24 @@ class Smoother {
         mask_(mask),
         enabled_(enabled),
         rule_(rule),
-        costs_(costs),
         clearance_(clearance != nullptr && clearance->serves(mask, enabled) ? clearance : nullptr),
+        coster_(mask, enabled, costs),
+        weighted_(coster_.uniform_charge() == 0),
         scratch_(scratch),
         hidden_(scratch.hidden) {
-    const CostRange range = area_cost_range(mask, enabled, costs);
-    weighted_ = range.cheapest < range.dearest;
     hidden_.reset(points);
+  }
+
+  // Weighted terrain: the area costs of the enabled areas present differ.
+  [[nodiscard]] bool weighted() const { return weighted_; }
+
+  // The exact cost of path (weighted terrain; see polyline_cost).
+  [[nodiscard]] double cost(const Path& path) const {
+    double total = 0;
+    for (std::size_t i = 1; i < path.size(); ++i) {
+      total += coster_.cost(path[i - 1], path[i]);
+    }
+    return total;
   }
 
   // Lets the smoother rely on every segment of the paths it is given being
@@ -354,15 +365,6 @@ class Smoother {
     }
   }
 
-  // a sees b: the segment is walkable and touches no pixel dearer than cap.
-  [[nodiscard]] bool visible(Point a, Point b, int cap) const {
-    if (!weighted_) {
-      return walkable(a, b);
-    }
-    const int highest = segment_max_cost(mask_, enabled_, a, b, rule_, costs_);
-    return highest != 0 && highest <= cap;
-  }
-
   // True when `on`, a point of the path segment from-to, lies exactly on it
   // and the segment from `on` to `to` is then known to be visible without a
   // check: its pixels are among the segment's own. For the supercover that
@@ -383,26 +385,6 @@ class Smoother {
            std::llabs(dx) == std::llabs(dy);
   }
 
-  // The highest cost an existing segment of the path touches (kNoCap when
-  // the terrain is not weighted).
-  [[nodiscard]] int cost_cap(Point a, Point b) const {
-    if (!weighted_) {
-      return kNoCap;
-    }
-    // The pixels the segment runs through (its Bresenham pixels; for the
-    // straight runs of a traced path, exactly the path's pixels).
-    const int highest = segment_max_cost(mask_, enabled_, a, b, LineRule::kBresenham, costs_);
-    if (highest != 0) {
-      return highest;
-    }
-    // Not walkable per rule (not a path this library traced): its endpoints.
-    const auto cost = [&](Point p) {
-      const int c = mask_.contains(p) ? costs_[mask_.area(p)] : 1;
-      return c == 0 ? 1 : c;
-    };
-    return std::max(cost(a), cost(b));
-  }
-
   // Greedy line of sight: a point is dropped when the previous kept point
   // sees the next one (pairs known hidden are not checked again).
   // In place: the kept points are written over the front of the path, never
@@ -411,29 +393,51 @@ class Smoother {
     if (path.size() <= 2) {
       return;
     }
+    if (weighted_) {
+      drop_cheaper(path);
+      return;
+    }
     Path& kept = path;
     std::size_t count = 1;  // path[0] stays
-    int cap = cost_cap(path[0], path[1]);  // over the stretch from the last kept point to path[i]
     for (std::size_t i = 1; i + 1 < path.size(); ++i) {
-      const int next_cap = cost_cap(path[i], path[i + 1]);
-      const int stretch_cap = std::max(cap, next_cap);
       const Point from = kept[count - 1];
       const Point to = path[i + 1];
       bool sees = false;
-      if (weighted_) {
-        sees = visible(from, to, stretch_cap);
-      } else if (!known_hidden(from, to)) {
-        sees = visible(from, to, stretch_cap);
+      if (!known_hidden(from, to)) {
+        sees = walkable(from, to);
         if (!sees) {
           note_hidden(from, to);
         }
       }
-      if (sees) {
-        cap = stretch_cap;
-      } else {
+      if (!sees) {
         kept[count++] = path[i];
-        cap = next_cap;
       }
+    }
+    kept[count++] = path.back();
+    kept.resize(count);
+  }
+
+  // drop_visible on weighted terrain: a point is dropped when the previous
+  // kept point sees the next one and that segment costs no more than the
+  // path it replaces (from the kept point through path[i] to path[i + 1]).
+  // Writes as drop_visible: at step i, path[i] and path[i + 1] are unchanged.
+  void drop_cheaper(Path& path) const {
+    Path& kept = path;
+    std::size_t count = 1;  // path[0] stays
+    double stretch = coster_.cost(path[0], path[1]);  // from the last kept point to path[i]
+    for (std::size_t i = 1; i + 1 < path.size(); ++i) {
+      const double next = coster_.cost(path[i], path[i + 1]);
+      const Point from = kept[count - 1];
+      const Point to = path[i + 1];
+      if (walkable(from, to)) {
+        const double direct = coster_.cost(from, to);
+        if (direct <= stretch + next) {
+          stretch = direct;
+          continue;
+        }
+      }
+      kept[count++] = path[i];
+      stretch = next;
     }
     kept[count++] = path.back();
     kept.resize(count);
@@ -467,7 +471,8 @@ class Smoother {
     const Point b = path[k];
     const Point c = path[k + 1];
     const double before = distance(a, b) + distance(b, c);
-    const int cap = std::max(cost_cap(a, b), cost_cap(b, c));
+    // Weighted terrain: what a cut may cost at most.
+    const double before_cost = weighted_ ? coster_.cost(a, b) + coster_.cost(b, c) : 0.0;
     const std::int64_t to_a = steps_between(b, a);
     const std::int64_t to_c = steps_between(b, c);
     if (to_a == 0 || to_c == 0) {
@@ -498,12 +503,20 @@ class Smoother {
       // A-P is asked last: P lies on (or next to) the leg A-B, which is
       // visible, so that check almost always passes, while most P have no
       // cut toward C at all. (Either order gives the same cut: both must hold,
-      // and farthest_cut only remembers facts about Q_j.)
-      const std::int64_t j = farthest_cut(p, b, c, to_c, cap, qs, p_is_a);
+      // and farthest_cut only remembers facts about Q_j.) On weighted terrain
+      // A-P comes first: its cost is part of every cut's through P.
+      double cost_to_p = 0;
+      if (weighted_ && !p_is_a) {
+        if (!walkable(a, p)) {
+          return;
+        }
+        cost_to_p = coster_.cost(a, p);
+      }
+      const std::int64_t j = farthest_cut(p, b, c, to_c, qs, p_is_a, cost_to_p, before_cost);
       if (j == 0) {
         return;
       }
-      if (!p_is_a && !implied_visible(b, p, a) && !visible(a, p, cap)) {
+      if (!weighted_ && !p_is_a && !implied_visible(b, p, a) && !walkable(a, p)) {
         return;
       }
       const Point q = point_along(b, c, j, to_c);
@@ -558,21 +571,27 @@ class Smoother {
   // then bisection; a pillar inside the corner can make the answer one of
   // several boundaries, which is still a valid (checked) cut.
   // p_is_a: p is the corner's A, whose sight of c the drop passes may know.
-  [[nodiscard]] std::int64_t farthest_cut(Point p, Point b, Point c, std::int64_t to_c, int cap,
-                                          CornerQs& qs, bool p_is_a) const {
+  // Weighted terrain: the cut A-P-Q_j-C must also cost at most before_cost,
+  // cost_to_p being that of A-P (the boundary is then one of cost or sight).
+  [[nodiscard]] std::int64_t farthest_cut(Point p, Point b, Point c, std::int64_t to_c,
+                                          CornerQs& qs, bool p_is_a, double cost_to_p,
+                                          double before_cost) const {
+    if (weighted_) {
+      return farthest_cut_weighted(p, b, c, to_c, qs, cost_to_p, before_cost);
+    }
     const auto cut_ok = [&](std::int64_t j) {
       if (j == to_c) {  // Q is C itself
         if (p_is_a) {
           if (known_hidden(p, c)) {
             return false;
           }
-          const bool sees = visible(p, c, cap);
+          const bool sees = walkable(p, c);
           if (!sees) {
             note_hidden(p, c);
           }
           return sees;
         }
-        return visible(p, c, cap);
+        return walkable(p, c);
       }
       CornerQs::Entry* entry = qs.find(j);
       if (entry != nullptr && entry->sees_c == 0) {
@@ -582,18 +601,59 @@ class Smoother {
         const Point q = point_along(b, c, j, to_c);
         entry = qs.add(j, q);
         if (entry == nullptr) {  // no room: as below, unremembered
-          return visible(p, q, cap) && (implied_visible(b, q, c) || visible(q, c, cap));
+          return walkable(p, q) && (implied_visible(b, q, c) || walkable(q, c));
         }
       }
       const Point q = entry->q;
-      if (!visible(p, q, cap)) {
+      if (!walkable(p, q)) {
         return false;
       }
       if (entry->sees_c < 0) {
-        entry->sees_c = implied_visible(b, q, c) || visible(q, c, cap) ? 1 : 0;
+        entry->sees_c = implied_visible(b, q, c) || walkable(q, c) ? 1 : 0;
       }
       return entry->sees_c == 1;
     };
+    return boundary(to_c, cut_ok);
+  }
+
+  // farthest_cut on weighted terrain.
+  [[nodiscard]] std::int64_t farthest_cut_weighted(Point p, Point b, Point c, std::int64_t to_c,
+                                                   CornerQs& qs, double cost_to_p,
+                                                   double before_cost) const {
+    const auto cut_ok = [&](std::int64_t j) {
+      if (j == to_c) {  // Q is C itself
+        return walkable(p, c) && cost_to_p + coster_.cost(p, c) <= before_cost;
+      }
+      CornerQs::Entry* entry = qs.find(j);
+      if (entry != nullptr && entry->sees_c == 0) {
+        return false;
+      }
+      CornerQs::Entry unremembered{j, point_along(b, c, j, to_c), -1, 0.0};
+      if (entry == nullptr) {
+        entry = qs.add(j, unremembered.q);
+        if (entry == nullptr) {  // no room: computed every time
+          entry = &unremembered;
+        }
+      }
+      const Point q = entry->q;
+      if (!walkable(p, q)) {
+        return false;
+      }
+      if (entry->sees_c < 0) {
+        entry->sees_c = walkable(q, c) ? 1 : 0;
+        if (entry->sees_c == 1) {
+          entry->cost_to_c = coster_.cost(q, c);
+        }
+      }
+      return entry->sees_c == 1 &&
+             cost_to_p + coster_.cost(p, q) + entry->cost_to_c <= before_cost;
+    };
+    return boundary(to_c, cut_ok);
+  }
+
+  // The j farthest_cut answers, given cut_ok(j) for one j.
+  template <typename CutOk>
+  [[nodiscard]] static std::int64_t boundary(std::int64_t to_c, CutOk&& cut_ok) {
     if (cut_ok(to_c)) {
       return to_c;
     }
@@ -617,8 +677,8 @@ class Smoother {
   const Mask& mask_;
   AreaSet enabled_;
   LineRule rule_;
-  const AreaCosts& costs_;
   const ClearanceMap* clearance_;  // null, or serving mask_ and enabled_
+  SegmentCoster coster_;
   bool weighted_ = false;
   bool trusted_ = false;
   bool inside_ = false;
@@ -681,8 +741,15 @@ Path smooth(const Path& path, const Mask& mask, AreaSet enabled, LineRule rule,
     std::reverse(smoothed.begin(), smoothed.end());
   }
   sets.trim();
-  // Every move above gained length; this guards against rounding only.
-  return polyline_length(smoothed) <= polyline_length(path) ? smoothed : path;
+  // Every move above gained length and (weighted terrain) cost no more than
+  // it replaced; this guards against rounding only.
+  if (polyline_length(smoothed) > polyline_length(path)) {
+    return path;
+  }
+  if (smoother.weighted() && smoother.cost(smoothed) > smoother.cost(path)) {
+    return path;
+  }
+  return smoothed;
 }
 
 }  // namespace

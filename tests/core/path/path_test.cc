@@ -728,7 +728,8 @@ TEST(FindPath, TakesTheBeelineWhenItIsClear) {
     EXPECT_TRUE(beeline->found);
     EXPECT_EQ(beeline->points, (Path{{1, 1}, {8, 5}}));
     EXPECT_DOUBLE_EQ(beeline->length, std::sqrt(7.0 * 7 + 4 * 4));
-    EXPECT_EQ(beeline->cost, 0.0);
+    EXPECT_EQ(beeline->cost, beeline->length);  // unit costs
+    EXPECT_EQ(beeline->grid_cost, 7.0 + 4.0);    // four-connected: Manhattan
     EXPECT_EQ(beeline->goal, (Point{8, 5}));
     const PathResult found = find_path(room, {1, 1}, {8, 5}, options_for(smoothing));
     EXPECT_EQ(found.points, beeline->points);
