@@ -23,7 +23,9 @@
 #include "pathcore/mask.h"
 #include "pathfinder/client.h"
 #include "support/any_angle_reference.h"
+#include "support/http_get.h"
 #include "support/movingai.h"
+#include "support/prometheus_text.h"
 #include "support/random_mask.h"
 #include "support/raw_upload.h"
 #include "support/server_process.h"
@@ -313,9 +315,19 @@ TEST(AnyAngleE2eTest, BadInputIsInvalidArgument) {
 
 // A room cut by a wall with one door: the first call per goal builds, a new
 // start toward the same goal is served from the cache, a new goal builds its
-// table, a patched mask starts over.
+// table, a patched mask starts over. The caches' bytes show in the metrics.
 TEST(AnyAngleE2eTest, WarmCallsToTheSameGoalAreCacheHits) {
-  ServerProcess server(server_options());
+  pathtest::TempDir scratch;
+  ServerProcess server(server_options({"--metrics-address", "127.0.0.1:0",
+                                       "--metrics-port-file", scratch.file("metrics.port")}));
+  const int metrics_port = std::stoi(pathtest::read_text_file(scratch.file("metrics.port")));
+  const auto cache_bytes = [&](const std::string& cache) {
+    const auto response = pathtest::http_request(metrics_port, "GET", "/metrics");
+    return pathtest::parse_prometheus_text(response.body)
+        .samples.at("pathfinder_cache_bytes{cache=\"" + cache + "\"}");
+  };
+  EXPECT_EQ(cache_bytes("anyangle_graphs"), 0);
+  EXPECT_EQ(cache_bytes("anyangle_goals"), 0);
   Client client = make_client(server);
   constexpr std::uint32_t kSide = 40;
   std::string areas(kSide * kSide, '\x01');
@@ -334,6 +346,11 @@ TEST(AnyAngleE2eTest, WarmCallsToTheSameGoalAreCacheHits) {
   EXPECT_NEAR(first.value.length(), expected, 1e-9 * expected);
   expect_legal_path(mask, first.value, {2, 30}, {35, 30}, false, "door");
 
+  const double graph_bytes = cache_bytes("anyangle_graphs");
+  const double goal_bytes = cache_bytes("anyangle_goals");
+  EXPECT_GT(graph_bytes, 0);
+  EXPECT_GT(goal_bytes, 0);
+
   const auto warm = client.find_path(any_angle_request("door", {5, 38}, {35, 30}));
   ASSERT_TRUE(warm.ok());
   EXPECT_TRUE(warm.value.cache_hit()) << "same goal, new start: graph and table cached";
@@ -345,6 +362,8 @@ TEST(AnyAngleE2eTest, WarmCallsToTheSameGoalAreCacheHits) {
   const auto new_goal = client.find_path(any_angle_request("door", {5, 38}, {30, 2}));
   ASSERT_TRUE(new_goal.ok());
   EXPECT_FALSE(new_goal.value.cache_hit()) << "a new goal builds its table";
+  EXPECT_EQ(cache_bytes("anyangle_graphs"), graph_bytes) << "on the same graph";
+  EXPECT_GT(cache_bytes("anyangle_goals"), goal_bytes);
   const auto other_rule = client.find_path(any_angle_request("door", {5, 38}, {30, 2}, true));
   ASSERT_TRUE(other_rule.ok());
   EXPECT_FALSE(other_rule.value.cache_hit()) << "the corner rule has its own graph";
@@ -357,6 +376,8 @@ TEST(AnyAngleE2eTest, WarmCallsToTheSameGoalAreCacheHits) {
   patch.set_height(1);
   patch.set_areas(std::string(1, '\x01'));  // a second door, nearer
   ASSERT_TRUE(client.patch_mask(patch).ok());
+  EXPECT_EQ(cache_bytes("anyangle_graphs"), 0) << "the old revision's graphs are dropped";
+  EXPECT_EQ(cache_bytes("anyangle_goals"), 0);
   const auto patched = client.find_path(any_angle_request("door", {5, 38}, {35, 30}));
   ASSERT_TRUE(patched.ok());
   EXPECT_FALSE(patched.value.cache_hit()) << "a new revision builds again";
