@@ -17,7 +17,7 @@ SERVER := $(BUILD_DIR)/server/pathfinder-server
 CLI := $(BUILD_DIR)/client/pathfind
 
 .PHONY: all deps configure build test test-sanitize run bench clean fuzz lint-proto soak ratios \
-	wire-ratios image check-image
+	wire-ratios wire-any-angle image check-image
 
 all: build
 
@@ -76,6 +76,12 @@ ratios: build
 # Tables, a few minutes. Not in CI.
 wire-ratios: build
 	BUILD_DIR=$(BUILD_DIR) scripts/wire-ratios
+
+# Issue 21: cold and warm FindPath SMOOTHING_ANY_ANGLE vs the default over the
+# wire on the Moving AI maps (scripts/wire-any-angle). A table, about a
+# minute (the 25% random map's graph alone takes half of it). Not in CI.
+wire-any-angle: build
+	BUILD_DIR=$(BUILD_DIR) scripts/wire-any-angle
 
 # The container image (Dockerfile) as IMAGE, with podman (docker format, which
 # keeps the HEALTHCHECK) or docker, whichever is on PATH; check-image also runs

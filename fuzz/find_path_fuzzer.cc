@@ -3,7 +3,8 @@
 // (tests/support/invariants.h). Input bytes:
 //   0, 1    width, height = byte % 32 + 1
 //   2       bit 0 eight-connected, bit 1 corner cutting, bits 2-3 smoothing
-//           (0 beautify, 1 simplify, 2-3 none), bit 4 snap_to_reachable,
+//           (0 beautify, 1 simplify, 2-3 none; 3 also runs the exact any-angle
+//           engine, SMOOTHING_ANY_ANGLE), bit 4 snap_to_reachable,
 //           bit 5 area costs from bytes 8-14 (else unit costs)
 //   3 - 6   start x, y, goal x, y (each modulo the mask's size)
 //   7       enabled areas as a bit set (0 = all)
@@ -16,8 +17,12 @@
 // smoothed path never longer than the raw one, nor over terrain dearer
 // than the traced path it smooths crosses; the same answer twice; and
 // the components Reachable uses connect start to exactly the pixels a flood
-// fill reaches.
+// fill reaches. Any-angle (smoothing 3, enabled areas and corner rule as
+// given, no snapping, some area enabled): found exactly when the reference finds a path, its
+// length the reference's (1e-9 relative), every segment visible for the
+// reference's line test, every pixel walkable and touching its vertex.
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -27,10 +32,12 @@
 #include <string>
 #include <vector>
 
+#include "pathcore/any_angle.h"
 #include "pathcore/components.h"
 #include "pathcore/distance_field.h"
 #include "pathcore/mask.h"
 #include "pathcore/path.h"
+#include "support/any_angle_reference.h"
 #include "support/invariants.h"
 #include "support/reference.h"
 
@@ -172,6 +179,44 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (components.connected(start, {x, y}) != from_start[mask.index({x, y})]) {
         fail("components disagree with the flood fill on " + pathtest::text(start) + "-" +
              pathtest::text(Point{x, y}));
+      }
+    }
+  }
+
+  // No walkable area (enabled 0) is refused by FindPath before the engine,
+  // which, like the wire, would read 0 as all areas.
+  if (smoothing == 3 && enabled != 0) {
+    const bool cut = options.field.allow_corner_cutting;
+    const pathcore::AnyAngleGraph graph = pathcore::AnyAngleGraph::build(mask, enabled, cut);
+    const pathcore::AnyAngleGoalTable table = pathcore::AnyAngleGoalTable::build(graph, goal);
+    const std::optional<pathcore::AnyAnglePath> path =
+        pathcore::find_any_angle_path(graph, table, start);
+    const std::optional<double> expected =
+        pathtest::any_angle_shortest_length(mask, enabled, start, goal, std::nullopt, cut);
+    if (path.has_value() != expected.has_value()) fail("any-angle: found differs from the reference");
+    if (path) {
+      if (std::fabs(path->length - *expected) > 1e-9 * std::max(1.0, *expected)) {
+        fail("any-angle: length " + std::to_string(path->length) + ", reference " +
+             std::to_string(*expected));
+      }
+      if (path->points.size() != path->pixels.size()) fail("any-angle: a pixel per vertex");
+      for (std::size_t i = 0; i < path->points.size(); ++i) {
+        const pathcore::PointD v = path->points[i];
+        const Point p = path->pixels[i];
+        if (!mask.walkable(p, enabled) || v.x < p.x || v.x > p.x + 1 || v.y < p.y ||
+            v.y > p.y + 1) {
+          fail("any-angle: pixel " + pathtest::text(p) + " does not touch its vertex");
+        }
+        if (i == 0) continue;
+        const pathcore::PointD u = path->points[i - 1];
+        const Point a2{static_cast<std::int32_t>(std::lround(2 * u.x)),
+                       static_cast<std::int32_t>(std::lround(2 * u.y))};
+        const Point b2{static_cast<std::int32_t>(std::lround(2 * v.x)),
+                       static_cast<std::int32_t>(std::lround(2 * v.y))};
+        if (!pathtest::any_angle_visible(mask, enabled, a2, b2, cut)) {
+          fail("any-angle: segment " + pathtest::text(a2) + "-" + pathtest::text(b2) +
+               " (doubled) is not visible");
+        }
       }
     }
   }

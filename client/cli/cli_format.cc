@@ -18,6 +18,21 @@ std::string point_text(const pb::Point& point) {
   return "(" + std::to_string(point.x()) + "," + std::to_string(point.y()) + ")";
 }
 
+// Exact points: up to three decimals, trailing zeros dropped ("(12.5,3)").
+std::string coordinate_text(double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.3f", value);
+  std::string text = buffer;
+  while (text.ends_with('0')) text.pop_back();
+  if (text.ends_with('.')) text.pop_back();
+  if (text == "-0") text = "0";
+  return text;
+}
+
+std::string point_text(const pb::PointF& point) {
+  return "(" + coordinate_text(point.x()) + "," + coordinate_text(point.y()) + ")";
+}
+
 // Integers without decimals, anything else with three.
 std::string number_text(double value) {
   if (std::isfinite(value) && std::fabs(value) < 1e15 && value == std::floor(value)) {
@@ -129,6 +144,7 @@ constexpr std::pair<const char*, const char*> kEnumFlags[] = {
     {"SMOOTHING_BEAUTIFY", "--smoothing beautify"},
     {"SMOOTHING_SIMPLIFY", "--smoothing simplify"},
     {"SMOOTHING_NONE", "--smoothing none"},
+    {"SMOOTHING_ANY_ANGLE", "--smoothing any-angle"},
     {"block_unmapped", "--block-unmapped"},  // a field, named mid-sentence by the decoder
 };
 
@@ -253,7 +269,12 @@ std::string format_find_path(const pb::FindPathRequest& request,
   if (!response.found()) {
     return text + "\nno path: " + find_path_reason_text(request, response);
   }
-  return text + "\n" + points_text("points", response.points());
+  text += "\n" + points_text("points", response.points());
+  // Any-angle paths bend at square corners, which integer points cannot say.
+  if (request.smoothing() == pb::SMOOTHING_ANY_ANGLE) {
+    text += "\n" + points_text("precise", response.precise_points());
+  }
+  return text;
 }
 
 std::string format_reachable(const pb::ReachableRequest& request,
@@ -354,6 +375,7 @@ pb::Smoothing parse_smoothing(const std::string& text) {
   if (text == "beautify") return pb::SMOOTHING_BEAUTIFY;
   if (text == "simplify") return pb::SMOOTHING_SIMPLIFY;
   if (text == "none") return pb::SMOOTHING_NONE;
+  if (text == "any-angle") return pb::SMOOTHING_ANY_ANGLE;
   throw UsageError("--smoothing: unknown smoothing '" + text + "'");
 }
 

@@ -50,7 +50,8 @@ class UsageError : public std::runtime_error {
 // then, when an end was snapped, "goal snapped to (x,y), 3.2 px from (a,b)"
 // and/or "start snapped to (x,y), ... px from (a,b)"; when found is false,
 // "no path: <why>" (see find_path_reason_text) instead of the points line
-// "points N: (x,y) (x,y) ...".
+// "points N: (x,y) (x,y) ..."; with SMOOTHING_ANY_ANGLE also the exact path,
+// "precise N: (12.5,3) (20,7.25) ..." (up to three decimals).
 [[nodiscard]] std::string format_find_path(const pathfinding::v1::FindPathRequest& request,
                                            const pathfinding::v1::FindPathResponse& response);
 // Why there is no path, in plain words: "the start (x,y) is not walkable",

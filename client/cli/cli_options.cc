@@ -119,9 +119,12 @@ void add_path_options(CLI::App& command, PathArgs& args) {
   command.add_option("--areas", args.areas, "Walkable area ids, e.g. 1,2,5 (default all)");
   command.add_flag("--eight", args.eight, "Eight neighbours (default four)");
   command.add_flag("--corner-cutting", args.corner_cutting,
-                   "With --eight, allow diagonal steps past blocked corners");
-  command.add_option("--smoothing", args.smoothing, "Path straightening")
-      ->check(CLI::IsMember({"beautify", "simplify", "none"}))
+                   "With --eight (or any-angle), allow passing blocked corners that touch");
+  command.add_option("--smoothing", args.smoothing,
+                   "Path straightening: beautify, simplify, none (every grid pixel), or "
+                   "any-angle (the exact shortest path, bending at blocked corners; ignores "
+                   "--eight, refuses --cost)")
+      ->check(CLI::IsMember({"beautify", "simplify", "none", "any-angle"}))
       ->capture_default_str();
   command.add_flag("--snap", args.snap, "Snap unusable ends to the nearest reachable pixel");
   command.add_option("--cost", args.costs, "Step cost of an area, AREA=COST (repeatable)");

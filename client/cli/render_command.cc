@@ -10,6 +10,7 @@
 #include <span>
 
 #include "cli_format.h"
+#include "pathcore/any_angle.h"
 #include "pathcore/codec.h"
 #include "pathcore/components.h"
 #include "pathcore/distance_field.h"
@@ -40,6 +41,10 @@ pathcore::FindPathOptions to_core_options(const pb::FindPathRequest& request) {
                        std::to_string(area) + " is outside 1..255");
     }
     options.field.area_costs[area] = static_cast<std::uint8_t>(cost);
+  }
+  if (request.smoothing() == pb::SMOOTHING_ANY_ANGLE && !request.area_costs().empty()) {
+    throw UsageError("--cost: not used with --smoothing any-angle (its paths are the shortest "
+                     "in Euclidean length)");
   }
   switch (request.smoothing()) {
     case pb::SMOOTHING_SIMPLIFY:
@@ -72,11 +77,13 @@ void check_inside(const pathcore::Mask& mask, pathcore::Point p, const char* opt
   }
 }
 
-// The path to draw: raw grid pixels and the (smoothed) answer.
+// The path to draw: raw grid pixels and the (smoothed) answer, exact when
+// the answer has precise points.
 struct DrawnPath {
   bool found = false;
   pathcore::Path raw;
   pathcore::Path points;
+  std::vector<pathcore::PointD> precise;
   double length = 0;
   pathcore::Point goal;  // where it ends (snapped), when found
 };
@@ -88,6 +95,44 @@ pathcore::Path from_proto(const google::protobuf::RepeatedPtrField<pb::Point>& p
   return path;
 }
 
+std::vector<pathcore::PointD> from_proto(
+    const google::protobuf::RepeatedPtrField<pb::PointF>& points) {
+  std::vector<pathcore::PointD> path;
+  path.reserve(static_cast<std::size_t>(points.size()));
+  for (const auto& p : points) path.push_back({p.x(), p.y()});
+  return path;
+}
+
+// The exact any-angle path on a local mask, as the server finds it
+// (SMOOTHING_ANY_ANGLE): snapping by the reachability of four neighbours,
+// or eight with corner cutting, which join what any-angle paths join.
+DrawnPath local_any_angle_path(const pathcore::Mask& mask, pathcore::Point start,
+                               pathcore::Point goal, const pathcore::FindPathOptions& options) {
+  const bool cut = options.field.allow_corner_cutting;
+  DrawnPath drawn;
+  if (options.snap_to_reachable) {
+    pathcore::FieldOptions reach;
+    reach.enabled = options.field.enabled;
+    reach.connectivity = cut ? pathcore::Connectivity::kEight : pathcore::Connectivity::kFour;
+    reach.allow_corner_cutting = cut;
+    const auto ends = pathcore::snap_endpoints(mask, reach, start, goal, std::nullopt);
+    if (!ends) return drawn;
+    start = ends->start;
+    goal = ends->goal;
+  }
+  const pathcore::AnyAngleGraph graph =
+      pathcore::AnyAngleGraph::build(mask, options.field.enabled, cut);
+  const pathcore::AnyAngleGoalTable table = pathcore::AnyAngleGoalTable::build(graph, goal);
+  if (auto path = pathcore::find_any_angle_path(graph, table, start)) {
+    drawn.found = true;
+    drawn.points = std::move(path->pixels);
+    drawn.precise = std::move(path->points);
+    drawn.length = path->length;
+    drawn.goal = goal;
+  }
+  return drawn;
+}
+
 }  // namespace
 
 Command add_render_command(CLI::App& app) {
@@ -96,7 +141,8 @@ Command add_render_command(CLI::App& app) {
       run_render);
   render->footer(
       "Areas get distinct colours (area 0 near black). With --from and --to: the raw grid path "
-      "faint, the (smoothed) path bold white, start a green disc, goal a red one. --heatmap: the "
+      "faint, the (smoothed) path bold white (with --smoothing any-angle the exact path, "
+      "through the blocked corners it bends at), start a green disc, goal a red one. --heatmap: the "
       "distance field to --to, bright yellow at the goal to dark purple far away, pixels it does "
       "not reach dimmed. --components: one colour per connected component. For a server mask "
       "the area grid comes from GetMask (include_areas) and the path is the server's FindPath "
@@ -172,17 +218,22 @@ int run_render(Client& client, const RenderArgs& args, bool json) {
     if (local) {
       check_inside(*mask, *from, "--from");
       check_inside(*mask, *to, "--to");
-      const pathcore::PathResult answer = pathcore::find_path(*mask, *from, *to, options);
-      path.found = answer.found;
-      path.points = answer.points;
-      path.length = answer.length;
-      path.goal = answer.goal;
-      if (answer.found && options.smoothing != pathcore::Smoothing::kNone) {
+      const bool any_angle = request.smoothing() == pb::SMOOTHING_ANY_ANGLE;
+      if (any_angle) {
+        path = local_any_angle_path(*mask, *from, *to, options);
+      } else {
+        const pathcore::PathResult answer = pathcore::find_path(*mask, *from, *to, options);
+        path.found = answer.found;
+        path.points = answer.points;
+        path.length = answer.length;
+        path.goal = answer.goal;
+      }
+      if (path.found && (any_angle || options.smoothing != pathcore::Smoothing::kNone)) {
         pathcore::FindPathOptions raw_options = options;
         raw_options.smoothing = pathcore::Smoothing::kNone;
         path.raw = pathcore::find_path(*mask, *from, *to, raw_options).points;
       } else {
-        path.raw = answer.points;
+        path.raw = path.points;
       }
     } else {
       request.set_mask(args.mask);
@@ -200,6 +251,7 @@ int run_render(Client& client, const RenderArgs& args, bool json) {
       }
       path.found = answer.value.found();
       path.points = from_proto(answer.value.points());
+      path.precise = from_proto(answer.value.precise_points());
       path.length = answer.value.length();
       path.goal = {answer.value.goal().x(), answer.value.goal().y()};
       path.raw = path.points;
@@ -221,7 +273,12 @@ int run_render(Client& client, const RenderArgs& args, bool json) {
   if (from) {
     layers.start = path.found ? path.points.front() : *from;
     layers.raw_path = path.raw;
-    layers.polyline = path.points;
+    // Servers before precise_points send only points.
+    if (!path.precise.empty()) {
+      layers.precise_polyline = path.precise;
+    } else {
+      layers.polyline = path.points;
+    }
   }
   if (to) layers.goal = path.found ? path.goal : *to;
 

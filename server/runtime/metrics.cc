@@ -142,7 +142,9 @@ std::string Metrics::render(const ServerGauges& gauges) const {
          "Requests that waited for another request's fill of the same field (single flight).",
          "counter", cache.shared_waits);
   single(out, "pathfinder_cache_budget_bytes",
-         "The one byte budget (--cache-mb) of every cache: fields, labels, routes, paths.", "gauge",
+         "The one byte budget (--cache-mb) of every cache: fields, labels, routes, paths, "
+         "any-angle graphs and goal tables.",
+         "gauge",
          gauges.cache_budget_bytes);
   help_type(out, "pathfinder_cache_bytes",
             "Bytes charged to the cache budget, by cache (their sum stays within "

@@ -18,6 +18,7 @@
 #include "pathcore/codec.h"
 #include "pathcore/path.h"
 #include "runtime/logging.h"
+#include "service/any_angle_find_path.h"
 #include "service/cached_find_path.h"
 #include "service/mask_areas_wire.h"
 #include "service/proto_convert.h"
@@ -640,6 +641,7 @@ grpc::Status PathfinderService::upload_mask(const v1::UploadMaskRequest& request
   if (!unchanged) {  // the same grid keeps its revision, and so its cached answers
     cache_.erase_mask(entry->name, entry->revision);
     query_caches_.erase_mask(entry->name);
+    any_angle_caches_.erase_mask(entry->name);
   }
   to_proto(*entry, &response);
   return grpc::Status::OK;
@@ -653,6 +655,7 @@ grpc::Status PathfinderService::delete_mask(const v1::DeleteMaskRequest& request
   if (!removed) return mask_not_found(request.name());
   cache_.erase_mask(request.name(), removed->revision + 1);
   query_caches_.erase_mask(request.name());
+  any_angle_caches_.erase_mask(request.name());
   return grpc::Status::OK;
 }
 
@@ -693,7 +696,10 @@ grpc::Status PathfinderService::find_path(const v1::FindPathRequest& request,
   if (!connectivity) {
     return invalid("connectivity: unknown value " + std::to_string(request.connectivity()));
   }
-  const auto smoothing = to_core(request.smoothing());
+  // Any-angle paths are no smoothing of a grid path: core's Smoothing has no
+  // such value, and the request takes its own way below.
+  const bool any_angle = request.smoothing() == v1::SMOOTHING_ANY_ANGLE;
+  const auto smoothing = any_angle ? pathcore::Smoothing::kBeautify : to_core(request.smoothing());
   if (!smoothing) return invalid("smoothing: unknown value " + std::to_string(request.smoothing()));
   pathcore::AreaCosts costs = pathcore::unit_area_costs();
   for (const auto& [area, cost] : request.area_costs()) {
@@ -706,6 +712,11 @@ grpc::Status PathfinderService::find_path(const v1::FindPathRequest& request,
                      std::to_string(area) + " is out of range 1..255");
     }
     costs[area] = static_cast<std::uint8_t>(cost);
+  }
+  if (any_angle && !request.area_costs().empty()) {
+    return invalid(
+        "area_costs: must be empty with SMOOTHING_ANY_ANGLE (its paths are the shortest in "
+        "Euclidean length, whatever the terrain costs)");
   }
   const pathcore::AreaSet enabled = pathcore::effective_areas(request.enabled_areas());
   if (enabled == 0) return no_walkable_area();
@@ -724,6 +735,21 @@ grpc::Status PathfinderService::find_path(const v1::FindPathRequest& request,
     if (!mask.contains(point)) {
       return invalid(outside(field, point, *entry));
     }
+  }
+
+  if (any_angle) {
+    // Connectivity plays no part; the corner rule does, whatever the connectivity.
+    const AnyAngleOptions any_angle_options{enabled, request.allow_corner_cutting(),
+                                            request.snap_to_reachable()};
+    AnyAnglePathResult result =
+        any_angle_find_path(*entry, any_angle_caches_, source, start, goal, any_angle_options);
+    pathcore::explain_result(mask, enabled, start, goal, result.path);
+    to_proto(result.path, &response);
+    response.clear_precise_points();
+    for (const pathcore::PointD p : result.precise) to_proto(p, response.add_precise_points());
+    response.set_mask_revision(entry->revision);
+    response.set_cache_hit(result.cache_hit);
+    return grpc::Status::OK;
   }
 
   pathcore::FindPathOptions options;

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "cache/any_angle_caches.h"
 #include "cache/field_cache.h"
 #include "cache/field_flights.h"
 #include "cache/query_caches.h"
@@ -39,6 +40,11 @@ struct ServiceLimits {
   // unchanged mask is answered without tracing or smoothing again. Answers
   // of more than kMaxCachedPathPoints points are not kept (at most 4 KiB each).
   std::size_t path_cache_entries = 4096;
+  // SMOOTHING_ANY_ANGLE's visibility graphs (one per mask revision, areas and
+  // corner rule) and goal distance tables kept (LRU; 0 disables caching).
+  // The byte budget usually binds first: a maze's graph takes megabytes.
+  std::size_t any_angle_graph_entries = 64;
+  std::size_t any_angle_goal_entries = 4096;
   // The server's largest message, in bytes: GetMask refuses to send an area
   // grid that would not fit (RESOURCE_EXHAUSTED) rather than fail the transport.
   std::size_t max_message_bytes = 64 * 1024 * 1024;
@@ -86,7 +92,10 @@ struct ServiceLimits {
 //
 // FindPath runs in two places. On gRPC's thread: validation, the beeline
 // short-cut, and paths on cached fields (the warm path). A call that needs a
-// flood fill is queued on the compute pool and answered from there.
+// flood fill is queued on the compute pool and answered from there. So is
+// a SMOOTHING_ANY_ANGLE call whose visibility graph or goal table is not
+// cached (any_angle_find_path.h); with both cached it is answered on gRPC's
+// thread.
 // Fills are shared (FieldFlights: one fill per field, the other callers
 // wait without a thread) and stop when no caller wants them any more
 // (deadline passed, cancelled): such calls end DEADLINE_EXCEEDED/CANCELLED.
@@ -223,6 +232,9 @@ class PathfinderService final : public RawPathfinderService {
   // answers, charged to the field cache's budget.
   QueryCaches query_caches_{cache_.budget(), limits_.component_cache_entries,
                             limits_.route_cache_entries, limits_.path_cache_entries};
+  // SMOOTHING_ANY_ANGLE's graphs and goal tables, charged to the same budget.
+  AnyAngleCaches any_angle_caches_{cache_.budget(), limits_.any_angle_graph_entries,
+                                   limits_.any_angle_goal_entries};
   // Fills in progress, one per field (single flight).
   FieldFlights flights_;
   // Large answers not yet read by their clients.

@@ -80,6 +80,12 @@ void to_proto(const pathcore::PathResult& result, v1::FindPathResponse* out) {
   out->set_found(result.found);
   out->mutable_points()->Reserve(static_cast<int>(result.points.size()));
   for (const pathcore::Point p : result.points) to_proto(p, out->add_points());
+  // Every smoothing's answer in PointF's frame too, so a client can always
+  // read precise_points (SMOOTHING_ANY_ANGLE replaces them with its own).
+  out->mutable_precise_points()->Reserve(static_cast<int>(result.points.size()));
+  for (const pathcore::Point p : result.points) {
+    to_proto(pathcore::PointD{p.x + 0.5, p.y + 0.5}, out->add_precise_points());
+  }
   out->set_length(result.length);
   out->set_cost(result.cost);
   to_proto(result.goal, out->mutable_goal());

@@ -3,6 +3,7 @@
 #include <optional>
 #include <string>
 
+#include "pathcore/any_angle.h"
 #include "pathcore/codec.h"
 #include "pathcore/distance_field.h"
 #include "pathcore/mask.h"
@@ -29,12 +30,16 @@ inline void to_proto(pathcore::Point p, pathfinding::v1::Point* out) {
   out->set_x(p.x);
   out->set_y(p.y);
 }
+inline void to_proto(pathcore::PointD p, pathfinding::v1::PointF* out) {
+  out->set_x(p.x);
+  out->set_y(p.y);
+}
 
 // name, revision, size, areas_present, walkable_pixels, sha256.
 void to_proto(const MaskEntry& entry, pathfinding::v1::MaskInfo* out);
 
-// found, points, length, cost, goal, reason and the snap fields (not
-// mask_revision / cache_hit).
+// found, points, precise_points (the centres of points), length, cost, goal,
+// reason and the snap fields (not mask_revision / cache_hit).
 void to_proto(const pathcore::PathResult& result, pathfinding::v1::FindPathResponse* out);
 
 [[nodiscard]] pathfinding::v1::PathReason to_proto(pathcore::PathReason reason);

@@ -47,6 +47,7 @@ grpc::Status PathfinderService::patch_mask(const v1::PatchMaskRequest& request,
   // revision); drop them now to free the memory.
   cache_.erase_mask(entry->name, entry->revision);
   query_caches_.erase_mask(entry->name);
+  any_angle_caches_.erase_mask(entry->name);
   to_proto(*entry, &response);
   return grpc::Status::OK;
 }

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstdint>
 #include <deque>
 #include <fstream>
@@ -500,6 +501,41 @@ TEST_F(CliE2eTest, FindJson) {
   EXPECT_THAT(result.out, HasSubstr("{\"x\":30,\"y\":10}]"));
   EXPECT_THAT(result.out, HasSubstr("\"mask_revision\":\"1\""));
   EXPECT_THAT(result.out, HasSubstr("\"cache_hit\":false"));
+}
+
+// --smoothing any-angle: around a wall (x 5..6, y 0..5) by its two bottom
+// corners, printed exactly.
+TEST_F(CliE2eTest, FindAnyAnglePrintsThePreciseCorners) {
+  Grid wall(12, 8, 1);
+  wall.fill_rect(5, 0, 6, 5, 0);
+  const auto uploaded = run({"upload", "wall", scratch_file("wall.pgm", wall.pgm())});
+  ASSERT_EQ(uploaded.exit_code, 0) << describe(uploaded);
+
+  const auto result = run({"find", "wall", "1", "1", "10", "1", "--smoothing", "any-angle"});
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  const auto lines = lines_of(result.out);
+  ASSERT_EQ(lines.size(), 3U) << result.out;
+  const double length = 2 * std::hypot(3.5, 4.5) + 2;
+  char expected_length[32];
+  std::snprintf(expected_length, sizeof expected_length, "length %.3f ", length);
+  EXPECT_THAT(lines[0], AllOf(StartsWith("found true "), HasSubstr(expected_length)));
+  EXPECT_THAT(lines[1], StartsWith("points 4: (1,1) "));
+  EXPECT_EQ(lines[2], "precise 4: (1.5,1.5) (5,6) (7,6) (10.5,1.5)");
+
+  const auto json = run(
+      {"--json", "find", "wall", "1", "1", "10", "1", "--smoothing", "any-angle"});
+  ASSERT_EQ(json.exit_code, 0) << describe(json);
+  EXPECT_THAT(json.out, HasSubstr("\"precise_points\":[{\"x\":1.5,\"y\":1.5},{\"x\":5,\"y\":6},"));
+  // The default mode prints no precise line, and its JSON has the centres.
+  const auto plain = run({"--json", "find", "wall", "1", "1", "1", "6"});
+  ASSERT_EQ(plain.exit_code, 0) << describe(plain);
+  EXPECT_THAT(plain.out, HasSubstr("\"precise_points\":[{\"x\":1.5,\"y\":1.5},{\"x\":1.5,\"y\":6.5}]"));
+
+  const auto costs = run({"find", "wall", "1", "1", "10", "1", "--smoothing", "any-angle",
+                          "--cost", "1=2"});
+  EXPECT_EQ(costs.exit_code, 1) << describe(costs);
+  EXPECT_THAT(costs.err, StartsWith("error: INVALID_ARGUMENT: --cost: "));
+  EXPECT_THAT(costs.err, HasSubstr("--smoothing any-angle"));
 }
 
 // Two rooms, x 0..4 and x 6..9, split by a wall at x = 5.

@@ -404,6 +404,41 @@ TEST_F(RenderE2eTest, ServerMaskWithTheServersPath) {
   EXPECT_EQ(read_png(local_out).rgba, picture.rgba);
 }
 
+// --smoothing any-angle draws the exact path: around a wall (x 5..6, y 0..5)
+// through its bottom corners (5, 6) and (7, 6), not through pixel centres.
+TEST_F(RenderE2eTest, AnyAngleDrawsThePrecisePath) {
+  constexpr int kW = 12;
+  constexpr int kH = 8;
+  std::string areas(kW * kH, '\x01');
+  for (int y = 0; y <= 5; ++y) areas[y * kW + 5] = areas[y * kW + 6] = '\0';
+  const std::string wall = file("wall.pgm");
+  pathtest::write_file(wall, "P5\n12 8\n255\n" + areas);
+  ASSERT_EQ(run({"upload", "wall", wall}).exit_code, 0);
+  const std::string out = file("wall.png");
+  const auto result = run({"render", "wall", "--from", "1", "1", "--to", "10", "1", "--smoothing",
+                           "any-angle", "--scale", "8", "--no-legend", "-o", out});
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  EXPECT_THAT(result.out, AllOf(HasSubstr("found true"), HasSubstr("points 4")));
+  const Picture picture = read_png(out);
+  ASSERT_TRUE(picture.error.empty()) << picture.error;
+  ASSERT_EQ(picture.width, 96U);
+  // At scale 8 a point (x, y) is picture pixel (8x, 8y): the corners, the
+  // middle of the segment between them, and a point on the first segment.
+  EXPECT_EQ(picture.at(40, 48), pathcore::kPathColour);
+  EXPECT_EQ(picture.at(48, 48), pathcore::kPathColour);
+  EXPECT_EQ(picture.at(56, 48), pathcore::kPathColour);
+  EXPECT_EQ(picture.at(26, 30), pathcore::kPathColour);  // (3.25, 3.75)
+  // Well below the bend the map shows through.
+  EXPECT_NE(picture.at(48, 60), pathcore::kPathColour);
+
+  const std::string local_out = file("wall-local.png");
+  const auto local = run({"render", "--mask-file", wall, "--from", "1", "1", "--to", "10", "1",
+                          "--smoothing", "any-angle", "--scale", "8", "--no-legend", "-o",
+                          local_out});
+  ASSERT_EQ(local.exit_code, 0) << describe(local);
+  EXPECT_EQ(read_png(local_out).rgba, picture.rgba);
+}
+
 TEST_F(RenderE2eTest, ServerErrorsExitOne) {
   upload_level("level");
   const auto unknown = run({"render", "ghost", "-o", file("ghost.png")});

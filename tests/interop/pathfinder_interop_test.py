@@ -235,6 +235,43 @@ class PathfinderInteropTest(unittest.TestCase):
         self.assertLessEqual(smooth.length, grid.length + 1e-9)
         self.assertAlmostEqual(smooth.cost, smooth.length)
 
+    def test_find_path_any_angle(self):
+        self.upload("anyangle")
+        request = dict(mask="anyangle", start=pb.Point(x=0, y=0), goal=pb.Point(x=4, y=2))
+        smooth = self.stub.FindPath(pb.FindPathRequest(**request), timeout=CALL_TIMEOUT)
+        exact = self.stub.FindPath(pb.FindPathRequest(
+            smoothing=pb.SMOOTHING_ANY_ANGLE, **request), timeout=CALL_TIMEOUT)
+        self.assertTrue(exact.found)
+        # Other smoothings send the centres of their points as precise_points.
+        self.assertEqual([(p.x, p.y) for p in smooth.precise_points],
+                         [(p.x + 0.5, p.y + 0.5) for p in smooth.points])
+        # The exact path runs from centre to centre, bends only at square
+        # corners (twice a coordinate is even there), and is never longer
+        # than the beautified one.
+        vertices = [(p.x, p.y) for p in exact.precise_points]
+        self.assertEqual(len(vertices), len(exact.points))
+        self.assertEqual((vertices[0], vertices[-1]), ((0.5, 0.5), (4.5, 2.5)))
+        for x, y in vertices[1:-1]:
+            self.assertEqual((2 * x % 2, 2 * y % 2), (0, 0), "bend off a corner: %s" % vertices)
+        for (x, y), pixel in zip(vertices, exact.points):
+            self.assertTrue(walkable(AREAS, pixel.x, pixel.y))
+            self.assertTrue(pixel.x <= x <= pixel.x + 1 and pixel.y <= y <= pixel.y + 1)
+        self.assertAlmostEqual(exact.length, sum(math.dist(a, b) for a, b in zip(vertices, vertices[1:])))
+        self.assertLessEqual(exact.length, smooth.length + 1e-9)
+        # Along the open road: the straight line between the centres.
+        road = self.stub.FindPath(pb.FindPathRequest(
+            mask="anyangle", start=pb.Point(x=0, y=8), goal=pb.Point(x=9, y=8),
+            smoothing=pb.SMOOTHING_ANY_ANGLE), timeout=CALL_TIMEOUT)
+        self.assertEqual([(p.x, p.y) for p in road.precise_points], [(0.5, 8.5), (9.5, 8.5)])
+        self.assertEqual(road.length, 9.0)
+        # Step costs mean nothing to a Euclidean path: refused, naming the field.
+        with self.assertRaises(grpc.RpcError) as refused:
+            self.stub.FindPath(pb.FindPathRequest(
+                smoothing=pb.SMOOTHING_ANY_ANGLE, area_costs={2: 5}, **request),
+                timeout=CALL_TIMEOUT)
+        self.assertEqual(refused.exception.code(), grpc.StatusCode.INVALID_ARGUMENT)
+        self.assertTrue(refused.exception.details().startswith("area_costs:"))
+
     def test_find_path_without_a_path_is_not_an_error(self):
         self.upload("nopath")
         sealed = self.stub.FindPath(pb.FindPathRequest(

@@ -10,6 +10,7 @@
 #include <span>
 #include <vector>
 
+#include "pathcore/any_angle.h"
 #include "pathcore/components.h"
 #include "pathcore/distance_field.h"
 #include "pathcore/mask.h"
@@ -87,6 +88,10 @@ struct RenderLayers {
   // A polyline (e.g. the smoothed path): bold white segments with a dark
   // outline between consecutive points.
   std::span<const Point> polyline;
+  // A polyline of exact points (PointD: a pixel centre is x + 0.5), e.g. an
+  // any-angle path: drawn like polyline, after it, through the points
+  // themselves rather than pixel centres.
+  std::span<const PointD> precise_polyline;
   // Markers: a green disc at start, a red disc at goal (dark outlines).
   std::optional<Point> start;
   std::optional<Point> goal;
@@ -122,7 +127,8 @@ struct RenderLayers {
 // area_colour, replaced by component_colour on labelled pixels when
 // components is set; then, when field is set, heatmap_colour(cost / highest
 // reachable cost) on reachable pixels and unreachable_colour elsewhere. Over
-// that the raw path, the polyline and the markers (goal, then start on top).
+// that the raw path, the polyline, the precise polyline and the markers (goal,
+// then start on top).
 // Points outside the mask are clipped, not refused; lines and markers are
 // clipped to the map, so never reach into the legend. Throws InvalidArgument when
 // scale is 0, the picture would exceed kMaxRenderPixels (or 2^31 - 1 pixels a

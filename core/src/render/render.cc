@@ -4,8 +4,10 @@
 #include <array>
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace pathcore {
 namespace {
@@ -209,6 +211,43 @@ LegendLayout legend_layout(std::uint64_t map_width, std::vector<int> areas, bool
   const std::uint64_t rows = layout.area_rows + (heat ? 1 : 0);
   layout.height = kLegendMargin + rows * kLegendRowHeight;
   return layout;
+}
+
+// The segment a-b of an exact polyline (pixel units: a pixel centre is
+// x + 0.5) in picture pixels, cut to the map and a margin of the line's width
+// (Liang-Barsky), so a point far outside costs no long walk off the picture:
+// std::nullopt when nothing of it is near the map, or a coordinate is not a
+// number. A pixel centre lands on the picture pixel the integer polyline uses.
+std::optional<std::array<std::int64_t, 4>> clip_to_picture(PointD a, PointD b, std::uint32_t scale,
+                                                           std::uint64_t map_width,
+                                                           std::uint64_t map_height) {
+  const double s = scale;
+  double x0 = a.x * s, y0 = a.y * s, x1 = b.x * s, y1 = b.y * s;
+  if (!std::isfinite(x0) || !std::isfinite(y0) || !std::isfinite(x1) || !std::isfinite(y1)) {
+    return std::nullopt;
+  }
+  const double margin = s + 2;
+  const double low_x = -margin, high_x = static_cast<double>(map_width) + margin;
+  const double low_y = -margin, high_y = static_cast<double>(map_height) + margin;
+  const double dx = x1 - x0, dy = y1 - y0;
+  double t0 = 0, t1 = 1;
+  for (const auto& [p, q] : {std::pair{-dx, x0 - low_x}, std::pair{dx, high_x - x0},
+                            std::pair{-dy, y0 - low_y}, std::pair{dy, high_y - y0}}) {
+    if (p == 0) {
+      if (q < 0) return std::nullopt;  // parallel to this edge and outside it
+      continue;
+    }
+    const double t = q / p;
+    if (p < 0) {
+      t0 = std::max(t0, t);
+    } else {
+      t1 = std::min(t1, t);
+    }
+    if (t0 > t1) return std::nullopt;
+  }
+  const auto picture = [](double v) { return static_cast<std::int64_t>(std::floor(v)); };
+  return std::array<std::int64_t, 4>{picture(x0 + t0 * dx), picture(y0 + t0 * dy),
+                                     picture(x0 + t1 * dx), picture(y0 + t1 * dy)};
 }
 
 void draw_legend(Canvas& canvas, const LegendLayout& layout, std::uint64_t top) {
@@ -415,6 +454,14 @@ Image render(const Mask& mask, const RenderLayers& layers) {
       const Point a = layers.polyline[i];
       const Point b = layers.polyline[i + 1 < layers.polyline.size() ? i + 1 : i];
       canvas.line(centre(a.x), centre(a.y), centre(b.x), centre(b.y), radius, colour);
+    }
+    for (std::size_t i = 0; i < layers.precise_polyline.size(); ++i) {
+      const PointD a = layers.precise_polyline[i];
+      const PointD b = layers.precise_polyline[i + 1 < layers.precise_polyline.size() ? i + 1 : i];
+      if (const auto clipped = clip_to_picture(a, b, scale, map_width, map_height)) {
+        const auto [x0, y0, x1, y1] = *clipped;
+        canvas.line(x0, y0, x1, y1, radius, colour);
+      }
     }
   }
   // Markers: goal first, so a start on the goal stays visible on top.

@@ -120,6 +120,38 @@ TEST(RenderTest, PolylineIsBoldWithAnOutlineAndMarkersSitOnTheEnds) {
   EXPECT_NE(kGoalColour, kPathColour);
 }
 
+TEST(RenderTest, PrecisePolylineRunsThroughItsExactPoints) {
+  const Mask mask = make_mask(40, 30, 1);
+  // Pixel centres land where the integer polyline's do.
+  const std::vector<Point> polyline{{5, 5}, {34, 5}};
+  const std::vector<PointD> precise{{5.5, 5.5}, {34.5, 5.5}};
+  RenderLayers integer_layers;
+  integer_layers.polyline = polyline;
+  RenderLayers precise_layers;
+  precise_layers.precise_polyline = precise;
+  for (const std::uint32_t scale : {1U, 3U, 4U}) {
+    integer_layers.scale = precise_layers.scale = scale;
+    const Image a = render(mask, integer_layers);
+    const Image b = render(mask, precise_layers);
+    EXPECT_EQ(a.rgba, b.rgba) << "scale " << scale;
+  }
+  // A segment between square corners at scale 4 runs along picture row 4 * 10,
+  // not through a pixel centre (row 4 * 10 + 2).
+  const std::vector<PointD> corners{{10.0, 10.0}, {30.0, 10.0}};
+  RenderLayers layers;
+  layers.precise_polyline = corners;
+  layers.scale = 4;
+  const Image image = render(mask, layers);
+  EXPECT_EQ(image.at(80, 40), kPathColour);
+  EXPECT_EQ(image.at(80, 40 - 4), area_colour(1));  // radius 1 line, outline 2 above
+  EXPECT_EQ(image.at(80, 40 + 4), area_colour(1));
+  // Wild points are clipped or clamped, never a crash.
+  const std::vector<PointD> wild{{1.0, 1.0}, {std::nan(""), 1e300}, {-1e300, 3.0}};
+  layers.precise_polyline = wild;
+  layers.scale = 1;
+  EXPECT_EQ(render(make_mask(4, 4, 1), layers).width, 4U);
+}
+
 TEST(RenderTest, RawPathPixelsAreFaint) {
   const Mask mask = make_mask(30, 12, 2, {{0, 0, 29, 0, 0}});
   std::vector<Point> raw;

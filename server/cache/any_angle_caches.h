@@ -1,0 +1,79 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "cache/cache_budget.h"
+#include "cache/lru_cache.h"
+#include "pathcore/any_angle.h"
+#include "pathcore/mask.h"
+
+namespace pathserver {
+
+// Everything an any-angle visibility graph depends on (SMOOTHING_ANY_ANGLE):
+// connectivity and area costs play no part in it.
+struct AnyAngleGraphKey {
+  std::string mask;               // mask name
+  std::uint64_t revision = 0;     // a patched or replaced mask never matches
+  pathcore::AreaSet enabled = 0;  // effective enabled areas
+  bool allow_corner_cutting = false;
+
+  friend bool operator==(const AnyAngleGraphKey&, const AnyAngleGraphKey&) = default;
+};
+
+struct AnyAngleGraphKeyHash {
+  [[nodiscard]] std::size_t operator()(const AnyAngleGraphKey& key) const;
+};
+
+// A goal's distance table is only valid against the graph it was built from.
+struct AnyAngleGoalKey {
+  AnyAngleGraphKey graph;
+  pathcore::Point goal;
+
+  friend bool operator==(const AnyAngleGoalKey&, const AnyAngleGoalKey&) = default;
+};
+
+struct AnyAngleGoalKeyHash {
+  [[nodiscard]] std::size_t operator()(const AnyAngleGoalKey& key) const;
+};
+
+struct AnyAngleGraphBytes {
+  [[nodiscard]] std::size_t operator()(const pathcore::AnyAngleGraph& graph) const {
+    return graph.memory_bytes();
+  }
+};
+struct AnyAngleGoalBytes {
+  [[nodiscard]] std::size_t operator()(const pathcore::AnyAngleGoalTable& table) const {
+    return table.memory_bytes();
+  }
+};
+
+using AnyAngleGraphCache = LruCache<AnyAngleGraphKey, pathcore::AnyAngleGraph,
+                                    AnyAngleGraphKeyHash, AnyAngleGraphBytes>;
+using AnyAngleGoalCache = LruCache<AnyAngleGoalKey, pathcore::AnyAngleGoalTable,
+                                   AnyAngleGoalKeyHash, AnyAngleGoalBytes>;
+
+// The two cached levels of the any-angle engine (pathcore/any_angle.h),
+// members of the one cache budget like the other query caches: graphs per
+// (mask revision, areas, corner rule), labelled "anyangle_graphs" in metrics,
+// and distance tables per (graph, goal), "anyangle_goals". The third level,
+// the per-start query, is cheap and not cached. A graph's bytes grow with
+// the mask's corners and visible pairs (kilobytes on open maps, tens of
+// megabytes on mazes); a table's with the corners (12 bytes each).
+struct AnyAngleCaches {
+  AnyAngleCaches(CacheBudget& budget, std::size_t graph_entries, std::size_t goal_entries)
+      : graphs(budget, "anyangle_graphs", graph_entries),
+        goals(budget, "anyangle_goals", goal_entries) {}
+
+  void erase_mask(std::string_view mask) {
+    graphs.erase_if([mask](const AnyAngleGraphKey& key) { return key.mask == mask; });
+    goals.erase_if([mask](const AnyAngleGoalKey& key) { return key.graph.mask == mask; });
+  }
+
+  AnyAngleGraphCache graphs;
+  AnyAngleGoalCache goals;
+};
+
+}  // namespace pathserver

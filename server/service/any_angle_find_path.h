@@ -1,0 +1,50 @@
+#pragma once
+
+#include <vector>
+
+#include "cache/any_angle_caches.h"
+#include "pathcore/any_angle.h"
+#include "pathcore/mask.h"
+#include "pathcore/path.h"
+#include "service/cached_find_path.h"
+#include "store/mask_store.h"
+
+namespace pathserver {
+
+// What a SMOOTHING_ANY_ANGLE request asks besides its ends. Connectivity and
+// area costs do not take part (the request decoder refuses area costs).
+struct AnyAngleOptions {
+  pathcore::AreaSet enabled = 0;  // effective enabled areas
+  bool allow_corner_cutting = false;
+  bool snap_to_reachable = false;
+};
+
+struct AnyAnglePathResult {
+  // found, goal, and (when found) points: a walkable pixel per vertex, and
+  // length: the exact path's. reason and the snap fields are left to
+  // pathcore::explain_result.
+  pathcore::PathResult path;
+  std::vector<pathcore::PointD> precise;  // the exact vertices, when found
+  bool cache_hit = false;  // the graph and the goal's table both came from the cache
+};
+
+// FindPath with SMOOTHING_ANY_ANGLE on a stored mask: the graph for (mask,
+// revision, areas, corner rule) and the distance table for the goal from
+// `caches`, built on a miss, then pathcore::find_any_angle_path. Builds and
+// snapping scans ask `source` first (FieldSource::begin_scan): on gRPC's
+// thread (CacheOnlySource) it throws NeedsFill, so the call moves to the
+// compute pool and runs again there, where the builds poll the call's
+// deadline, cancellation and shutdown (an interrupted build throws
+// RequestGone and is not cached). Concurrent misses of one key each build
+// (no single flight, unlike fields); the cache keeps the last.
+//
+// An unwalkable start or goal, or ends no path joins: found = false, or with
+// snap_to_reachable the ends move as pathcore::snap_endpoints moves them for
+// four neighbours (eight with corner cutting), which join exactly the pixels
+// any-angle paths join. start and goal must be inside the mask.
+[[nodiscard]] AnyAnglePathResult any_angle_find_path(const MaskEntry& entry,
+                                                     AnyAngleCaches& caches, FieldSource& source,
+                                                     pathcore::Point start, pathcore::Point goal,
+                                                     const AnyAngleOptions& options);
+
+}  // namespace pathserver
