@@ -252,6 +252,8 @@ std::string format_find_path(const pb::FindPathRequest& request,
                              const pb::FindPathResponse& response) {
   std::string text = std::string("found ") + bool_text(response.found()) + "  length " +
                      number_text(response.length()) + "  cost " + number_text(response.cost()) +
+                     (response.has_grid_cost() ? "  grid_cost " + number_text(response.grid_cost())
+                                               : std::string()) +
                      "  goal " + point_text(response.goal()) + "  revision " +
                      std::to_string(response.mask_revision()) + "  cache_hit " +
                      bool_text(response.cache_hit());

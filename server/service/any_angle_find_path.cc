@@ -67,6 +67,7 @@ AnyAnglePathResult between(const MaskEntry& entry, AnyAngleCaches& caches, Field
     result.path.found = true;
     result.path.points = std::move(path->pixels);
     result.path.length = path->length;
+    result.path.cost = path->length;  // area costs are refused in this mode
     result.precise = std::move(path->points);
   }
   return result;

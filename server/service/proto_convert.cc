@@ -88,6 +88,7 @@ void to_proto(const pathcore::PathResult& result, v1::FindPathResponse* out) {
   }
   out->set_length(result.length);
   out->set_cost(result.cost);
+  if (result.grid_cost.has_value()) out->set_grid_cost(*result.grid_cost);
   to_proto(result.goal, out->mutable_goal());
   out->set_reason(to_proto(result.reason));
   out->set_goal_snapped(result.goal_snapped);

@@ -185,6 +185,9 @@ TEST(AnyAngleE2eTest, RandomMasksMatchTheReference) {
         ++found;
         EXPECT_EQ(answer.value.reason(), pb::PATH_REASON_FOUND) << context;
         EXPECT_NEAR(answer.value.length(), *expected, 1e-9 * std::max(1.0, *expected)) << context;
+        // No area costs in this mode: the path costs its length; no grid optimum.
+        EXPECT_EQ(answer.value.cost(), answer.value.length()) << context;
+        EXPECT_FALSE(answer.value.has_grid_cost()) << context;
         expect_legal_path(mask, answer.value, start, goal, cut, context);
       }
     }

@@ -567,6 +567,8 @@ TEST_F(FindPathE2eTest, EverySmoothingKeepsTheInvariants) {
     ASSERT_OK(raw);
     expect_path_invariants(*grid_, none_request, raw.value);
     EXPECT_EQ(raw.value.cost(), distance);
+    ASSERT_TRUE(raw.value.has_grid_cost());
+    EXPECT_EQ(raw.value.grid_cost(), distance);
     const double raw_length = raw.value.length();
 
     const auto simplify_request = find_request("maze", start, goal, pb::SMOOTHING_SIMPLIFY);
@@ -575,6 +577,9 @@ TEST_F(FindPathE2eTest, EverySmoothingKeepsTheInvariants) {
     expect_path_invariants(*grid_, simplify_request, simplified.value);
     // Unit costs: a path's cost is its length (issue 21: cost for every smoothing).
     EXPECT_NEAR(simplified.value.cost(), simplified.value.length(), 1e-9);
+    // Four-connected: every answer knows the grid optimum, smoothed or not.
+    ASSERT_TRUE(simplified.value.has_grid_cost());
+    EXPECT_EQ(simplified.value.grid_cost(), distance);
     EXPECT_LE(simplified.value.length(), raw_length + 1e-9);
     // Either the beeline short-cut (start, goal) or straight runs of the grid path.
     const auto simple_points = points_of(simplified.value);
@@ -593,6 +598,8 @@ TEST_F(FindPathE2eTest, EverySmoothingKeepsTheInvariants) {
       ASSERT_OK(beautified);
       expect_path_invariants(*grid_, beautify_request, beautified.value);
       EXPECT_NEAR(beautified.value.cost(), beautified.value.length(), 1e-9);
+      ASSERT_TRUE(beautified.value.has_grid_cost());
+      EXPECT_EQ(beautified.value.grid_cost(), distance);
       EXPECT_LE(beautified.value.length(), raw_length + 1e-9);
     }
   }
@@ -723,6 +730,8 @@ TEST_F(FindPathE2eTest, EightConnectivityCostIsOctileOptimal) {
   expect_path_invariants(*grid_, request, result.value);
   const double expected = dijkstra(*grid_, start, 0, true, {})[grid_->index(goal.x, goal.y)];
   EXPECT_NEAR(result.value.cost(), expected, 1e-6);
+  ASSERT_TRUE(result.value.has_grid_cost());
+  EXPECT_NEAR(result.value.grid_cost(), expected, 1e-6);
   const auto points = points_of(result.value);
   for (std::size_t i = 1; i < points.size(); ++i) {
     const int dx = points[i].x - points[i - 1].x;
