@@ -13,6 +13,7 @@
 
 #include "support/any_angle_reference.h"
 #include "support/random_mask.h"
+#include "support/text_mask.h"
 
 namespace pathtest {
 namespace {
@@ -21,17 +22,8 @@ using pathcore::kAllAreas;
 using pathcore::Mask;
 using pathcore::Point;
 
-Mask mask_from(const std::vector<std::string>& rows) {
-  std::vector<std::uint8_t> areas;
-  for (const std::string& row : rows) {
-    for (const char c : row) areas.push_back(c == '.' ? 1 : 0);
-  }
-  return Mask(static_cast<std::uint32_t>(rows.front().size()),
-              static_cast<std::uint32_t>(rows.size()), std::move(areas));
-}
-
 TEST(AnyAngleReferenceCutting, SegmentsPassPinchesOnlyWhenCutting) {
-  const Mask mask = mask_from({".#", "#."});
+  const Mask mask = pathtest::mask_from_rows({".#", "#."});
   // Centre (0.5, 0.5) to centre (1.5, 1.5) through the pinch at (1, 1).
   EXPECT_FALSE(any_angle_visible(mask, kAllAreas, {1, 1}, {3, 3}));
   EXPECT_TRUE(any_angle_visible(mask, kAllAreas, {1, 1}, {3, 3}, true));
@@ -40,13 +32,14 @@ TEST(AnyAngleReferenceCutting, SegmentsPassPinchesOnlyWhenCutting) {
 }
 
 TEST(AnyAngleReferenceCutting, ShortestPathsSqueezeThroughPinches) {
-  const Mask closed = mask_from({".#", "#."});
+  const Mask closed = pathtest::mask_from_rows({".#", "#."});
   EXPECT_FALSE(any_angle_shortest_length(closed, kAllAreas, {0, 0}, {1, 1}).has_value());
   EXPECT_NEAR(
       any_angle_shortest_length(closed, kAllAreas, {0, 0}, {1, 1}, std::nullopt, true).value_or(-1),
       std::sqrt(2.0), 1e-12);
   // Two rooms touching at the pinch (3, 3): the path bends there.
-  const Mask rooms = mask_from({"...###", "...###", "...###", "###...", "###...", "###..."});
+  const Mask rooms =
+      pathtest::mask_from_rows({"...###", "...###", "...###", "###...", "###...", "###..."});
   const auto path = any_angle_shortest_path(rooms, kAllAreas, {0, 2}, {5, 4}, std::nullopt, true);
   ASSERT_TRUE(path.has_value());
   EXPECT_NEAR(path->length, std::hypot(2.5, 0.5) + std::hypot(2.5, 1.5), 1e-12);

@@ -18,19 +18,10 @@
 
 #include "support/any_angle_reference.h"
 #include "support/random_mask.h"
+#include "support/text_mask.h"
 
 namespace pathcore {
 namespace {
-
-// A mask from rows of '.' (walkable, area 1), '2' (area 2) and '#' (blocked).
-Mask mask_from(const std::vector<std::string>& rows) {
-  std::vector<std::uint8_t> areas;
-  for (const std::string& row : rows) {
-    for (const char c : row) areas.push_back(c == '.' ? 1 : c == '2' ? 2 : 0);
-  }
-  return Mask(static_cast<std::uint32_t>(rows.front().size()),
-              static_cast<std::uint32_t>(rows.size()), std::move(areas));
-}
 
 std::optional<AnyAnglePath> solve(const Mask& mask, Point start, Point goal,
                                   bool corner_cutting = false, AreaSet enabled = kAllAreas) {
@@ -48,7 +39,7 @@ double polyline_length(const std::vector<PointD>& points) {
 }
 
 TEST(AnyAngle, OpenRectangleIsTheStraightSegment) {
-  const Mask mask = mask_from({".....", ".....", ".....", "....."});
+  const Mask mask = pathtest::mask_from_rows({".....", ".....", ".....", "....."});
   const auto path = solve(mask, {0, 0}, {4, 3});
   ASSERT_TRUE(path.has_value());
   EXPECT_DOUBLE_EQ(path->length, 5.0);
@@ -57,7 +48,7 @@ TEST(AnyAngle, OpenRectangleIsTheStraightSegment) {
 }
 
 TEST(AnyAngle, StartIsGoal) {
-  const Mask mask = mask_from({"...", ".#."});
+  const Mask mask = pathtest::mask_from_rows({"...", ".#."});
   const auto path = solve(mask, {2, 1}, {2, 1});
   ASSERT_TRUE(path.has_value());
   EXPECT_EQ(path->length, 0.0);
@@ -67,7 +58,7 @@ TEST(AnyAngle, StartIsGoal) {
 
 TEST(AnyAngle, LShapedCorridorBendsAtTheInnerCorner) {
   // Row 0 and column 4 walkable: the path wraps the corner (4, 1).
-  const Mask mask = mask_from({".....", "####.", "####.", "####.", "####."});
+  const Mask mask = pathtest::mask_from_rows({".....", "####.", "####.", "####.", "####."});
   const double expected = std::hypot(3.5, 0.5) + std::hypot(0.5, 3.5);
   for (const auto& [start, goal] : {std::pair{Point{0, 0}, Point{4, 4}}, {{4, 4}, {0, 0}}}) {
     const auto path = solve(mask, start, goal);
@@ -81,13 +72,13 @@ TEST(AnyAngle, LShapedCorridorBendsAtTheInnerCorner) {
 }
 
 TEST(AnyAngle, PinchBlocksUnlessCornersMayBeCut) {
-  const Mask closed = mask_from({".#", "#."});
+  const Mask closed = pathtest::mask_from_rows({".#", "#."});
   EXPECT_FALSE(solve(closed, {0, 0}, {1, 1}).has_value());
   const auto cut = solve(closed, {0, 0}, {1, 1}, true);
   ASSERT_TRUE(cut.has_value());
   EXPECT_NEAR(cut->length, std::sqrt(2.0), 1e-12);
   // Round the blocked pixel (1,1) without cutting; through the pinch with.
-  const Mask detour = mask_from({"#..", ".#.", "..."});
+  const Mask detour = pathtest::mask_from_rows({"#..", ".#.", "..."});
   EXPECT_NEAR(solve(detour, {0, 1}, {1, 0}).value().length, std::sqrt(0.5) * 2 + 2, 1e-12);
   EXPECT_NEAR(solve(detour, {0, 1}, {1, 0}, true).value().length, std::sqrt(2.0), 1e-12);
 }
@@ -95,7 +86,8 @@ TEST(AnyAngle, PinchBlocksUnlessCornersMayBeCut) {
 TEST(AnyAngle, BendsAtAPinchPointWhenCuttingCorners) {
   // The only way from the top-left room to the bottom-right one is the pinch
   // at square corner (3, 3); the path bends there.
-  const Mask mask = mask_from({"...###", "...###", "...###", "###...", "###...", "###..."});
+  const Mask mask =
+      pathtest::mask_from_rows({"...###", "...###", "...###", "###...", "###...", "###..."});
   const auto path = solve(mask, {0, 2}, {5, 4}, true);
   ASSERT_TRUE(path.has_value());
   EXPECT_NEAR(path->length, std::hypot(2.5, 0.5) + std::hypot(2.5, 1.5), 1e-12);
@@ -105,7 +97,7 @@ TEST(AnyAngle, BendsAtAPinchPointWhenCuttingCorners) {
 }
 
 TEST(AnyAngle, BlockedOrUnreachableEndsHaveNoPath) {
-  const Mask mask = mask_from({"..#..", "..#..", "..#.."});
+  const Mask mask = pathtest::mask_from_rows({"..#..", "..#..", "..#.."});
   EXPECT_FALSE(solve(mask, {0, 0}, {4, 0}).has_value());  // walled off
   EXPECT_FALSE(solve(mask, {2, 0}, {0, 0}).has_value());  // blocked start
   EXPECT_FALSE(solve(mask, {0, 0}, {2, 1}).has_value());  // blocked goal
@@ -114,20 +106,20 @@ TEST(AnyAngle, BlockedOrUnreachableEndsHaveNoPath) {
   const AnyAngleGoalTable table = AnyAngleGoalTable::build(graph, {0, 0});
   EXPECT_THROW((void)find_any_angle_path(graph, table, {-1, 0}), InvalidArgument);
   const AnyAngleGraph other =
-      AnyAngleGraph::build(mask_from({".....", ".#...", "....."}), kAllAreas, false);
+      AnyAngleGraph::build(pathtest::mask_from_rows({".....", ".#...", "....."}), kAllAreas, false);
   EXPECT_THROW((void)find_any_angle_path(other, table, {0, 0}), InvalidArgument);
 }
 
 TEST(AnyAngle, DisabledAreasAreBlocked) {
   // Area 2 is a shortcut only when enabled.
-  const Mask mask = mask_from({".....", "#222#", "....."});
+  const Mask mask = pathtest::mask_from_rows({".....", "#222#", "....."});
   const AreaSet only_one = AreaSet{1} << 1;
   EXPECT_NEAR(solve(mask, {2, 0}, {2, 2}).value().length, 2.0, 1e-12);
   EXPECT_FALSE(solve(mask, {2, 0}, {2, 2}, false, only_one).has_value());
 }
 
 TEST(AnyAngle, ReportsMemory) {
-  const Mask mask = mask_from({".....", ".#.#.", "....."});
+  const Mask mask = pathtest::mask_from_rows({".....", ".#.#.", "....."});
   const AnyAngleGraph graph = AnyAngleGraph::build(mask, kAllAreas, false);
   EXPECT_EQ(graph.corner_count(), 8U);
   EXPECT_GE(graph.memory_bytes(), sizeof(graph) + 7 * 5 + 8 * sizeof(AnyAngleGraph::Corner) +

@@ -17,6 +17,7 @@
 #include "support/invariants.h"
 #include "support/random_mask.h"
 #include "support/reference.h"
+#include "support/text_mask.h"
 
 namespace pathcore {
 namespace {
@@ -44,21 +45,6 @@ FindPathOptions options_for(Smoothing smoothing, AreaSet enabled = kAllAreas) {
   options.field.connectivity = Connectivity::kFour;
   options.smoothing = smoothing;
   return options;
-}
-
-// A mask from rows of text: '#' is blocked (area 0), a digit is that area,
-// anything else is area 1.
-Mask mask_from(const std::vector<std::string>& rows) {
-  std::vector<std::uint8_t> areas;
-  for (const std::string& row : rows) {
-    for (const char c : row) {
-      areas.push_back(c == '#'                 ? 0
-                      : (c >= '0' && c <= '9') ? static_cast<std::uint8_t>(c - '0')
-                                               : 1);
-    }
-  }
-  return Mask(static_cast<std::uint32_t>(rows.front().size()),
-              static_cast<std::uint32_t>(rows.size()), std::move(areas));
 }
 
 Mask open_mask(std::uint32_t width, std::uint32_t height) {
@@ -178,7 +164,7 @@ TEST(Segment, BresenhamLineMatchesTheReferenceBothWays) {
 }
 
 TEST(Segment, DiagonalSqueezeNeedsCornerCutting) {
-  const Mask mask = mask_from({
+  const Mask mask = pathtest::mask_from_rows({
       ".#",
       "#.",
   });
@@ -189,7 +175,7 @@ TEST(Segment, DiagonalSqueezeNeedsCornerCutting) {
 
 TEST(Segment, TouchingOneBlockedCornerIsCuttingIt) {
   // (0,0)-(2,2) passes exactly through the corner shared with (1,0).
-  const Mask mask = mask_from({
+  const Mask mask = pathtest::mask_from_rows({
       ".#.",
       "...",
       "...",
@@ -203,13 +189,13 @@ TEST(Segment, TouchingOneBlockedCornerIsCuttingIt) {
 TEST(Segment, CrossingBetweenTwoRowsTouchesBoth) {
   // (0,0)-(4,1) crosses the border between rows 0 and 1 at x = 2, between
   // the squares of (2,0) and (2,1): both are touched; (3,0) and (1,1) are not.
-  const Mask blocked_below = mask_from({
+  const Mask blocked_below = pathtest::mask_from_rows({
       ".....",
       "..#..",
   });
   EXPECT_FALSE(
       segment_walkable(blocked_below, kAllAreas, {0, 0}, {4, 1}, LineRule::kNoCornerCutting));
-  const Mask blocked_beside = mask_from({
+  const Mask blocked_beside = pathtest::mask_from_rows({
       "...#.",
       ".#...",
   });
@@ -218,7 +204,7 @@ TEST(Segment, CrossingBetweenTwoRowsTouchesBoth) {
 }
 
 TEST(Segment, EndpointsMustBeWalkableAndInside) {
-  const Mask mask = mask_from({
+  const Mask mask = pathtest::mask_from_rows({
       "..#",
       "..2",
   });
@@ -267,7 +253,7 @@ TEST(Segment, MatchesTheReferenceAndIsSymmetricOnRandomMasks) {
 // ------------------------------------------------------------------- trace
 
 TEST(Trace, IsEmptyWhenTheStartCannotReachTheGoal) {
-  const Mask mask = mask_from({
+  const Mask mask = pathtest::mask_from_rows({
       "..#..",
       "..#..",
   });
@@ -278,7 +264,7 @@ TEST(Trace, IsEmptyWhenTheStartCannotReachTheGoal) {
 }
 
 TEST(Trace, TakesDiagonalShortcutsOnlyWithBothSidesWalkable) {
-  const Mask open = mask_from({
+  const Mask open = pathtest::mask_from_rows({
       "..",
       "..",
   });
@@ -287,7 +273,7 @@ TEST(Trace, TakesDiagonalShortcutsOnlyWithBothSidesWalkable) {
   const Path cardinal = trace(open, open_field, {0, 0}, false);
   ASSERT_EQ(cardinal.size(), 3U);
 
-  const Mask corner = mask_from({
+  const Mask corner = pathtest::mask_from_rows({
       ".#",
       "..",
   });
@@ -522,7 +508,8 @@ TEST(Beautify, DenseClutterKeepsTheGuarantees) {
     }
     double steps = 0;
     for (std::size_t i = 1; i < input.size(); ++i) {
-      steps += std::max(std::abs(input[i].x - input[i - 1].x), std::abs(input[i].y - input[i - 1].y));
+      steps +=
+          std::max(std::abs(input[i].x - input[i - 1].x), std::abs(input[i].y - input[i - 1].y));
     }
     cluttered += steps < 3.0 * static_cast<double>(input.size() - 1) ? 1 : 0;
     for (const LineRule rule : {LineRule::kNoCornerCutting, LineRule::kBresenham}) {
@@ -694,7 +681,7 @@ TEST(PathInvariants, GoalsOnTheBorder) {
 }
 
 TEST(FindPath, StartEqualsGoal) {
-  const Mask mask = mask_from({
+  const Mask mask = pathtest::mask_from_rows({
       ".#.",
       "...",
   });
@@ -729,7 +716,7 @@ TEST(FindPath, TakesTheBeelineWhenItIsClear) {
     EXPECT_EQ(beeline->points, (Path{{1, 1}, {8, 5}}));
     EXPECT_DOUBLE_EQ(beeline->length, std::sqrt(7.0 * 7 + 4 * 4));
     EXPECT_EQ(beeline->cost, beeline->length);  // unit costs
-    EXPECT_EQ(beeline->grid_cost, 7.0 + 4.0);    // four-connected: Manhattan
+    EXPECT_EQ(beeline->grid_cost, 7.0 + 4.0);   // four-connected: Manhattan
     EXPECT_EQ(beeline->goal, (Point{8, 5}));
     const PathResult found = find_path(room, {1, 1}, {8, 5}, options_for(smoothing));
     EXPECT_EQ(found.points, beeline->points);
@@ -742,7 +729,7 @@ TEST(FindPath, TakesTheBeelineWhenItIsClear) {
 }
 
 TEST(FindPath, NoBeelineThroughWallsOrFromWalls) {
-  const Mask mask = mask_from({
+  const Mask mask = pathtest::mask_from_rows({
       "....",
       ".#..",
       "....",
@@ -760,7 +747,7 @@ TEST(FindPath, NoBeelineThroughWallsOrFromWalls) {
 }
 
 TEST(FindPath, UnreachableGoalIsNotFound) {
-  const Mask mask = mask_from({
+  const Mask mask = pathtest::mask_from_rows({
       "..#..",
       "..#..",
   });
@@ -775,7 +762,7 @@ TEST(FindPath, UnreachableGoalIsNotFound) {
 
 TEST(FindPath, AreasSwitchDoorsOnAndOff) {
   // Two rooms of area 1; the only doors are area 2 (top) and area 3 (bottom).
-  const Mask mask = mask_from({
+  const Mask mask = pathtest::mask_from_rows({
       "...2...",
       "...#...",
       "...#...",
@@ -825,7 +812,7 @@ TEST(FindPath, RejectsPointsOutsideTheMask) {
 }
 
 TEST(FindPath, PathFromFieldMatchesFindPath) {
-  const Mask mask = mask_from({
+  const Mask mask = pathtest::mask_from_rows({
       "..........",
       ".####.###.",
       "....#...#.",

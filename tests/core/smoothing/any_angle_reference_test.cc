@@ -15,6 +15,7 @@
 
 #include "pathcore/path.h"
 #include "support/random_mask.h"
+#include "support/text_mask.h"
 
 namespace pathtest {
 namespace {
@@ -23,18 +24,8 @@ using pathcore::kAllAreas;
 using pathcore::Mask;
 using pathcore::Point;
 
-// A mask from rows of '.' (walkable, area 1) and '#' (blocked).
-Mask mask_from(const std::vector<std::string>& rows) {
-  std::vector<std::uint8_t> areas;
-  for (const std::string& row : rows) {
-    for (const char c : row) areas.push_back(c == '.' ? 1 : 0);
-  }
-  return Mask(static_cast<std::uint32_t>(rows.front().size()),
-              static_cast<std::uint32_t>(rows.size()), std::move(areas));
-}
-
 TEST(AnyAngleReference, OpenRectangleIsTheStraightDistance) {
-  const Mask mask = mask_from({".....", ".....", ".....", "....."});
+  const Mask mask = pathtest::mask_from_rows({".....", ".....", ".....", "....."});
   EXPECT_DOUBLE_EQ(any_angle_shortest_length(mask, kAllAreas, {0, 0}, {4, 3}).value_or(-1), 5.0);
   EXPECT_DOUBLE_EQ(any_angle_shortest_length(mask, kAllAreas, {4, 3}, {0, 0}).value_or(-1), 5.0);
   EXPECT_DOUBLE_EQ(any_angle_shortest_length(mask, kAllAreas, {2, 1}, {2, 1}).value_or(-1), 0.0);
@@ -44,7 +35,7 @@ TEST(AnyAngleReference, LShapedCorridorBendsAtTheInnerCorner) {
   // Row 0 and column 4 are walkable; from (0,0) to (4,4) the string wraps
   // the blocked block's corner at (4, 1) (square-corner coordinates; pixel
   // centres are at +0.5), touching it.
-  const Mask mask = mask_from({".....", "####.", "####.", "####.", "####."});
+  const Mask mask = pathtest::mask_from_rows({".....", "####.", "####.", "####.", "####."});
   const double expected = std::hypot(4.0 - 0.5, 1.0 - 0.5) + std::hypot(4.5 - 4.0, 4.5 - 1.0);
   EXPECT_NEAR(any_angle_shortest_length(mask, kAllAreas, {0, 0}, {4, 4}).value_or(-1), expected,
               1e-12);
@@ -54,20 +45,20 @@ TEST(AnyAngleReference, LShapedCorridorBendsAtTheInnerCorner) {
 
 TEST(AnyAngleReference, PinchIsNeverCrossed) {
   // Only a pinch joins the two walkable pixels: unreachable.
-  const Mask closed = mask_from({".#", "#."});
+  const Mask closed = pathtest::mask_from_rows({".#", "#."});
   EXPECT_FALSE(any_angle_shortest_length(closed, kAllAreas, {0, 0}, {1, 1}).has_value());
   // Here the pinch at (1, 1) would be the beeline from (0,1) to (1,0): the
   // path goes round the blocked pixel (1,1) instead, grazing its bottom and
   // right edges: centre (0.5,1.5) -> corner (1,2) -> corner (2,2) -> corner
   // (2,1) -> centre (1.5,0.5).
-  const Mask detour = mask_from({"#..", ".#.", "..."});
+  const Mask detour = pathtest::mask_from_rows({"#..", ".#.", "..."});
   const double expected = std::hypot(0.5, 0.5) + 1.0 + 1.0 + std::hypot(0.5, 0.5);
   EXPECT_NEAR(any_angle_shortest_length(detour, kAllAreas, {0, 1}, {1, 0}).value_or(-1), expected,
               1e-12);
 }
 
 TEST(AnyAngleReference, UnwalkableEndpointsHaveNoPath) {
-  const Mask mask = mask_from({"..#", "..."});
+  const Mask mask = pathtest::mask_from_rows({"..#", "..."});
   EXPECT_FALSE(any_angle_shortest_length(mask, kAllAreas, {0, 0}, {2, 0}).has_value());
   EXPECT_FALSE(any_angle_shortest_length(mask, kAllAreas, {2, 0}, {0, 0}).has_value());
   EXPECT_FALSE(any_angle_shortest_length(mask, kAllAreas, {0, 0}, {5, 0}).has_value());
@@ -77,31 +68,31 @@ TEST(AnyAngleReference, VisibilityAlongEdgesAndThroughCorners) {
   // Columns 1 and 2 blocked. Doubled coordinates: x = 2 is the edge between
   // walkable column 0 and blocked column 1 (grazing: visible), x = 4 the edge
   // between the two blocked columns (not free space).
-  const Mask wall = mask_from({"#..##.", ".##..#", "..#..."});
-  const Mask columns = mask_from({".##.", ".##.", ".##."});
+  const Mask wall = pathtest::mask_from_rows({"#..##.", ".##..#", "..#..."});
+  const Mask columns = pathtest::mask_from_rows({".##.", ".##.", ".##."});
   EXPECT_TRUE(any_angle_visible(columns, kAllAreas, {2, 0}, {2, 6}));
   EXPECT_FALSE(any_angle_visible(columns, kAllAreas, {4, 0}, {4, 6}));
   EXPECT_TRUE(any_angle_visible(columns, kAllAreas, {6, 0}, {6, 6}));
   EXPECT_FALSE(any_angle_visible(columns, kAllAreas, {1, 1}, {7, 1}));
   // Through the pinch at corner (2, 2) of ".#"/"#.": not visible; the same
   // diagonal with the pixels walkable is.
-  const Mask pinch = mask_from({".#", "#."});
+  const Mask pinch = pathtest::mask_from_rows({".#", "#."});
   EXPECT_FALSE(any_angle_visible(pinch, kAllAreas, {1, 1}, {3, 3}));
-  const Mask open = mask_from({"..", ".."});
+  const Mask open = pathtest::mask_from_rows({"..", ".."});
   EXPECT_TRUE(any_angle_visible(open, kAllAreas, {1, 1}, {3, 3}));
   // Touching a blocked pixel's corner is allowed: centre (0,1) to centre
   // (1,0), doubled (1,3) -> (3,1), passes through the square corner (2,2)
   // (doubled), a convex corner while only pixel (1,1) is blocked, a pinch
   // when pixel (0,0) is blocked too.
-  const Mask corner = mask_from({"...", ".#."});
+  const Mask corner = pathtest::mask_from_rows({"...", ".#."});
   EXPECT_TRUE(any_angle_visible(corner, kAllAreas, {1, 3}, {3, 1}));
-  const Mask squeezed = mask_from({"#..", ".#."});
+  const Mask squeezed = pathtest::mask_from_rows({"#..", ".#."});
   EXPECT_FALSE(any_angle_visible(squeezed, kAllAreas, {1, 3}, {3, 1}));
   // Longer lines through a corner: also from (0,1) to (2,0) -- doubled
   // (1,3) -> (5,1) enters pixel (1,1) itself -- and (0,2) to (2,0) through
   // the pinch of a 3x3 mask.
   EXPECT_FALSE(any_angle_visible(corner, kAllAreas, {1, 3}, {5, 1}));
-  const Mask diagonal = mask_from({"...", "#..", ".#."});
+  const Mask diagonal = pathtest::mask_from_rows({"...", "#..", ".#."});
   EXPECT_FALSE(any_angle_visible(diagonal, kAllAreas, {1, 5}, {5, 1}));
   // Entering a blocked pixel's interior, even a little, is not visible.
   EXPECT_FALSE(any_angle_visible(wall, kAllAreas, {1, 3}, {11, 2}));
@@ -114,7 +105,7 @@ TEST(AnyAngleReference, BoundedSearchStillFindsADetourFarFromTheBeeline) {
   // must not cut those corners out of the search.
   std::vector<std::string> rows(21, std::string(41, '.'));
   for (int x = 0; x <= 36; ++x) rows[10][x] = '#';
-  const Mask mask = mask_from(rows);
+  const Mask mask = pathtest::mask_from_rows(rows);
   const double expected = 2 * std::hypot(37.0 - 2.5, 10.0 - 5.5) + 1.0;
   pathcore::FindPathOptions octile;
   octile.field.connectivity = pathcore::Connectivity::kEight;
@@ -129,12 +120,12 @@ TEST(AnyAngleReference, BoundedSearchStillFindsADetourFarFromTheBeeline) {
 TEST(PixelPolylineReference, LShapedCorridorKeepsClearOfTheInnerCorner) {
   // As above, but bending at pixel centres and never touching a blocked
   // pixel: along row 0 to (4,0), then down column 4.
-  const Mask mask = mask_from({".....", "####.", "####.", "####.", "####."});
+  const Mask mask = pathtest::mask_from_rows({".....", "####.", "####.", "####.", "####."});
   EXPECT_NEAR(pixel_polyline_shortest_length(mask, kAllAreas, {0, 0}, {4, 4}).value_or(-1),
               4.0 + 4.0, 1e-12);
   EXPECT_FALSE(pixel_segment_clear(mask, kAllAreas, {3, 0}, {4, 1}));  // touches (3,1)
   EXPECT_TRUE(pixel_segment_clear(mask, kAllAreas, {0, 0}, {4, 0}));
-  const Mask closed = mask_from({".#", "#."});
+  const Mask closed = pathtest::mask_from_rows({".#", "#."});
   EXPECT_FALSE(pixel_polyline_shortest_length(closed, kAllAreas, {0, 0}, {1, 1}).has_value());
 }
 
