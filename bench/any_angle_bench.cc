@@ -9,6 +9,7 @@
 // server); its cost and size are reported beside. Times are the median of
 // several repetitions per scenario; the ratios are per map, then averaged.
 // Usage: any_angle_bench [scenarios per map (default 24)] [repetitions (5)]
+//                        [only maps whose name contains this]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -86,9 +87,13 @@ volatile double sink = 0;
 int main(int argc, char** argv) {
   const std::size_t per_map = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 24;
   const int repetitions = argc > 2 ? std::atoi(argv[2]) : 5;
+  const std::string only = argc > 3 ? argv[3] : "";
   std::vector<std::filesystem::path> scens;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(kDataDir)) {
-    if (entry.path().string().ends_with(".map.scen")) scens.push_back(entry.path());
+    const std::string name = entry.path().filename().string();
+    if (name.ends_with(".map.scen") && name.find(only) != std::string::npos) {
+      scens.push_back(entry.path());
+    }
   }
   std::sort(scens.begin(), scens.end());
   const pathcore::FindPathOptions options;  // FindPath's defaults
