@@ -5,7 +5,10 @@
 //   2       bit 0 eight-connected, bit 1 corner cutting, bits 2-3 smoothing
 //           (0 beautify, 1 simplify, 2-3 none; 3 also runs the exact any-angle
 //           engine, SMOOTHING_ANY_ANGLE), bit 4 snap_to_reachable,
-//           bit 5 area costs from bytes 8-14 (else unit costs)
+//           bit 5 area costs from bytes 8-14 (else unit costs), bits 6-7
+//           agent clearance from byte b, the first after the pixels (0 when
+//           missing): 0 none; 1 b / 16 pixels; 2 a bad one (b % 4: negative,
+//           NaN, +inf, -inf); 3 b / 512 (up to 0.5)
 //   3 - 6   start x, y, goal x, y (each modulo the mask's size)
 //   7       enabled areas as a bit set (0 = all)
 //   8 - 14  step costs of areas 1..7 (0 reads as 1)
@@ -21,6 +24,11 @@
 // given, no snapping, some area enabled): found exactly when the reference finds a path, its
 // length the reference's (1e-9 relative), every segment visible for the
 // reference's line test, every pixel walkable and touching its vertex.
+// Clearance: all of the above on the brute-force usable pixels
+// (tests/support/clearance_reference.h) in place of the walkable ones, which
+// UsableMask must equal, and an unusable end that is walkable flagged
+// lacks_clearance; a bad clearance throws InvalidArgument naming it; one up
+// to 0.5 answers as no clearance does.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -30,14 +38,17 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "pathcore/agent_clearance.h"
 #include "pathcore/any_angle.h"
 #include "pathcore/components.h"
 #include "pathcore/distance_field.h"
 #include "pathcore/mask.h"
 #include "pathcore/path.h"
 #include "support/any_angle_reference.h"
+#include "support/clearance_reference.h"
 #include "support/invariants.h"
 #include "support/reference.h"
 
@@ -111,28 +122,90 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const AreaSet enabled = options.field.enabled;
   const pathtest::ReferenceGrid grid = pathtest::reference_grid_for(options.field);
 
+  const std::uint8_t clearance_byte = byte(kHeader + mask.pixel_count());
+  switch (flags >> 6) {
+    case 1:
+      options.clearance = clearance_byte / 16.0;
+      break;
+    case 2: {
+      constexpr double kBad[] = {-1.0 / 16, std::numeric_limits<double>::quiet_NaN(),
+                                 std::numeric_limits<double>::infinity(),
+                                 -std::numeric_limits<double>::infinity()};
+      options.clearance = kBad[clearance_byte % 4] * (1 + clearance_byte / 4);
+      try {
+        (void)pathcore::find_path(mask, start, goal, options);
+      } catch (const pathcore::InvalidArgument& e) {
+        if (std::string(e.what()).rfind("clearance", 0) != 0) {
+          fail(std::string("a bad clearance refused without naming it: ") + e.what());
+        }
+        return 0;
+      }
+      fail("a bad clearance was accepted");
+    }
+    case 3: {
+      options.clearance = clearance_byte / 512.0;
+      FindPathOptions without = options;
+      without.clearance = 0;
+      const PathResult a = pathcore::find_path(mask, start, goal, options);
+      const PathResult b = pathcore::find_path(mask, start, goal, without);
+      if (a.found != b.found || a.points != b.points || a.reason != b.reason ||
+          a.lacks_clearance) {
+        fail("clearance " + std::to_string(options.clearance) + " answered differently from none");
+      }
+      break;
+    }
+    default:
+      break;
+  }
+  // The pixels the answer may use: the usable ones by brute force (the
+  // walkable ones when the clearance excludes none).
+  const Mask usable =
+      options.clearance == 0
+          ? mask
+          : pathtest::mask_of_usable(mask,
+                                     pathtest::reference_usable(mask, enabled, options.clearance));
+  if (options.clearance != 0 && enabled != 0) {
+    const pathcore::UsableMask engine(mask, enabled, options.clearance);
+    for (std::int32_t y = 0; y < h; ++y) {
+      for (std::int32_t x = 0; x < w; ++x) {
+        if (engine.usable({x, y}) != usable.walkable({x, y}, enabled)) {
+          fail("UsableMask disagrees with the brute force at " + pathtest::text(Point{x, y}));
+        }
+      }
+    }
+  }
+
   const PathResult result = pathcore::find_path(mask, start, goal, options);
+  if (!result.found && !options.snap_to_reachable && options.clearance != 0) {
+    const bool start_usable = usable.walkable(start, enabled);
+    const Point failed_end = start_usable ? goal : start;
+    const bool lacks = !usable.walkable(failed_end, enabled) && mask.walkable(failed_end, enabled);
+    if (result.lacks_clearance != lacks) {
+      fail("lacks_clearance " + std::to_string(result.lacks_clearance) + " at " +
+           pathtest::text(failed_end));
+    }
+  }
 
   // Where the answer should start and end, by brute force.
   Point want_start = start;
   Point want_goal = goal;
   if (options.snap_to_reachable) {
     const auto walkable_start =
-        nearest(mask, start, [&](Point p) { return mask.walkable(p, enabled); });
+        nearest(usable, start, [&](Point p) { return usable.walkable(p, enabled); });
     if (!walkable_start) {
       if (result.found || !(result.goal == goal)) fail("snapped on a mask with nothing walkable");
       return 0;
     }
     want_start = *walkable_start;
     const std::vector<bool> reached =
-        pathtest::reference_flood_fill(mask, want_start, enabled, grid.diagonals);
+        pathtest::reference_flood_fill(usable, want_start, enabled, grid.diagonals);
     if (!reached[mask.index(goal)]) {
-      want_goal = *nearest(mask, goal, [&](Point p) { return reached[mask.index(p)]; });
+      want_goal = *nearest(usable, goal, [&](Point p) { return reached[mask.index(p)]; });
     }
   }
-  const std::vector<double> reference = pathtest::reference_distances(mask, want_goal, grid);
+  const std::vector<double> reference = pathtest::reference_distances(usable, want_goal, grid);
   const std::string problem =
-      pathtest::path_answer_problem(mask, want_start, want_goal, options, reference, result);
+      pathtest::path_answer_problem(usable, want_start, want_goal, options, reference, result);
   if (!problem.empty()) fail(problem);
 
   if (result.found && options.smoothing != Smoothing::kNone) {
@@ -152,9 +225,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       return cost == 0 ? 1 : cost;
     };
     const pathcore::DistanceField field =
-        pathcore::compute_distance_field(mask, want_goal, options.field);
+        pathcore::compute_distance_field(usable, want_goal, options.field);
     int traced_highest = 1;
-    for (const Point p : pathcore::trace_for_smoothing(mask, field, want_start)) {
+    for (const Point p : pathcore::trace_for_smoothing(usable, field, want_start)) {
       traced_highest = std::max(traced_highest, cost_of(p));
     }
     for (std::size_t i = 1; i < result.points.size(); ++i) {
@@ -187,12 +260,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // which, like the wire, would read 0 as all areas.
   if (smoothing == 3 && enabled != 0) {
     const bool cut = options.field.allow_corner_cutting;
-    const pathcore::AnyAngleGraph graph = pathcore::AnyAngleGraph::build(mask, enabled, cut);
+    // On the engine's own usable pixels (checked equal to the brute force above).
+    const std::optional<pathcore::UsableMask> engine_usable =
+        options.clearance == 0
+            ? std::nullopt
+            : std::optional<pathcore::UsableMask>(std::in_place, mask, enabled, options.clearance);
+    const Mask& walked = engine_usable ? engine_usable->mask() : mask;
+    const pathcore::AnyAngleGraph graph = pathcore::AnyAngleGraph::build(walked, enabled, cut);
     const pathcore::AnyAngleGoalTable table = pathcore::AnyAngleGoalTable::build(graph, goal);
     const std::optional<pathcore::AnyAnglePath> path =
         pathcore::find_any_angle_path(graph, table, start);
     const std::optional<double> expected =
-        pathtest::any_angle_shortest_length(mask, enabled, start, goal, std::nullopt, cut);
+        pathtest::any_angle_shortest_length(usable, enabled, start, goal, std::nullopt, cut);
     if (path.has_value() != expected.has_value()) fail("any-angle: found differs from the reference");
     if (path) {
       if (std::fabs(path->length - *expected) > 1e-9 * std::max(1.0, *expected)) {
@@ -203,7 +282,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       for (std::size_t i = 0; i < path->points.size(); ++i) {
         const pathcore::PointD v = path->points[i];
         const Point p = path->pixels[i];
-        if (!mask.walkable(p, enabled) || v.x < p.x || v.x > p.x + 1 || v.y < p.y ||
+        if (!usable.walkable(p, enabled) || v.x < p.x || v.x > p.x + 1 || v.y < p.y ||
             v.y > p.y + 1) {
           fail("any-angle: pixel " + pathtest::text(p) + " does not touch its vertex");
         }
@@ -213,7 +292,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                        static_cast<std::int32_t>(std::lround(2 * u.y))};
         const Point b2{static_cast<std::int32_t>(std::lround(2 * v.x)),
                        static_cast<std::int32_t>(std::lround(2 * v.y))};
-        if (!pathtest::any_angle_visible(mask, enabled, a2, b2, cut)) {
+        if (!pathtest::any_angle_visible(usable, enabled, a2, b2, cut)) {
           fail("any-angle: segment " + pathtest::text(a2) + "-" + pathtest::text(b2) +
                " (doubled) is not visible");
         }

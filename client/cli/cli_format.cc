@@ -243,6 +243,12 @@ std::string find_path_reason_text(const pb::FindPathRequest& request,
       return "the goal " + point_text(request.goal()) + " is not walkable";
     case pb::PATH_REASON_NO_ROUTE:
       return "no route between them";
+    case pb::PATH_REASON_START_LACKS_CLEARANCE:
+      return "the start " + point_text(request.start()) + " lacks clearance " +
+             number_text(request.clearance()) + " (too close to something blocked)";
+    case pb::PATH_REASON_GOAL_LACKS_CLEARANCE:
+      return "the goal " + point_text(request.goal()) + " lacks clearance " +
+             number_text(request.clearance()) + " (too close to something blocked)";
     default:
       return "the server gave no reason";
   }

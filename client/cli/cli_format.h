@@ -55,7 +55,8 @@ class UsageError : public std::runtime_error {
 [[nodiscard]] std::string format_find_path(const pathfinding::v1::FindPathRequest& request,
                                            const pathfinding::v1::FindPathResponse& response);
 // Why there is no path, in plain words: "the start (x,y) is not walkable",
-// "the goal (x,y) is not walkable", "no route between them"; for a server that
+// "the goal (x,y) is not walkable", "no route between them", "the start (x,y)
+// lacks clearance 3 (too close to something blocked)" (or the goal); for a server that
 // does not report a reason, "the server gave no reason".
 [[nodiscard]] std::string find_path_reason_text(const pathfinding::v1::FindPathRequest& request,
                                                 const pathfinding::v1::FindPathResponse& response);

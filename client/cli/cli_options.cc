@@ -1,6 +1,7 @@
 #include "cli_options.h"
 
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <span>
@@ -128,6 +129,21 @@ void add_path_options(CLI::App& command, PathArgs& args) {
       ->capture_default_str();
   command.add_flag("--snap", args.snap, "Snap unusable ends to the nearest reachable pixel");
   command.add_option("--cost", args.costs, "Step cost of an area, AREA=COST (repeatable)");
+  command
+      .add_option("--clearance", args.clearance,
+                  "Agent clearance in pixels: use only pixels whose centre is at least this far "
+                  "from every blocked pixel and from the mask edge (0: every walkable pixel)")
+      ->type_name("PIXELS")
+      ->check(CLI::Validator(
+          [](const std::string& text) -> std::string {
+            double value = 0;
+            if (!CLI::detail::lexical_cast(text, value) || !std::isfinite(value) || value < 0) {
+              return "must be a finite number of pixels, at least 0 (got " + text + ")";
+            }
+            return {};
+          },
+          ""))
+      ->capture_default_str();
 }
 
 void fill_path_request(const PathArgs& args, pb::FindPathRequest& request) {
@@ -136,6 +152,7 @@ void fill_path_request(const PathArgs& args, pb::FindPathRequest& request) {
   request.set_allow_corner_cutting(args.corner_cutting);
   request.set_smoothing(parse_smoothing(args.smoothing));
   request.set_snap_to_reachable(args.snap);
+  request.set_clearance(args.clearance);
   for (const auto& entry : args.costs) {
     const auto [area, cost] = parse_key_value(entry, "--cost");
     (*request.mutable_area_costs())[area] = cost;

@@ -42,7 +42,7 @@ void add_rule_options(CLI::App& command, DecodeArgs& args);
 // Writes bytes to the file at path, replacing it. Throws FileError naming it.
 void write_binary_file(const std::string& path, const std::vector<std::uint8_t>& bytes);
 
-// --areas, --eight, --corner-cutting, --smoothing, --snap, --cost.
+// --areas, --eight, --corner-cutting, --smoothing, --snap, --cost, --clearance.
 struct PathArgs {
   std::string areas;
   bool eight = false;
@@ -50,12 +50,13 @@ struct PathArgs {
   std::string smoothing = "beautify";
   bool snap = false;
   std::vector<std::string> costs;
+  double clearance = 0;  // pixels; checked finite and >= 0 when parsed
 };
 
 void add_path_options(CLI::App& command, PathArgs& args);
 
 // Sets enabled_areas, connectivity, allow_corner_cutting, smoothing,
-// snap_to_reachable and area_costs of request. Throws UsageError (--areas, --cost).
+// snap_to_reachable, area_costs and clearance of request. Throws UsageError (--areas, --cost).
 void fill_path_request(const PathArgs& args, pathfinding::v1::FindPathRequest& request);
 
 }  // namespace pathfinder::cli

@@ -121,7 +121,8 @@ Command add_find_command(CLI::App& app) {
   add_expected_revision(*find, args->expected_revision);
   find->footer(
       "Prints the path, and when an end was snapped (--snap) where to and how far. Exits 3 when "
-      "there is no path, saying why (start or goal not walkable, or no route between them); "
+      "there is no path, saying why (start or goal not walkable, or lacking --clearance, or no "
+      "route between them); "
       "with --json the reason goes to stderr.");
   return command;
 }

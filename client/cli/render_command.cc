@@ -10,6 +10,7 @@
 #include <span>
 
 #include "cli_format.h"
+#include "pathcore/agent_clearance.h"
 #include "pathcore/any_angle.h"
 #include "pathcore/codec.h"
 #include "pathcore/components.h"
@@ -58,6 +59,7 @@ pathcore::FindPathOptions to_core_options(const pb::FindPathRequest& request) {
       break;
   }
   options.snap_to_reachable = request.snap_to_reachable();
+  options.clearance = request.clearance();  // checked when --clearance was parsed
   return options;
 }
 
@@ -219,7 +221,11 @@ int run_render(Client& client, const RenderArgs& args, bool json) {
       check_inside(*mask, *from, "--from");
       check_inside(*mask, *to, "--to");
       const bool any_angle = request.smoothing() == pb::SMOOTHING_ANY_ANGLE;
-      if (any_angle) {
+      if (any_angle && pathcore::clearance_excludes_pixels(options.clearance)) {
+        // As the server does: the any-angle path over the usable pixels.
+        const pathcore::UsableMask usable(*mask, options.field.enabled, options.clearance);
+        path = local_any_angle_path(usable.mask(), *from, *to, options);
+      } else if (any_angle) {
         path = local_any_angle_path(*mask, *from, *to, options);
       } else {
         const pathcore::PathResult answer = pathcore::find_path(*mask, *from, *to, options);

@@ -16,6 +16,7 @@ std::size_t AnyAngleGraphKeyHash::operator()(const AnyAngleGraphKey& key) const 
   mix(seed, std::hash<std::uint64_t>{}(key.revision));
   mix(seed, std::hash<std::uint64_t>{}(key.enabled));
   mix(seed, key.allow_corner_cutting ? 1 : 0);
+  mix(seed, std::hash<double>{}(key.clearance));
   return seed;
 }
 

@@ -19,6 +19,9 @@ struct AnyAngleGraphKey {
   std::uint64_t revision = 0;     // a patched or replaced mask never matches
   pathcore::AreaSet enabled = 0;  // effective enabled areas
   bool allow_corner_cutting = false;
+  // Agent clearance whose usable pixels the graph was built on (0 when it
+  // excludes no pixel, see pathcore::clearance_excludes_pixels).
+  double clearance = 0;
 
   friend bool operator==(const AnyAngleGraphKey&, const AnyAngleGraphKey&) = default;
 };
@@ -57,7 +60,7 @@ using AnyAngleGoalCache = LruCache<AnyAngleGoalKey, pathcore::AnyAngleGoalTable,
 
 // The two cached levels of the any-angle engine (pathcore/any_angle.h),
 // members of the one cache budget like the other query caches: graphs per
-// (mask revision, areas, corner rule), labelled "anyangle_graphs" in metrics,
+// (mask revision, areas, corner rule, clearance), labelled "anyangle_graphs" in metrics,
 // and distance tables per (graph, goal), "anyangle_goals". The third level,
 // the per-start query, is cheap and not cached. A graph's bytes grow with
 // the mask's corners and visible pairs (kilobytes on open maps, tens of

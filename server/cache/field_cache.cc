@@ -20,6 +20,7 @@ std::size_t FieldKeyHash::operator()(const FieldKey& key) const {
   mix(seed, static_cast<std::size_t>(key.connectivity) * 2 + (key.allow_corner_cutting ? 1 : 0));
   mix(seed, std::hash<std::string_view>{}(std::string_view(
                 reinterpret_cast<const char*>(key.area_costs.data()), key.area_costs.size())));
+  mix(seed, std::hash<double>{}(key.clearance));
   mix(seed, std::hash<std::uint64_t>{}(
                 (static_cast<std::uint64_t>(static_cast<std::uint32_t>(key.goal.x)) << 32) |
                 static_cast<std::uint32_t>(key.goal.y)));

@@ -27,6 +27,9 @@ struct FieldKey {
   pathcore::Connectivity connectivity = pathcore::Connectivity::kFour;
   bool allow_corner_cutting = false;                             // normalise to false for kFour
   pathcore::AreaCosts area_costs = pathcore::unit_area_costs();  // normalised (no 0 entries)
+  // Agent clearance the field was filled on the usable pixels of (normalised:
+  // 0 when it excludes no pixel, see pathcore::clearance_excludes_pixels).
+  double clearance = 0;
   pathcore::Point goal;
 
   friend bool operator==(const FieldKey&, const FieldKey&) = default;

@@ -38,7 +38,8 @@ AnyAnglePathResult between(const MaskEntry& entry, AnyAngleCaches& caches, Field
     return result;
   }
 
-  AnyAngleGoalKey key{{entry.name, entry.revision, options.enabled, options.allow_corner_cutting},
+  AnyAngleGoalKey key{{entry.name, entry.revision, options.enabled, options.allow_corner_cutting,
+                       options.clearance},
                       goal};
   bool hit = true;
   std::shared_ptr<const pathcore::AnyAngleGraph> graph = caches.graphs.get(key.graph);

@@ -17,6 +17,9 @@ struct AnyAngleOptions {
   pathcore::AreaSet enabled = 0;  // effective enabled areas
   bool allow_corner_cutting = false;
   bool snap_to_reachable = false;
+  // Agent clearance, normalised (0 when it excludes no pixel): only keys the
+  // caches, the entry given is already the usable one (usable_entry.h).
+  double clearance = 0;
 };
 
 struct AnyAnglePathResult {
@@ -28,8 +31,8 @@ struct AnyAnglePathResult {
   bool cache_hit = false;  // the graph and the goal's table both came from the cache
 };
 
-// FindPath with SMOOTHING_ANY_ANGLE on a stored mask: the graph for (mask,
-// revision, areas, corner rule) and the distance table for the goal from
+// FindPath with SMOOTHING_ANY_ANGLE on a stored mask (or a usable entry for
+// clearance): the graph for (mask, revision, areas, corner rule, clearance) and the distance table for the goal from
 // `caches`, built on a miss, then pathcore::find_any_angle_path. Builds and
 // snapping scans ask `source` first (FieldSource::begin_scan): on gRPC's
 // thread (CacheOnlySource) it throws NeedsFill, so the call moves to the

@@ -4,6 +4,7 @@
 #include <optional>
 #include <utility>
 
+#include "pathcore/agent_clearance.h"
 #include "pathcore/distance_field.h"
 
 namespace pathserver {
@@ -32,7 +33,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }  // namespace
 
 FieldKey field_key(const MaskEntry& entry, const pathcore::FieldOptions& options,
-                   pathcore::Point goal) {
+                   pathcore::Point goal, double clearance) {
   const pathcore::FieldOptions normal = pathcore::normalized(options);
   return FieldKey{entry.name,
                   entry.revision,
@@ -40,6 +41,7 @@ FieldKey field_key(const MaskEntry& entry, const pathcore::FieldOptions& options
                   normal.connectivity,
                   normal.allow_corner_cutting,
                   normal.area_costs,
+                  pathcore::clearance_excludes_pixels(clearance) ? clearance : 0,
                   goal};
 }
 
@@ -55,6 +57,26 @@ FieldLease CacheOnlySource::field(const FieldKey& key, const MaskEntry& /*entry*
 
 std::function<bool()> FillingSource::begin_scan() {
   return [this] { return flights_.stopping() || (request_ != nullptr && !request_->gone().ok()); };
+}
+
+void FillingSource::build_once(const FieldKey& flight_key, const std::function<void()>& build) {
+  if (request_ == nullptr) {  // nobody to park: a private build
+    build();
+    return;
+  }
+  bool leader = false;
+  const std::shared_ptr<Flight> flight = flights_.lead_or_wait(flight_key, request_, leader);
+  if (!leader) {
+    cache_.record_shared_wait();
+    throw Parked{};
+  }
+  try {
+    build();
+  } catch (...) {
+    flights_.complete(*flight, nullptr);
+    throw;
+  }
+  flights_.complete(*flight, nullptr);  // no field: the waiters run again and find it
 }
 
 FieldLease PartialSource::field(const FieldKey& key, const MaskEntry& /*entry*/,
@@ -211,7 +233,8 @@ CachedPathResult cached_find_path(const MaskEntry& entry, FieldSource& source,
   if (mask.walkable(start, enabled) && mask.walkable(goal, enabled)) {
     const FieldLease lease =
         goal_key != nullptr ? source.field(*goal_key, entry, start)
-                            : source.field(field_key(entry, options.field, goal), entry, start);
+                            : source.field(field_key(entry, options.field, goal, options.clearance),
+                                           entry, start);
     hit = lease.hit;
     if (lease.field->reachable(start) || !options.snap_to_reachable) {
       return {pathcore::path_from_field(mask, *lease.field, start, options, clearance,

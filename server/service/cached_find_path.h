@@ -20,9 +20,11 @@ struct CachedPathResult {
   bool cache_hit = false;  // the distance field came from the cache (or another request's fill)
 };
 
-// The cache key of the field a request needs toward goal.
+// The cache key of the field a request needs toward goal; clearance: the
+// request's agent clearance (valid; normalised to 0 when it excludes no
+// pixel, so such requests share today's fields).
 [[nodiscard]] FieldKey field_key(const MaskEntry& entry, const pathcore::FieldOptions& options,
-                                 pathcore::Point goal);
+                                 pathcore::Point goal, double clearance = 0);
 
 // A distance field lent to cached_find_path: final, or half-built with the
 // start pixel settled (its cost final, see pathcore::FieldBuilder).
@@ -45,6 +47,13 @@ class FieldSource {
   // (empty: none), or throws to have the scan run elsewhere (see the
   // implementations). The default allows it, unchecked.
   [[nodiscard]] virtual std::function<bool()> begin_scan() { return {}; }
+  // Other heavy work shared by requests (a usable mask): runs build(), which
+  // leaves its result where the callers look for it (a cache), at most once
+  // at a time per flight_key (a key no field has), or throws to have it run
+  // elsewhere or later (see the implementations). The default runs it.
+  virtual void build_once(const FieldKey& /*flight_key*/, const std::function<void()>& build) {
+    build();
+  }
 };
 
 // Thrown by CacheOnlySource when a field is not cached: the request needs a fill.
@@ -66,8 +75,11 @@ class CacheOnlySource final : public FieldSource {
   [[nodiscard]] FieldLease field(const FieldKey& key, const MaskEntry& entry,
                                  pathcore::Point start) override;
   [[nodiscard]] const std::optional<FieldKey>& missed() const { return missed_; }
-  // Throws NeedsFill: scans belong on the compute pool, as fills do.
+  // Throw NeedsFill: scans and builds belong on the compute pool, as fills do.
   [[nodiscard]] std::function<bool()> begin_scan() override { throw NeedsFill{}; }
+  void build_once(const FieldKey& /*flight_key*/, const std::function<void()>& /*build*/) override {
+    throw NeedsFill{};
+  }
 
  private:
   FieldCache& cache_;
@@ -104,6 +116,11 @@ class FillingSource final : public FieldSource {
   // The scan stops (pathcore::Interrupted, which cached_find_path turns into
   // RequestGone) once the request is gone or the server stops.
   [[nodiscard]] std::function<bool()> begin_scan() override;
+  // Single flight through `flights`: the first request leads and builds; one
+  // that comes while another builds is parked (throws Parked) and resumed
+  // with a null field when the build ends, to run again and find the result
+  // cached (or, when it could not be cached, build it in turn).
+  void build_once(const FieldKey& flight_key, const std::function<void()>& build) override;
   // Finishes the fields this request answered from half-built, caches them and
   // resumes their waiters. Never throws; a fill stopped by shutdown is dropped.
   void finish_deferred() noexcept;
@@ -132,9 +149,12 @@ class PartialSource final : public FieldSource {
       : key_(key), partial_(partial), settled_(settled) {}
   [[nodiscard]] FieldLease field(const FieldKey& key, const MaskEntry& entry,
                                  pathcore::Point start) override;
-  // Throws NeedsFill: not on the paused fill's thread; the request is
-  // resumed with the final field and scans then.
+  // Throw NeedsFill: not on the paused fill's thread; the request is
+  // resumed with the final field and scans (or builds) then.
   [[nodiscard]] std::function<bool()> begin_scan() override { throw NeedsFill{}; }
+  void build_once(const FieldKey& /*flight_key*/, const std::function<void()>& /*build*/) override {
+    throw NeedsFill{};
+  }
 
  private:
   const FieldKey& key_;
@@ -149,8 +169,11 @@ class PartialSource final : public FieldSource {
 // cannot reach the goal: found = false, or with options.snap_to_reachable the
 // endpoints move per pathcore::snap_endpoints and the path is found between
 // them (its field keyed by the snapped goal). start and goal must be inside
-// the mask. goal_key: field_key(entry, options.field, goal) when the caller
-// has it already (not made again), else null. Throws
+// the mask. With agent clearance, entry is the usable entry (usable_entry.h:
+// its mask holds only the usable pixels); options.clearance only keys the
+// fields. goal_key: field_key(entry, options.field, goal,
+// options.clearance) when the caller has it already (not made again), else
+// null. Throws
 // pathcore::InvalidArgument, and what the source throws.
 [[nodiscard]] CachedPathResult cached_find_path(const MaskEntry& entry, FieldSource& source,
                                                 pathcore::Point start, pathcore::Point goal,

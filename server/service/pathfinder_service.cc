@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <exception>
 #include <memory>
 #include <new>
@@ -15,6 +16,7 @@
 #include <string>
 #include <utility>
 
+#include "pathcore/agent_clearance.h"
 #include "pathcore/codec.h"
 #include "pathcore/path.h"
 #include "runtime/logging.h"
@@ -24,6 +26,7 @@
 #include "service/proto_convert.h"
 #include "service/request_decoding.h"
 #include "service/rpc_status.h"
+#include "service/usable_entry.h"
 
 namespace pathserver {
 namespace {
@@ -642,6 +645,7 @@ grpc::Status PathfinderService::upload_mask(const v1::UploadMaskRequest& request
     cache_.erase_mask(entry->name, entry->revision);
     query_caches_.erase_mask(entry->name);
     any_angle_caches_.erase_mask(entry->name);
+    erase_usable_masks(entry->name);
   }
   to_proto(*entry, &response);
   return grpc::Status::OK;
@@ -656,6 +660,7 @@ grpc::Status PathfinderService::delete_mask(const v1::DeleteMaskRequest& request
   cache_.erase_mask(request.name(), removed->revision + 1);
   query_caches_.erase_mask(request.name());
   any_angle_caches_.erase_mask(request.name());
+  erase_usable_masks(request.name());
   return grpc::Status::OK;
 }
 
@@ -718,6 +723,13 @@ grpc::Status PathfinderService::find_path(const v1::FindPathRequest& request,
         "area_costs: must be empty with SMOOTHING_ANY_ANGLE (its paths are the shortest in "
         "Euclidean length, whatever the terrain costs)");
   }
+  const double clearance = request.clearance();
+  if (!std::isfinite(clearance) || clearance < 0) {
+    return invalid("clearance: must be a finite number of pixels, at least 0 (got " +
+                   std::to_string(clearance) + ")");
+  }
+  // Up to half a pixel no walkable pixel is excluded: today's path, no usable mask.
+  const double clearance_key = pathcore::clearance_excludes_pixels(clearance) ? clearance : 0;
   const pathcore::AreaSet enabled = pathcore::effective_areas(request.enabled_areas());
   if (enabled == 0) return no_walkable_area();
   if (!request.has_start()) return invalid("start: is required");
@@ -737,13 +749,29 @@ grpc::Status PathfinderService::find_path(const v1::FindPathRequest& request,
     }
   }
 
+  // With clearance, everything below runs on the usable pixels (built or
+  // found on first need) in place of the stored mask.
+  std::optional<UsableEntry> usable;
+  const auto walked_entry = [&]() -> const MaskEntry& {
+    if (clearance_key == 0) return *entry;
+    if (!usable) usable = usable_entry(usable_masks_, source, *entry, enabled, clearance_key);
+    return usable->entry;
+  };
+  const auto explain = [&](pathcore::PathResult& path) {
+    if (usable) {
+      pathcore::explain_result(mask, usable->grid->usable, start, goal, path);
+    } else {
+      pathcore::explain_result(mask, enabled, start, goal, path);
+    }
+  };
+
   if (any_angle) {
     // Connectivity plays no part; the corner rule does, whatever the connectivity.
     const AnyAngleOptions any_angle_options{enabled, request.allow_corner_cutting(),
-                                            request.snap_to_reachable()};
-    AnyAnglePathResult result =
-        any_angle_find_path(*entry, any_angle_caches_, source, start, goal, any_angle_options);
-    pathcore::explain_result(mask, enabled, start, goal, result.path);
+                                            request.snap_to_reachable(), clearance_key};
+    AnyAnglePathResult result = any_angle_find_path(walked_entry(), any_angle_caches_, source,
+                                                    start, goal, any_angle_options);
+    explain(result.path);
     to_proto(result.path, &response);
     response.clear_precise_points();
     for (const pathcore::PointD p : result.precise) to_proto(p, response.add_precise_points());
@@ -762,8 +790,9 @@ grpc::Status PathfinderService::find_path(const v1::FindPathRequest& request,
   options.field.area_costs = costs;
   options.smoothing = *smoothing;
   options.snap_to_reachable = request.snap_to_reachable();
+  options.clearance = clearance_key;
 
-  PathKey key{field_key(*entry, options.field, goal), start, options.smoothing,
+  PathKey key{field_key(*entry, options.field, goal, clearance_key), start, options.smoothing,
               options.snap_to_reachable};
   if (const auto answer = query_caches_.paths.get(key)) {
     to_proto(*answer, &response);
@@ -771,8 +800,9 @@ grpc::Status PathfinderService::find_path(const v1::FindPathRequest& request,
     response.set_cache_hit(true);
     return grpc::Status::OK;
   }
-  CachedPathResult result = cached_find_path(*entry, source, start, goal, options, &key.field);
-  pathcore::explain_result(mask, enabled, start, goal, result.path);
+  CachedPathResult result =
+      cached_find_path(walked_entry(), source, start, goal, options, &key.field);
+  explain(result.path);
   to_proto(result.path, &response);
   response.set_mask_revision(entry->revision);
   response.set_cache_hit(result.cache_hit);

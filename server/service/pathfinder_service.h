@@ -13,6 +13,7 @@
 #include "cache/field_cache.h"
 #include "cache/field_flights.h"
 #include "cache/query_caches.h"
+#include "cache/usable_mask_cache.h"
 #include "pathcore/codec.h"
 #include "pathfinding/v1/pathfinding.grpc.pb.h"
 #include "runtime/auth.h"
@@ -45,6 +46,9 @@ struct ServiceLimits {
   // The byte budget usually binds first: a maze's graph takes megabytes.
   std::size_t any_angle_graph_entries = 64;
   std::size_t any_angle_goal_entries = 4096;
+  // Usable masks for agent clearance (one per mask revision, areas and
+  // clearance, about 2.25 bytes per pixel; LRU; 0 disables caching).
+  std::size_t usable_mask_entries = 64;
   // The server's largest message, in bytes: GetMask refuses to send an area
   // grid that would not fit (RESOURCE_EXHAUSTED) rather than fail the transport.
   std::size_t max_message_bytes = 64 * 1024 * 1024;
@@ -194,6 +198,11 @@ class PathfinderService final : public RawPathfinderService {
 
   class FindPathCall;  // a cold FindPath on the compute pool
 
+  // Drops the usable masks of every revision of the named mask.
+  void erase_usable_masks(std::string_view mask) {
+    usable_masks_.erase_if([mask](const UsableMaskKey& key) { return key.mask == mask; });
+  }
+
   // Call plumbing (pathfinder_service.cc): start time for the latency metric
   // and log line; admission (shutdown, token); decoding, running the body on
   // gRPC's thread or the pool; the one place every call finishes.
@@ -235,7 +244,9 @@ class PathfinderService final : public RawPathfinderService {
   // SMOOTHING_ANY_ANGLE's graphs and goal tables, charged to the same budget.
   AnyAngleCaches any_angle_caches_{cache_.budget(), limits_.any_angle_graph_entries,
                                    limits_.any_angle_goal_entries};
-  // Fills in progress, one per field (single flight).
+  // The usable pixels of requests with agent clearance, charged to the same budget.
+  UsableMaskCache usable_masks_{cache_.budget(), "usable_masks", limits_.usable_mask_entries};
+  // Fills in progress, one per field (single flight), and usable-mask builds.
   FieldFlights flights_;
   // Large answers not yet read by their clients.
   PendingAnswers pending_answers_{limits_.pending_answer_bytes};

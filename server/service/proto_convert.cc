@@ -90,13 +90,20 @@ void to_proto(const pathcore::PathResult& result, v1::FindPathResponse* out) {
   out->set_cost(result.cost);
   if (result.grid_cost.has_value()) out->set_grid_cost(*result.grid_cost);
   to_proto(result.goal, out->mutable_goal());
-  out->set_reason(to_proto(result.reason));
+  out->set_reason(to_proto(result.reason, result.lacks_clearance));
   out->set_goal_snapped(result.goal_snapped);
   out->set_goal_snap_distance(result.goal_snap_distance);
   out->set_start_snapped(result.start_snapped);
 }
 
-v1::PathReason to_proto(pathcore::PathReason reason) {
+v1::PathReason to_proto(pathcore::PathReason reason, bool lacks_clearance) {
+  if (lacks_clearance) {
+    // Core flags a walkable end that is not usable on the not-walkable reasons.
+    if (reason == pathcore::PathReason::kStartNotWalkable) {
+      return v1::PATH_REASON_START_LACKS_CLEARANCE;
+    }
+    if (reason == pathcore::PathReason::kGoalNotWalkable) return v1::PATH_REASON_GOAL_LACKS_CLEARANCE;
+  }
   switch (reason) {
     case pathcore::PathReason::kFound: return v1::PATH_REASON_FOUND;
     case pathcore::PathReason::kGoalSnapped: return v1::PATH_REASON_GOAL_SNAPPED;

@@ -42,7 +42,10 @@ void to_proto(const MaskEntry& entry, pathfinding::v1::MaskInfo* out);
 // reason and the snap fields (not mask_revision / cache_hit).
 void to_proto(const pathcore::PathResult& result, pathfinding::v1::FindPathResponse* out);
 
-[[nodiscard]] pathfinding::v1::PathReason to_proto(pathcore::PathReason reason);
+// lacks_clearance (PathResult's): a not-walkable reason becomes its
+// LACKS_CLEARANCE counterpart.
+[[nodiscard]] pathfinding::v1::PathReason to_proto(pathcore::PathReason reason,
+                                                   bool lacks_clearance = false);
 
 // found, moves, waypoints, node(s), search_truncated (not mask_revision / cache_hit).
 void to_proto(const pathcore::StandardMoveResult& result,

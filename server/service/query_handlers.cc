@@ -48,6 +48,7 @@ grpc::Status PathfinderService::patch_mask(const v1::PatchMaskRequest& request,
   cache_.erase_mask(entry->name, entry->revision);
   query_caches_.erase_mask(entry->name);
   any_angle_caches_.erase_mask(entry->name);
+  erase_usable_masks(entry->name);
   to_proto(*entry, &response);
   return grpc::Status::OK;
 }

@@ -294,6 +294,72 @@ class PathfinderInteropTest(unittest.TestCase):
         self.assertIn((0, 0), bfs_distances(AREAS, snapped_goal))
         self.check_grid_path(snapped, (0, 0), snapped_goal)
 
+    def test_find_path_with_clearance(self):
+        # 16x12, open but for a wall at x = 8 with a 2-pixel door (y 1..2)
+        # and a 5-pixel one (y 5..9).
+        width, height = 16, 12
+        areas = [0 if x == 8 and y not in (1, 2, 5, 6, 7, 8, 9) else 1
+                 for y in range(height) for x in range(width)]
+        self.upload("clear", image=pgm(width, height, areas))
+        clearance = 1.5
+
+        def usable(x, y):
+            """Brute force: the centre at least `clearance` from every blocked square and the edge."""
+            if areas[y * width + x] == 0:
+                return False
+            cx, cy = x + 0.5, y + 0.5
+            if min(cx, cy, width - cx, height - cy) < clearance:
+                return False
+            for by in range(height):
+                for bx in range(width):
+                    if areas[by * width + bx] == 0:
+                        dx = max(bx - cx, 0, cx - (bx + 1))
+                        dy = max(by - cy, 0, cy - (by + 1))
+                        if math.hypot(dx, dy) < clearance:
+                            return False
+            return True
+
+        def steps(start, goal):
+            """Four-connected BFS over the usable pixels."""
+            seen = {start: 0}
+            queue = collections.deque([start])
+            while queue:
+                x, y = queue.popleft()
+                for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                    if 0 <= n[0] < width and 0 <= n[1] < height and n not in seen and usable(*n):
+                        seen[n] = seen[(x, y)] + 1
+                        queue.append(n)
+            return seen.get(goal)
+
+        start, goal = (3, 3), (12, 3)
+        self.assertTrue(usable(*start) and usable(*goal))
+        response = self.stub.FindPath(pb.FindPathRequest(
+            mask="clear", start=pb.Point(x=3, y=3), goal=pb.Point(x=12, y=3),
+            smoothing=pb.SMOOTHING_NONE, clearance=clearance), timeout=CALL_TIMEOUT)
+        self.assertTrue(response.found)
+        self.assertEqual(response.reason, pb.PATH_REASON_FOUND)
+        points = [xy(p) for p in response.points]
+        self.assertTrue(all(usable(*p) for p in points), points)
+        self.assertEqual(len(points) - 1, steps(start, goal))  # around by the wide door
+        self.assertGreater(len(points) - 1, 9)
+        again = self.stub.FindPath(pb.FindPathRequest(
+            mask="clear", start=pb.Point(x=3, y=3), goal=pb.Point(x=12, y=3),
+            smoothing=pb.SMOOTHING_NONE, clearance=clearance), timeout=CALL_TIMEOUT)
+        self.assertTrue(again.cache_hit)
+        # A walkable end too close to the edge has its own reason.
+        near_edge = self.stub.FindPath(pb.FindPathRequest(
+            mask="clear", start=pb.Point(x=0, y=5), goal=pb.Point(x=12, y=3),
+            clearance=clearance), timeout=CALL_TIMEOUT)
+        self.assertFalse(near_edge.found)
+        self.assertEqual(near_edge.reason, pb.PATH_REASON_START_LACKS_CLEARANCE)
+        # Negative, NaN and infinite clearances are refused, naming the field.
+        for bad in (-1.0, float("nan"), float("inf")):
+            details = self.assert_status(
+                grpc.StatusCode.INVALID_ARGUMENT, self.stub.FindPath,
+                pb.FindPathRequest(mask="clear", start=pb.Point(x=3, y=3),
+                                   goal=pb.Point(x=12, y=3), clearance=bad))
+            self.assertTrue(details.startswith("clearance:"), details)
+
     def test_reachable(self):
         self.upload("reach")
 

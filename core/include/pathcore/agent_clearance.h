@@ -95,6 +95,13 @@ class UsableMask {
   Mask usable_;
 };
 
+// True when a valid clearance makes some walkable pixel unusable: above 0.5
+// (a walkable centre is always half a pixel from anything blocked). Up to
+// 0.5 the usable pixels are the walkable ones and callers take today's path.
+[[nodiscard]] constexpr bool clearance_excludes_pixels(double clearance) {
+  return clearance > 0.5;
+}
+
 // The smallest integer n with n >= (2 * clearance)^2, decided exactly (a
 // squared_half_pixels value n is at least clearance away exactly when n is at
 // least this); clearance must be valid. Saturates at 2^63.

@@ -123,8 +123,8 @@ struct PathResult {
   double goal_snap_distance = 0;  // Euclidean, pixels, requested goal -> goal
   // With kStartNotWalkable or kGoalNotWalkable: that end is walkable but
   // closer than the clearance to a pixel that is not (not usable). A flag
-  // rather than reasons of its own for now, so that callers switching over
-  // PathReason keep compiling until they map one (issue 21's proto half).
+  // beside the reason, so callers switching over PathReason need no new
+  // cases; the wire maps it to PATH_REASON_*_LACKS_CLEARANCE.
   bool lacks_clearance = false;
 };
 
