@@ -25,9 +25,10 @@
 namespace pathcore {
 namespace {
 
-// Thresholds on and between the distances a centre can have from a square
-// (0.5, 1, sqrt 2 / 2 + ..., 1.5, sqrt 5 / 2 ...) and beyond.
-constexpr double kClearances[] = {0, 0.5, 0.75, 1, 1.118033988749895, 1.5, 2, 2.3, 3};
+// Thresholds exactly on distances a centre can have from a square (sqrt(a^2
+// + b^2) / 2 with a, b in 0, 1, 3, 5...: 0.5, sqrt 2 / 2, 1.5, 2.5), and
+// between them.
+constexpr double kClearances[] = {0, 0.5, 0.7071067811865476, 0.75, 1, 1.5, 2, 2.3, 2.5, 3};
 
 // 8x8 to 24x24; even rounds random, odd rounds a checkerboard of pinches
 // with a quarter flipped, on an open background so that clearance leaves
