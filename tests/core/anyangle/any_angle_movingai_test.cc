@@ -1,26 +1,66 @@
-// The exact any-angle engine on the Moving AI benchmark maps
-// (tests/data/movingai), against the independent reference: on each map a
-// sample of scenarios, both corner rules where the map has pinch points. The
-// reference is slow (O(corners^2) inside the ellipse its upper bound allows,
-// the scenario's octile optimum), so the sample is the scenarios with at
-// most kMaxEllipseCorners corners in that ellipse, spread over the file.
-// The maze and random maps (49,000 and 110,000 corners: the maze's ellipses
-// hold too many for the reference, the random map's graph takes about 40 s)
-// are checked on a crop with random pairs, bounded by pathcore's octile cost. Sanitizer builds
-// check a quarter of the sample (support/test_scale.h).
+// The exact any-angle engine on every scenario of the Moving AI benchmark
+// maps (tests/data/movingai), one ctest case per map and corner rule, against
+// an independent reference, and the default mode's path quality measured
+// against it.
+//
+// Per scenario: the engine's path must start and end at the two centres,
+// bend only at corners, have every segment legal by the reference's own
+// line test (any_angle_visible) and every pixel it names walkable and
+// touching its vertex, and its reported length must be its walked length.
+// The walked length L of that legal path is then a true upper bound on the
+// optimum, so the reference runs bounded by L (plus its own slack) instead
+// of the octile optimum (up to ~8% longer): its ellipse shrinks to the
+// corners a path no longer than L can use, and it either finds a shorter
+// path (the engine was not optimal: the test fails) or confirms L within
+// 1e-9 relative. As a further check independent of the engine, the exact
+// length never exceeds the scenario's octile optimum (a grid path is one
+// any-angle path; cutting corners only adds freedom, so this holds for both
+// rules).
+//
+// Which reference. The per-query reference (any_angle_shortest_length) is
+// affordable where L's ellipse holds few corners (open game maps, the
+// random map, whose paths are almost straight). On corridor maps (the maze,
+// brc202d) a path winds far from the straight line and the ellipse holds
+// most of the map, so there the reference's graph is built once per map
+// (support/any_angle_corner_graph.h: same vertices, taut filter and line
+// test, checked against the per-query reference in
+// any_angle_corner_graph_test) and each scenario is an A* over it. kPlans
+// says which map uses which, and on which maps not every scenario fits
+// (the maze and the random map: see there); every scenario of every other
+// map is checked (sanitizer builds: every test_stride()-th,
+// support/test_scale.h).
+//
+// Corner rules: without corner cutting everywhere; with it only on maps
+// that have pinch points (elsewhere the two rules are the same problem, and
+// the case says so and skips).
+//
+// Default mode's quality: for the no-cutting case, FindPath's default
+// (eight-connected, SMOOTHING_BEAUTIFY, pathcore::find_path) path length
+// over the exact length, per map: mean, p95 and worst are printed and
+// recorded (RecordProperty). Asserted: every ratio >= 1 - 1e-9 (the exact
+// path is the shortest; a smaller ratio is a bug in one of the two). Not
+// asserted against a number: issue 21's 1.0207 is over 17 other Moving AI
+// maps, not these 10, so it is no threshold for this set; quality targets
+// live in smoothing/path_quality_test. Running the binary by itself also
+// prints the ratio over all maps at the end.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
+#include <mutex>
 #include <optional>
-#include <random>
+#include <ostream>
 #include <string>
 #include <vector>
 
 #include "pathcore/any_angle.h"
 #include "pathcore/path.h"
+#include "support/any_angle_corner_graph.h"
 #include "support/any_angle_reference.h"
 #include "support/movingai.h"
 #include "support/test_scale.h"
@@ -31,19 +71,49 @@ namespace {
 namespace fs = std::filesystem;
 
 const fs::path kDataDir = PATHFINDER_MOVINGAI_DIR;
-constexpr std::size_t kPerMap = 12;
-constexpr std::size_t kMaxEllipseCorners = 2000;
-constexpr std::uint64_t kMaxGraphCorners = 20000;
-constexpr std::uint32_t kCrop = 96;
 
-// Convex corners (one blocked pixel of four) and pinch points of a mask,
-// counted here independently of the engine.
-struct CornerCounts {
-  std::uint64_t convex = 0;
-  std::uint64_t pinches = 0;
+enum class Reference {
+  kPerQuery,     // any_angle_shortest_length bounded by the engine's L
+  kPrebuiltGraph  // AnyAngleCornerGraph, built once for the map and rule
 };
-CornerCounts count_corners(const Mask& mask) {
-  CornerCounts counts;
+
+// Measured (Release, this machine, CPU seconds): the per-query reference
+// bounded by L would take several minutes over brc202d's 2,519 scenarios and
+// up to 81 s for one maze scenario; the prebuilt graph takes a few ms per
+// query on both. On the random map (110,000 corners, 75% open) the graph's
+// candidate floods cover whole quadrants, while L's ellipses are thin. Maps
+// not listed: per-query reference, every scenario.
+//
+// What does not fit (the whole replay is held to about 3 CPU minutes in
+// Release): on the maze every scenario costs ~28 ms (engine goal table 15,
+// reference 8, default mode 5), 335 s for all 11,960, so every 8th is
+// checked (1,495, spread over the whole file). On the random map the
+// engine's graph alone takes 31 s to build (49 s with corner cutting) and
+// the reference 1-8 s per scenario, so only every 307th scenario (6, spread
+// over the file, all lengths) is checked, without corner cutting; corner
+// cutting there is left to any_angle_test's random pinch-heavy masks.
+struct MapPlan {
+  const char* scen;  // relative to kDataDir
+  Reference reference;
+  std::size_t stride;  // every stride-th scenario (times test_stride())
+  bool check_cutting;  // false: the corner-cutting case is skipped, saying why
+};
+constexpr MapPlan kPlans[] = {
+    {"maze/maze512-1-0.map.scen", Reference::kPrebuiltGraph, 8, true},
+    {"random/random512-25-0.map.scen", Reference::kPerQuery, 307, false},
+    {"dao/brc202d.map.scen", Reference::kPrebuiltGraph, 1, true},
+    {"dao/hrt201n.map.scen", Reference::kPrebuiltGraph, 1, true},
+    {"room/32room_000.map.scen", Reference::kPrebuiltGraph, 1, true},
+};
+
+MapPlan plan_for(const std::string& scen) {
+  for (const MapPlan& plan : kPlans) {
+    if (scen == plan.scen) return plan;
+  }
+  return {nullptr, Reference::kPerQuery, 1, true};
+}
+
+bool has_pinch_points(const Mask& mask) {
   const auto blocked = [&](std::int32_t x, std::int32_t y) {
     return !mask.walkable({x, y}, kAllAreas);
   };
@@ -53,125 +123,223 @@ CornerCounts count_corners(const Mask& mask) {
       const bool b = blocked(i, j - 1);
       const bool c = blocked(i - 1, j);
       const bool d = blocked(i, j);
-      if (a + b + c + d == 1) ++counts.convex;
-      if (a == d && b == c && a != b) ++counts.pinches;
+      if (a == d && b == c && a != b) return true;
     }
   }
-  return counts;
+  return false;
 }
 
-void expect_same_as_reference(const Mask& mask, bool cut, Point start, Point goal,
-                              double upper_bound, const AnyAngleGraph& graph,
-                              const std::string& context) {
-  const AnyAngleGoalTable table = AnyAngleGoalTable::build(graph, goal);
-  const std::optional<AnyAnglePath> path = find_any_angle_path(graph, table, start);
-  const std::optional<double> expected =
-      pathtest::any_angle_shortest_length(mask, kAllAreas, start, goal, upper_bound, cut);
-  ASSERT_EQ(path.has_value(), expected.has_value()) << context;
-  if (!path) return;
-  EXPECT_NEAR(path->length, *expected, 1e-9 * std::max(1.0, *expected)) << context;
+// The walked length of the engine's path if it is legal by the reference's
+// rules (see the header comment), else a failure and std::nullopt.
+std::optional<double> checked_walked_length(const Mask& mask, bool cut, Point start, Point goal,
+                                            const AnyAnglePath& path, const std::string& context) {
+  EXPECT_FALSE(path.points.empty()) << context;
+  EXPECT_EQ(path.points.size(), path.pixels.size()) << context;
+  if (path.points.empty() || path.points.size() != path.pixels.size()) return std::nullopt;
+  EXPECT_EQ(path.points.front(), (PointD{start.x + 0.5, start.y + 0.5})) << context;
+  EXPECT_EQ(path.points.back(), (PointD{goal.x + 0.5, goal.y + 0.5})) << context;
+  bool legal = path.points.front() == PointD{start.x + 0.5, start.y + 0.5} &&
+               path.points.back() == PointD{goal.x + 0.5, goal.y + 0.5};
   double walked = 0;
-  for (std::size_t i = 1; i < path->points.size(); ++i) {
-    const PointD a = path->points[i - 1];
-    const PointD b = path->points[i];
-    walked += std::hypot(b.x - a.x, b.y - a.y);
-    EXPECT_TRUE(pathtest::any_angle_visible(
-        mask, kAllAreas, {static_cast<std::int32_t>(2 * a.x), static_cast<std::int32_t>(2 * a.y)},
-        {static_cast<std::int32_t>(2 * b.x), static_cast<std::int32_t>(2 * b.y)}, cut))
-        << context << " segment " << i;
+  for (std::size_t i = 0; i < path.points.size(); ++i) {
+    const PointD p = path.points[i];
+    const Point pixel = path.pixels[i];
+    const bool pixel_ok = mask.walkable(pixel, kAllAreas) && p.x >= pixel.x &&
+                          p.x <= pixel.x + 1 && p.y >= pixel.y && p.y <= pixel.y + 1;
+    EXPECT_TRUE(pixel_ok) << context << " vertex " << i;
+    legal = legal && pixel_ok;
+    // Vertices are centres or corners: integers in doubled coordinates.
+    const Point b2{static_cast<std::int32_t>(2 * p.x), static_cast<std::int32_t>(2 * p.y)};
+    const bool on_lattice = b2.x == 2 * p.x && b2.y == 2 * p.y;
+    EXPECT_TRUE(on_lattice) << context << " vertex " << i;
+    legal = legal && on_lattice;
+    if (i == 0) continue;
+    const PointD q = path.points[i - 1];
+    const Point a2{static_cast<std::int32_t>(2 * q.x), static_cast<std::int32_t>(2 * q.y)};
+    const bool visible = pathtest::any_angle_visible(mask, kAllAreas, a2, b2, cut);
+    EXPECT_TRUE(visible) << context << " segment " << i;
+    legal = legal && visible;
+    walked += std::hypot(p.x - q.x, p.y - q.y);
   }
-  EXPECT_NEAR(walked, path->length, 1e-9 * std::max(1.0, walked)) << context;
-  for (const Point& pixel : path->pixels) EXPECT_TRUE(mask.walkable(pixel, kAllAreas)) << context;
+  EXPECT_NEAR(path.length, walked, 1e-9 * std::max(1.0, walked)) << context;
+  if (!legal) return std::nullopt;
+  return walked;
 }
 
-class AnyAngleMovingAi : public testing::TestWithParam<std::string> {};
+struct RatioSummary {
+  std::size_t count = 0;
+  double mean = 0;
+  double p95 = 0;
+  double worst = 0;
+};
+RatioSummary summarise(std::vector<double> ratios) {
+  RatioSummary summary;
+  if (ratios.empty()) return summary;
+  std::sort(ratios.begin(), ratios.end());
+  summary.count = ratios.size();
+  double sum = 0;
+  for (const double r : ratios) sum += r;
+  summary.mean = sum / static_cast<double>(ratios.size());
+  summary.p95 = ratios[std::min(ratios.size() - 1, (ratios.size() * 95 + 99) / 100 - 1)];
+  summary.worst = ratios.back();
+  return summary;
+}
 
-TEST_P(AnyAngleMovingAi, MatchesTheReference) {
-  const fs::path scen = kDataDir / GetParam();
-  const Mask mask = pathtest::load_movingai_map(scen);
-  const CornerCounts counts = count_corners(mask);
-  const std::size_t stride = pathtest::test_stride();
-  std::vector<bool> rules = {false};
-  if (counts.pinches > 0) rules.push_back(true);
+// Every map's default-mode ratios, for the summary over all maps printed
+// when the binary runs more than one map (ctest runs one case per process).
+std::mutex all_ratios_mutex;
+std::vector<double> all_ratios;
+std::size_t maps_measured = 0;
 
-  if (counts.convex > kMaxGraphCorners) {
-    // A crop, with random walkable pairs.
-    const std::uint32_t w = std::min(kCrop, mask.width());
-    const std::uint32_t h = std::min(kCrop, mask.height());
-    std::vector<std::uint8_t> areas;
-    for (std::uint32_t y = 0; y < h; ++y) {
-      for (std::uint32_t x = 0; x < w; ++x) areas.push_back(mask.areas()[y * mask.width() + x]);
-    }
-    const Mask crop(w, h, std::move(areas));
-    std::mt19937_64 rng(21);
-    std::uniform_int_distribution<std::int32_t> xs(0, static_cast<std::int32_t>(w) - 1);
-    std::uniform_int_distribution<std::int32_t> ys(0, static_cast<std::int32_t>(h) - 1);
-    for (const bool cut : rules) {
-      const AnyAngleGraph graph = AnyAngleGraph::build(crop, kAllAreas, cut);
-      for (std::size_t k = 0; k < 2 * kPerMap; k += stride) {
-        Point start{xs(rng), ys(rng)};
-        Point goal{xs(rng), ys(rng)};
-        while (!crop.walkable(start, kAllAreas)) start = {xs(rng), ys(rng)};
-        while (!crop.walkable(goal, kAllAreas)) goal = {xs(rng), ys(rng)};
-        // The octile optimum without corner cutting bounds both rules.
-        FindPathOptions octile;
-        octile.field.connectivity = Connectivity::kEight;
-        octile.smoothing = Smoothing::kNone;
-        const PathResult grid_path = find_path(crop, start, goal, octile);
-        const std::optional<double> bound =
-            grid_path.found ? std::optional<double>(grid_path.cost) : std::nullopt;
-        if (!bound) continue;  // unreachable pairs: the unbounded reference is too slow here
-        expect_same_as_reference(crop, cut, start, goal, *bound, graph,
-                                 "crop of " + GetParam() + " cut " + std::to_string(cut));
-      }
-    }
-    return;
+class OverallRatioPrinter : public testing::Environment {
+ public:
+  void TearDown() override {
+    const std::lock_guard lock(all_ratios_mutex);
+    if (maps_measured < 2) return;
+    const RatioSummary s = summarise(all_ratios);
+    std::printf("default mode / exact over %zu maps, %zu scenarios: mean %.4f p95 %.4f worst %.4f\n",
+                maps_measured, s.count, s.mean, s.p95, s.worst);
   }
+};
+const testing::Environment* const kOverallRatioPrinter =
+    testing::AddGlobalTestEnvironment(new OverallRatioPrinter);
 
+// Where a case's time goes, printed (never asserted): seconds per stage.
+class StageTimes {
+ public:
+  using Clock = std::chrono::steady_clock;
+  void start() { since_ = Clock::now(); }
+  void stop(double& total) {
+    total += std::chrono::duration<double>(Clock::now() - since_).count();
+  }
+  double graphs = 0;
+  double engine = 0;
+  double checks = 0;
+  double reference = 0;
+  double default_mode = 0;
+
+ private:
+  Clock::time_point since_;
+};
+
+struct Case {
+  std::string scen;
+  bool cut;
+};
+
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << c.scen << (c.cut ? " with corner cutting" : " without corner cutting");
+}
+
+class AnyAngleMovingAi : public testing::TestWithParam<Case> {};
+
+TEST_P(AnyAngleMovingAi, EveryScenarioIsExact) {
+  const Case& param = GetParam();
+  const fs::path scen = kDataDir / param.scen;
+  const Mask mask = pathtest::load_movingai_map(scen);
+  if (param.cut && !has_pinch_points(mask)) {
+    GTEST_SKIP() << param.scen << " has no pinch points: corner cutting changes nothing there";
+  }
   const std::vector<pathtest::MovingAiScenario> scenarios =
       pathtest::parse_movingai_scenarios(pathtest::read_whole_file(scen), scen.stem().string());
   ASSERT_FALSE(scenarios.empty());
-  for (const bool cut : rules) {
-    const AnyAngleGraph graph = AnyAngleGraph::build(mask, kAllAreas, cut);
-    // Scenarios the reference can afford, longest buckets first (the file
-    // is sorted by length), at least `gap` lines apart.
-    std::size_t checked = 0;
-    const std::size_t gap = std::max<std::size_t>(1, scenarios.size() / (4 * kPerMap));
-    std::size_t next_allowed = scenarios.size();
-    for (std::size_t i = scenarios.size(); i-- > 0 && checked < kPerMap;) {
-      if (i >= next_allowed) continue;
-      const pathtest::MovingAiScenario& s = scenarios[i];
-      const double bound = s.optimal + s.tolerance;
-      const auto centre = [](Point p) { return std::pair{p.x + 0.5, p.y + 0.5}; };
-      const auto [sx, sy] = centre(s.start);
-      const auto [gx, gy] = centre(s.goal);
-      std::size_t in_ellipse = 0;
-      for (const AnyAngleGraph::Corner& c : graph.corners()) {
-        const double x = c.x2 / 2.0;
-        const double y = c.y2 / 2.0;
-        if (std::hypot(x - sx, y - sy) + std::hypot(x - gx, y - gy) <= bound) ++in_ellipse;
-      }
-      if (in_ellipse > kMaxEllipseCorners) continue;
-      next_allowed = i + 1 > gap ? i + 1 - gap : 0;
-      ++checked;
-      if (checked % stride != 0 && checked != 1) continue;
-      expect_same_as_reference(mask, cut, s.start, s.goal, bound, graph,
-                               s.line + " cut " + std::to_string(cut));
-    }
-    EXPECT_GE(checked, kPerMap / 2) << "too few affordable scenarios on " << GetParam();
-    RecordProperty(cut ? "checked_cutting" : "checked", static_cast<int>(checked));
+  const MapPlan plan = plan_for(param.scen);
+  if (param.cut && !plan.check_cutting) {
+    GTEST_SKIP() << param.scen << ": corner cutting does not fit the time budget here (see the "
+                 << "header comment)";
   }
+  const std::size_t stride = pathtest::test_stride() * plan.stride;
+  const Reference reference = plan.reference;
+
+  StageTimes times;
+  times.start();
+  const AnyAngleGraph graph = AnyAngleGraph::build(mask, kAllAreas, param.cut);
+  std::optional<pathtest::AnyAngleCornerGraph> reference_graph;
+  if (reference == Reference::kPrebuiltGraph) reference_graph.emplace(mask, kAllAreas, param.cut);
+  times.stop(times.graphs);
+
+  FindPathOptions default_mode;  // the default smoothing, SMOOTHING_BEAUTIFY
+  default_mode.field.connectivity = Connectivity::kEight;
+  std::vector<double> ratios;
+  std::size_t checked = 0;
+  for (std::size_t i = 0; i < scenarios.size(); i += stride) {
+    const pathtest::MovingAiScenario& s = scenarios[i];
+    const std::string context = s.line + (param.cut ? " (corner cutting)" : "");
+    ++checked;
+    times.start();
+    const AnyAngleGoalTable table = AnyAngleGoalTable::build(graph, s.goal);
+    const std::optional<AnyAnglePath> path = find_any_angle_path(graph, table, s.start);
+    times.stop(times.engine);
+    ASSERT_TRUE(path.has_value()) << context << ": every benchmark scenario has a path";
+    times.start();
+    const std::optional<double> walked =
+        checked_walked_length(mask, param.cut, s.start, s.goal, *path, context);
+    if (!walked) {
+      ADD_FAILURE() << context << ": not a legal path, so no bound for the reference";
+      continue;
+    }
+    times.stop(times.checks);
+    times.start();
+    const std::optional<double> exact =
+        reference_graph ? reference_graph->shortest_length(s.start, s.goal, *walked)
+                        : pathtest::any_angle_shortest_length(mask, kAllAreas, s.start, s.goal,
+                                                              *walked, param.cut);
+    times.stop(times.reference);
+    // A legal path of length L exists, so a correct reference finds one no longer.
+    ASSERT_TRUE(exact.has_value()) << context;
+    EXPECT_NEAR(path->length, *exact, 1e-9 * std::max(1.0, *exact)) << context;
+    EXPECT_LE(*exact, s.optimal + s.tolerance) << context << ": longer than the octile path";
+    if (param.cut) continue;
+    times.start();
+    const PathResult beautified = find_path(mask, s.start, s.goal, default_mode);
+    times.stop(times.default_mode);
+    ASSERT_TRUE(beautified.found) << context;
+    const double ratio = *exact > 0 ? beautified.length / *exact : 1.0;
+    EXPECT_GE(ratio, 1 - 1e-9) << context << ": the default path is shorter than the exact one";
+    ratios.push_back(ratio);
+  }
+  std::printf("%s%s: %zu of %zu scenarios; seconds: graphs %.2f, engine %.2f, path checks %.2f, "
+              "reference %.2f, default mode %.2f\n",
+              param.scen.c_str(), param.cut ? " (corner cutting)" : "", checked, scenarios.size(),
+              times.graphs, times.engine, times.checks, times.reference, times.default_mode);
+  RecordProperty("scenarios", static_cast<int>(scenarios.size()));
+  RecordProperty("checked", static_cast<int>(checked));
+  RecordProperty("reference", reference == Reference::kPrebuiltGraph ? "prebuilt graph"
+                                                                     : "per query, bounded by L");
+  if (param.cut) return;
+  const RatioSummary summary = summarise(ratios);
+  std::printf("%s: default mode / exact over %zu scenarios: mean %.4f p95 %.4f worst %.4f\n",
+              param.scen.c_str(), summary.count, summary.mean, summary.p95, summary.worst);
+  RecordProperty("default_ratio_mean", std::to_string(summary.mean));
+  RecordProperty("default_ratio_p95", std::to_string(summary.p95));
+  RecordProperty("default_ratio_worst", std::to_string(summary.worst));
+  const std::lock_guard lock(all_ratios_mutex);
+  all_ratios.insert(all_ratios.end(), ratios.begin(), ratios.end());
+  ++maps_measured;
 }
 
-INSTANTIATE_TEST_SUITE_P(AllMaps, AnyAngleMovingAi,
-                         testing::ValuesIn(pathtest::movingai_scenario_files(kDataDir)),
-                         [](const testing::TestParamInfo<std::string>& info) {
-                           std::string name = info.param;
+std::vector<Case> all_cases() {
+  std::vector<Case> cases;
+  for (const std::string& scen : pathtest::movingai_scenario_files(kDataDir)) {
+    cases.push_back({scen, false});
+    cases.push_back({scen, true});
+  }
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(AllMaps, AnyAngleMovingAi, testing::ValuesIn(all_cases()),
+                         [](const testing::TestParamInfo<Case>& info) {
+                           std::string name = info.param.scen;
                            for (char& c : name) {
                              if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
                            }
-                           return name;
+                           return name + (info.param.cut ? "_cutting" : "_no_cutting");
                          });
+
+TEST(AnyAngleMovingAiData, IsThere) {
+  EXPECT_GE(pathtest::movingai_scenario_files(kDataDir).size(), 10U)
+      << "no Moving AI scenarios under " << kDataDir;
+}
 
 }  // namespace
 }  // namespace pathcore
