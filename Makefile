@@ -17,7 +17,7 @@ SERVER := $(BUILD_DIR)/server/pathfinder-server
 CLI := $(BUILD_DIR)/client/pathfind
 
 .PHONY: all deps configure build test test-sanitize run bench clean fuzz lint-proto soak ratios \
-	wire-ratios wire-any-angle image check-image
+	wire-ratios wire-any-angle image check-image cluster-up cluster-down cluster-bench
 
 all: build
 
@@ -98,5 +98,22 @@ check-image:
 bench: build
 	$(BUILD_DIR)/bench/pathcore_bench
 
+# Issue 22: PostgreSQL 15, three replicas on it and nginx in front, on
+# 127.0.0.1 with free ports, everything under build-cluster/ (scripts/cluster
+# --help). Returns when all are healthy; build-cluster/cluster.json says where
+# they are. CLUSTER_STORE=file gives each replica its own data dir instead.
+cluster-up: build
+	BUILD_DIR=$(BUILD_DIR) scripts/cluster up
+
+# Stops exactly what cluster-up started; safe to run twice.
+cluster-down:
+	BUILD_DIR=$(BUILD_DIR) scripts/cluster down
+
+# FindPath throughput through nginx with and without the mask header, and a
+# single replica direct, in one run (scripts/cluster-bench). Not in CI.
+cluster-bench: build
+	BUILD_DIR=$(BUILD_DIR) scripts/cluster-bench
+
 clean:
-	rm -rf $(BUILD_DIR) $(SANITIZE_BUILD_DIR) build-fuzz build-tools
+	if [ -d build-cluster ]; then scripts/cluster down; fi
+	rm -rf $(BUILD_DIR) $(SANITIZE_BUILD_DIR) build-fuzz build-tools build-cluster

@@ -1,6 +1,6 @@
 // pathfind: a command-line client for the pathfinder service.
 //
-//   pathfind [--server HOST:PORT] [--json] [--timeout SECONDS]
+//   pathfind [--server HOST:PORT] [--json] [--timeout SECONDS] [--no-retry]
 //            [--tls-ca FILE [--tls-cert FILE --tls-key FILE]] <command> ...
 //
 // Exit codes: 0 success; 1 the server (or the connection) reported an error,
@@ -39,6 +39,7 @@ struct GlobalArgs {
   std::string server = kDefaultServer;
   bool json = false;
   double timeout_seconds = 10;
+  bool no_retry = false;
   std::string token_file;
   std::string tls_ca;
   std::string tls_cert;
@@ -68,6 +69,10 @@ int main(int argc, char** argv) {
   app.add_option("--timeout", global.timeout_seconds, "Deadline of each call, in seconds")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  app.add_flag("--no-retry", global.no_retry,
+               "Do not retry a call that fails with UNAVAILABLE (by default find, reachable, "
+               "standard-move, get and list are tried up to 5 times within --timeout, with "
+               "backoff; upload, patch and delete never are)");
   app.add_option("--token-file", global.token_file,
                  "Send the token in FILE as 'authorization: Bearer <token>' (default: env "
                  "PATHFIND_TOKEN when set)")
@@ -111,6 +116,7 @@ int main(int argc, char** argv) {
 
   try {
     pathfinder::ClientOptions options;
+    options.retry.enabled = !global.no_retry;
     constexpr double kMaxTimeoutSeconds = 365.0 * 24 * 3600;  // keeps the cast below defined
     options.deadline = std::chrono::milliseconds(static_cast<std::int64_t>(
         std::min(global.timeout_seconds, kMaxTimeoutSeconds) * 1000.0 + 0.5));

@@ -8,6 +8,7 @@
 #include <grpcpp/support/byte_buffer.h>
 #include <grpcpp/support/channel_arguments.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <condition_variable>
@@ -15,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iomanip>
 #include <iterator>
 #include <mutex>
 #include <optional>
@@ -29,15 +31,28 @@ void add_bearer_token(grpc::ClientContext& context, const std::string& token) {
   if (!token.empty()) context.AddMetadata("authorization", "Bearer " + token);
 }
 
+void add_mask_header(grpc::ClientContext& context, const std::string& mask) {
+  // gRPC refuses a call whose metadata values are not printable ASCII; such a
+  // name goes without the header (routing is only an optimisation).
+  constexpr std::size_t kMaxHeaderBytes = 1024;
+  if (mask.empty() || mask.size() > kMaxHeaderBytes) return;
+  for (const char c : mask) {
+    if (c < 0x20 || c > 0x7e) return;
+  }
+  context.AddMetadata(kMaskHeader, mask);
+}
+
 namespace {
 
-// Runs one unary call through the generated stub with the client's deadline.
+// Runs one unary call through the generated stub with the client's deadline
+// and, when the call names one, the mask header.
 template <class Response, class Request, class Method>
 Result<Response> call(pb::Pathfinder::Stub* stub, Method method, const Request& request,
-                      const ClientOptions& options) {
+                      const ClientOptions& options, const std::string& mask = {}) {
   grpc::ClientContext context;
   context.set_deadline(std::chrono::system_clock::now() + options.deadline);
   add_bearer_token(context, options.bearer_token);
+  if (options.send_mask_header) add_mask_header(context, mask);
   Result<Response> result;
   result.status = (stub->*method)(&context, request, &result.value);
   return result;
@@ -165,10 +180,51 @@ std::string status_code_name(grpc::StatusCode code) {
   return absl::StatusCodeToString(static_cast<absl::StatusCode>(code));
 }
 
+namespace {
+
+// "0.1s": a google.protobuf.Duration in JSON, as the service config wants it.
+std::string json_seconds(std::chrono::milliseconds duration) {
+  const auto ms = std::max<std::int64_t>(duration.count(), 1);  // gRPC wants > 0
+  std::ostringstream text;
+  text << ms / 1000 << "." << std::setw(3) << std::setfill('0') << ms % 1000 << "s";
+  return text.str();
+}
+
+}  // namespace
+
+std::string retry_service_config(const RetryPolicy& policy) {
+  if (!policy.enabled) return "";
+  // The calls that change nothing: repeating one is always safe.
+  static constexpr const char* kIdempotent[] = {"FindPath", "Reachable", "StandardMove", "GetMask",
+                                                "ListMasks"};
+  std::ostringstream json;
+  json << R"({"methodConfig":[{"name":[)";
+  const char* separator = "";
+  for (const char* method : kIdempotent) {
+    json << separator << R"({"service":"pathfinding.v1.Pathfinder","method":")" << method
+         << R"("})";
+    separator = ",";
+  }
+  std::ostringstream multiplier;
+  multiplier << std::max(policy.backoff_multiplier, 1.0);
+  json << R"(],"retryPolicy":{"maxAttempts":)" << std::clamp(policy.max_attempts, 2, 5)
+       << R"(,"initialBackoff":")" << json_seconds(policy.initial_backoff)
+       << R"(","maxBackoff":")" << json_seconds(policy.max_backoff)
+       << R"(","backoffMultiplier":)" << multiplier.str()
+       << R"(,"retryableStatusCodes":["UNAVAILABLE"]}}]})";
+  return json.str();
+}
+
 std::shared_ptr<grpc::Channel> make_channel(const std::string& target, const ClientOptions& options,
                                             grpc::ChannelArguments arguments) {
   arguments.SetMaxReceiveMessageSize(options.max_message_bytes);
   arguments.SetMaxSendMessageSize(options.max_message_bytes);
+  // The service config is ours alone (a DNS TXT record cannot add retries).
+  // Off leaves only gRPC's transparent retries, of calls that never reached
+  // the server, which are always safe.
+  arguments.SetInt(GRPC_ARG_SERVICE_CONFIG_DISABLE_RESOLUTION, 1);
+  arguments.SetServiceConfigJSON(options.retry.enabled ? retry_service_config(options.retry)
+                                                       : std::string("{}"));
   if (!options.uses_tls()) {
     return grpc::CreateCustomChannel(target, grpc::InsecureChannelCredentials(), arguments);
   }
@@ -189,7 +245,8 @@ Client::Client(std::shared_ptr<grpc::Channel> channel, ClientOptions options)
     : channel_(std::move(channel)), stub_(pb::Pathfinder::NewStub(channel_)), options_(options) {}
 
 Result<pb::MaskInfo> Client::upload_mask(const pb::UploadMaskRequest& request) {
-  return call<pb::MaskInfo>(stub_.get(), &pb::Pathfinder::Stub::UploadMask, request, options_);
+  return call<pb::MaskInfo>(stub_.get(), &pb::Pathfinder::Stub::UploadMask, request, options_,
+                            request.name());
 }
 
 Result<pb::MaskInfo> Client::upload_mask_file(const std::string& name, const std::string& path,
@@ -214,21 +271,22 @@ Result<pb::MaskInfo> Client::upload_mask_bytes(const std::string& name, std::str
 }
 
 Result<pb::MaskInfo> Client::patch_mask(const pb::PatchMaskRequest& request) {
-  return call<pb::MaskInfo>(stub_.get(), &pb::Pathfinder::Stub::PatchMask, request, options_);
+  return call<pb::MaskInfo>(stub_.get(), &pb::Pathfinder::Stub::PatchMask, request, options_,
+                            request.name());
 }
 
 Result<pb::DeleteMaskResponse> Client::delete_mask(const std::string& name) {
   pb::DeleteMaskRequest request;
   request.set_name(name);
   return call<pb::DeleteMaskResponse>(stub_.get(), &pb::Pathfinder::Stub::DeleteMask, request,
-                                      options_);
+                                      options_, name);
 }
 
 Result<pb::MaskInfo> Client::get_mask(const std::string& name, bool include_areas) {
   pb::GetMaskRequest request;
   request.set_name(name);
   request.set_include_areas(include_areas);
-  return call<pb::MaskInfo>(stub_.get(), &pb::Pathfinder::Stub::GetMask, request, options_);
+  return call<pb::MaskInfo>(stub_.get(), &pb::Pathfinder::Stub::GetMask, request, options_, name);
 }
 
 Result<pb::ListMasksResponse> Client::list_masks() {
@@ -238,17 +296,17 @@ Result<pb::ListMasksResponse> Client::list_masks() {
 
 Result<pb::FindPathResponse> Client::find_path(const pb::FindPathRequest& request) {
   return call<pb::FindPathResponse>(stub_.get(), &pb::Pathfinder::Stub::FindPath, request,
-                                    options_);
+                                    options_, request.mask());
 }
 
 Result<pb::ReachableResponse> Client::reachable(const pb::ReachableRequest& request) {
   return call<pb::ReachableResponse>(stub_.get(), &pb::Pathfinder::Stub::Reachable, request,
-                                     options_);
+                                     options_, request.mask());
 }
 
 Result<pb::StandardMoveResponse> Client::standard_move(const pb::StandardMoveRequest& request) {
   return call<pb::StandardMoveResponse>(stub_.get(), &pb::Pathfinder::Stub::StandardMove, request,
-                                        options_);
+                                        options_, request.mask());
 }
 
 Result<ServingStatus> Client::health_check(const std::string& service) {

@@ -125,6 +125,7 @@ class LoadRun {
     ClientOptions client_options = options.tls;
     client_options.deadline = options.deadline;
     client_options.bearer_token.clear();
+    client_options.retry = options.retry;
     for (int i = 0; i < options.channels; ++i) {
       grpc::ChannelArguments arguments;
       // A channel of its own for each: without this, channels with equal
@@ -245,6 +246,7 @@ class LoadRun {
     slot.context = std::make_unique<grpc::ClientContext>();
     slot.context->set_deadline(std::chrono::system_clock::now() + options_.deadline);
     add_bearer_token(*slot.context, options_.bearer_token);
+    if (options_.mask_header) add_mask_header(*slot.context, workload_.mask);
   }
 
   // The request call number i sends, from its RPC's list.

@@ -36,6 +36,8 @@ struct RunOptions {
   std::chrono::milliseconds deadline{std::chrono::seconds(10)};  // per call
   int server_pid = 0;        // when > 0, the server's CPU time is read from /proc
   std::string bearer_token;  // sent on every Pathfinder call when not empty
+  bool mask_header = true;   // send the workload's mask as pathfinder::kMaskHeader
+  pathfinder::RetryPolicy retry;  // the channels' retry policy (on by default)
   // Only the TLS fields (tls, tls_*) are used: see pathfinder::make_channel.
   pathfinder::ClientOptions tls;
 };

@@ -54,6 +54,8 @@ struct Args {
   double timeout = 10;
   int server_pid = 0;
   bool json = false;
+  bool no_retry = false;
+  bool no_mask_header = false;
   std::string token_file;
   std::string token;  // read from token_file
   std::string tls_ca;
@@ -96,6 +98,7 @@ std::pair<std::string, load::MaskShape> prepare_mask(const Args& args) {
   pathfinder::ClientOptions options = args.tls;
   options.deadline = std::chrono::seconds(30);
   options.bearer_token = args.token;
+  options.retry.enabled = !args.no_retry;
   pathfinder::Client client(args.server, options);
   load::MaskShape shape;
   std::string name = args.mask;
@@ -241,6 +244,12 @@ int main(int argc, char** argv) {
                  "load on the machine disturbs less than the throughput ratio")
       ->type_name("PID")
       ->check(CLI::PositiveNumber);
+  app.add_flag("--no-retry", args.no_retry,
+               "Do not retry calls that fail with UNAVAILABLE (by default the idempotent calls "
+               "are retried up to 5 attempts, with backoff)");
+  app.add_flag("--no-mask-header", args.no_mask_header,
+               "Do not send the mask's name as the x-pathfinder-mask header (a load balancer "
+               "hashing on it then spreads one mask's calls over its replicas)");
   app.add_flag("--json", args.json,
                "Print one JSON object per line: the run, or with --compare-health "
                "{\"baseline\":...,\"target\":...,\"ratio\":R,\"cpu_ratio\":R or null}");
@@ -272,6 +281,8 @@ int main(int argc, char** argv) {
     run_options.server_pid = args.server_pid;
     if (!args.token_file.empty()) args.token = pathfinder::read_token_file(args.token_file);
     run_options.bearer_token = args.token;
+    run_options.retry.enabled = !args.no_retry;
+    run_options.mask_header = !args.no_mask_header;
     if (!args.tls_ca.empty() || !args.tls_cert.empty() || !args.tls_key.empty()) {
       pathfinder::load_tls_files(args.tls, args.tls_ca, args.tls_cert, args.tls_key);
     }

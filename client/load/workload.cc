@@ -93,6 +93,7 @@ Workload build_workload(Rpc rpc, const WorkloadOptions& options) {
     workload.description = "grpc.health.v1.Health/Check, service \"\"";
     return workload;
   }
+  workload.mask = options.mask;
   if (!shape.areas.empty() &&
       std::none_of(shape.areas.begin(), shape.areas.end(), [](char id) { return id != 0; })) {
     throw std::invalid_argument("mask '" + options.mask + "' has no walkable pixel");

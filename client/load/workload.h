@@ -35,6 +35,7 @@ struct Workload {
   std::vector<pathfinding::v1::ReachableRequest> reachable;         // kReachable
   std::vector<pathfinding::v1::StandardMoveRequest> standard_move;  // kStandardMove
   std::string description;  // one line for people: mask, points, pairs
+  std::string mask;         // the mask every request names ("" for health)
 };
 
 // A walk mask the generator can upload when the user names none: a 128x96

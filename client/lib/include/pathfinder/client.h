@@ -26,6 +26,30 @@ namespace pathfinder {
 // The largest message a client sends or accepts by default: 64 MiB.
 inline constexpr int kDefaultMaxMessageBytes = 64 * 1024 * 1024;
 
+// The request header naming the mask a call is about. A load balancer in
+// front of several replicas hashes on it (deploy/nginx/), so that the fields
+// of one mask stay hot on one replica.
+inline constexpr const char* kMaskHeader = "x-pathfinder-mask";
+
+// Retries of calls that failed with UNAVAILABLE (the server or a balancer in
+// front of it was unreachable or went away), done by gRPC itself through the
+// channel's service config. Only the idempotent calls are retried: FindPath,
+// Reachable, StandardMove, GetMask and ListMasks. UploadMask, PatchMask and
+// DeleteMask never are: a write that reached a replica which died before
+// answering may have been applied, and a repeated PatchMask without
+// expected_revision would apply twice.
+struct RetryPolicy {
+  bool enabled = true;
+  // Attempts in all, the first included (gRPC caps it at 5).
+  int max_attempts = 5;
+  // gRPC waits a random time up to the current backoff before each retry;
+  // the backoff starts at initial_backoff and grows by backoff_multiplier up
+  // to max_backoff. The defaults bound the waits of one call to about 1.5 s.
+  std::chrono::milliseconds initial_backoff{100};
+  std::chrono::milliseconds max_backoff{1000};
+  double backoff_multiplier = 2.0;
+};
+
 struct ClientOptions {
   // Deadline of every call, measured from the moment it starts.
   std::chrono::milliseconds deadline{std::chrono::seconds(10)};
@@ -45,6 +69,10 @@ struct ClientOptions {
   // When not empty, the name the server certificate is checked against
   // instead of the target's host (GRPC_SSL_TARGET_NAME_OVERRIDE_ARG; tests).
   std::string tls_target_name_override;
+  // Retries of idempotent calls on UNAVAILABLE (on by default).
+  RetryPolicy retry;
+  // When true, every call that names a mask carries it in kMaskHeader.
+  bool send_mask_header = true;
 
   // True when the channel uses TLS.
   [[nodiscard]] bool uses_tls() const {
@@ -88,8 +116,13 @@ enum class ServingStatus { kUnknown = 0, kServing = 1, kNotServing = 2, kService
 // Name of a gRPC status code as the gRPC docs spell it ("NOT_FOUND", ...).
 [[nodiscard]] std::string status_code_name(grpc::StatusCode code);
 
+// The gRPC service config JSON that makes a channel retry the idempotent
+// Pathfinder calls as policy says; "" when retries are off.
+[[nodiscard]] std::string retry_service_config(const RetryPolicy& policy);
+
 // A channel to target (TLS when options.uses_tls(), else insecure) with
-// options.max_message_bytes as both message limits, on top of `arguments`
+// options.max_message_bytes as both message limits and options.retry's
+// service config (retries off when disabled), on top of `arguments`
 // (e.g. GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL = 1, so that several channels to
 // one target open several connections).
 [[nodiscard]] std::shared_ptr<grpc::Channel> make_channel(const std::string& target,
@@ -156,6 +189,10 @@ class Client {
 
 // Adds "authorization: Bearer <token>" to context unless token is empty.
 void add_bearer_token(grpc::ClientContext& context, const std::string& token);
+// Adds "x-pathfinder-mask: <mask>" (kMaskHeader) to context unless mask is
+// empty or not a valid header value (then the call goes without it: any
+// replica can answer any mask, the server judges the name).
+void add_mask_header(grpc::ClientContext& context, const std::string& mask);
 
 // Convenience constructors for request fields.
 [[nodiscard]] pathfinding::v1::Point make_point(std::int32_t x, std::int32_t y);

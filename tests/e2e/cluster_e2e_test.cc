@@ -1,0 +1,424 @@
+// The multi-replica deployment, end to end: scripts/cluster starts three real
+// replicas and nginx in front of them (deploy/nginx/pathfinder.conf.template)
+// in a temp dir, and each test talks to them through the C++ client library.
+//
+// With the file store (each replica its own data dir, so masks are uploaded
+// to every replica directly): routing by the x-pathfinder-mask header, calls
+// without it, and 3,000 FindPath through the balancer while the replica that
+// serves them is killed with SIGKILL, with zero failed calls at the client.
+// The tests of the shared PostgreSQL store (--store postgres) skip, saying
+// so, while the server binary has no --store option.
+//
+// Everything binds 127.0.0.1; the cluster is stopped when a test ends,
+// whether it passed or not (ClusterProcess's destructor).
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <regex>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "pathfinder/client.h"
+#include "support/server_process.h"
+
+namespace {
+
+namespace pb = pathfinding::v1;
+using pathfinder::Client;
+using pathfinder::ClientOptions;
+using pathtest::CommandResult;
+using pathtest::TempDir;
+
+constexpr int kSide = 64;  // every test mask is kSide x kSide (or a little wider)
+
+struct Replica {
+  std::string address;
+  pid_t pid = 0;
+};
+
+// `scripts/cluster up` in a temp dir of its own, `down` when destroyed.
+class ClusterProcess {
+ public:
+  // store: "file" or "postgres" (CLUSTER_STORE). Throws std::runtime_error
+  // with the script's output when the cluster does not come up.
+  explicit ClusterProcess(std::string store)
+      : dir_("pathfinder-cluster"), store_(std::move(store)) {
+    // PostgreSQL runs as an unprivileged user when the test runs as root: it
+    // must be able to reach its folder below the (private) temp dir.
+    ::chmod(dir_.path().c_str(), 0755);
+    const CommandResult up = script("up");
+    if (up.exit_code != 0) {
+      (void)script("down");
+      throw std::runtime_error("scripts/cluster up failed (exit " + std::to_string(up.exit_code) +
+                               "):\n" + up.out + up.err);
+    }
+    parse(pathtest::read_text_file(dir_.file("cluster.json")));
+  }
+  ~ClusterProcess() {
+    const CommandResult down = script("down");
+    if (down.exit_code != 0) ADD_FAILURE() << "scripts/cluster down failed:\n" << down.err;
+  }
+  ClusterProcess(const ClusterProcess&) = delete;
+  ClusterProcess& operator=(const ClusterProcess&) = delete;
+
+  [[nodiscard]] const std::string& lb() const { return lb_; }
+  [[nodiscard]] const std::vector<Replica>& replicas() const { return replicas_; }
+  [[nodiscard]] const std::string& postgres() const { return postgres_; }
+  // Runs scripts/cluster COMMAND against this cluster.
+  [[nodiscard]] CommandResult script(const std::string& command) const {
+    return pathtest::run_command(
+        {"env", "CLUSTER_DIR=" + dir_.path(), "CLUSTER_STORE=" + store_,
+         std::string("PATHFINDER_SERVER=") + PATHFINDER_SERVER_BIN,
+         std::string("PATHFIND=") + PATHFIND_CLI_BIN,
+         std::string(PATHFINDER_SOURCE_DIR) + "/scripts/cluster", command},
+        std::chrono::seconds(90));
+  }
+
+ private:
+  void parse(const std::string& json) {
+    std::smatch match;
+    if (!std::regex_search(json, match, std::regex(R"re("lb": "([0-9.:]+)")re"))) {
+      throw std::runtime_error("cluster.json has no lb: " + json);
+    }
+    lb_ = match[1];
+    const std::regex replica(R"re(\{"address": "([0-9.:]+)", "pid": ([0-9]+)\})re");
+    for (auto it = std::sregex_iterator(json.begin(), json.end(), replica);
+         it != std::sregex_iterator(); ++it) {
+      replicas_.push_back({(*it)[1], static_cast<pid_t>(std::stol((*it)[2]))});
+    }
+    if (replicas_.size() != 3) throw std::runtime_error("cluster.json: not 3 replicas: " + json);
+    if (std::regex_search(json, match, std::regex(R"re("postgres": "([^"]*)")re"))) {
+      postgres_ = match[1];
+    }
+  }
+
+  TempDir dir_;
+  std::string store_;
+  std::string lb_;
+  std::vector<Replica> replicas_;
+  std::string postgres_;
+};
+
+std::unique_ptr<ClusterProcess> make_cluster(const std::string& store) {
+  return std::make_unique<ClusterProcess>(store);
+}
+
+ClientOptions client_options(bool mask_header = true) {
+  ClientOptions options;
+  options.deadline = std::chrono::seconds(20);
+  options.send_mask_header = mask_header;
+  return options;
+}
+
+// A kSide+extra_width by kSide mask, area 1 everywhere but a wall at x = 32
+// with a gap at the bottom, so that paths across it bend.
+pb::UploadMaskRequest wall_mask(const std::string& name, int extra_width = 0) {
+  const int width = kSide + extra_width;
+  std::string areas(static_cast<std::size_t>(width * kSide), '\x01');
+  for (int y = 0; y < kSide - 4; ++y) areas[static_cast<std::size_t>(y * width + 32)] = '\0';
+  pb::UploadMaskRequest request;
+  request.set_name(name);
+  request.set_image(areas);
+  request.set_format(pb::MASK_FORMAT_RAW);
+  request.set_width(static_cast<std::uint32_t>(width));
+  request.set_height(kSide);
+  return request;
+}
+
+pb::FindPathRequest find_request(const std::string& mask, int i) {
+  pb::FindPathRequest request;
+  request.set_mask(mask);
+  *request.mutable_start() = pathfinder::make_point(i % 30, (i / 30) % kSide);
+  *request.mutable_goal() = pathfinder::make_point(40 + i % 20, (i * 7) % kSide);
+  return request;
+}
+
+// True when process pid runs. The replicas are not our children: once stopped
+// they may stay zombies until whoever inherited them reaps them.
+bool running(pid_t pid) {
+  std::string status;
+  try {
+    status = pathtest::read_text_file("/proc/" + std::to_string(pid) + "/status");
+  } catch (const std::runtime_error&) {
+    return false;  // gone
+  }
+  return status.find("\nState:\tZ") == std::string::npos;
+}
+
+// True when the server binary takes --store (the PostgreSQL store is in).
+bool server_has_store_option() {
+  const auto help = pathtest::run_command({PATHFINDER_SERVER_BIN, "--help"});
+  return help.out.find("--store") != std::string::npos;
+}
+
+// ---- file store: the balancer alone -----------------------------------------
+
+TEST(ClusterE2eTest, TheHeaderPinsAMaskToOneReplicaAndCallsWithoutItAreSpread) {
+  const auto cluster = make_cluster("file");
+  // The same name with a different width on each replica: GetMask's width
+  // tells which replica answered.
+  for (std::size_t i = 0; i < cluster->replicas().size(); ++i) {
+    Client direct(cluster->replicas()[i].address, client_options());
+    const auto uploaded = direct.upload_mask(wall_mask("level", static_cast<int>(i)));
+    ASSERT_TRUE(uploaded.ok()) << uploaded.status.error_message();
+  }
+  Client with_header(cluster->lb(), client_options(true));
+  Client without_header(cluster->lb(), client_options(false));
+  std::set<std::uint32_t> widths_with;
+  std::set<std::uint32_t> widths_without;
+  for (int i = 0; i < 30; ++i) {
+    const auto pinned = with_header.get_mask("level");
+    ASSERT_TRUE(pinned.ok()) << pinned.status.error_message();
+    widths_with.insert(pinned.value.width());
+    const auto spread = without_header.get_mask("level");
+    ASSERT_TRUE(spread.ok()) << spread.status.error_message();
+    widths_without.insert(spread.value.width());
+  }
+  EXPECT_EQ(widths_with.size(), 1u) << "one mask's calls reached several replicas";
+  EXPECT_GE(widths_without.size(), 2u) << "calls without the header all reached one replica";
+
+  // Both kinds of call find paths, and health answers through the balancer.
+  for (int i = 0; i < 20; ++i) {
+    for (Client* client : {&with_header, &without_header}) {
+      const auto found = client->find_path(find_request("level", i));
+      ASSERT_TRUE(found.ok()) << found.status.error_message();
+      EXPECT_TRUE(found.value.found());
+    }
+  }
+  const auto health = with_header.health_check();
+  ASSERT_TRUE(health.ok()) << health.status.error_message();
+  EXPECT_EQ(health.value, pathfinder::ServingStatus::kServing);
+}
+
+TEST(ClusterE2eTest, ThreeThousandFindPathWhileAReplicaIsKilledAllSucceed) {
+  constexpr int kCalls = 3000;
+  constexpr int kThreads = 8;
+  constexpr int kKillAfter = kCalls / 3;
+  const auto cluster = make_cluster("file");
+  // File stores share nothing: the mask goes to every replica, each with its
+  // own width so that the replica serving the mask through the balancer can
+  // be told (the width is never used by the paths asked for).
+  for (std::size_t i = 0; i < cluster->replicas().size(); ++i) {
+    Client direct(cluster->replicas()[i].address, client_options());
+    ASSERT_TRUE(direct.upload_mask(wall_mask("level", static_cast<int>(i))).ok());
+  }
+  Client probe(cluster->lb(), client_options());
+  const auto serving = probe.get_mask("level");
+  ASSERT_TRUE(serving.ok()) << serving.status.error_message();
+  const Replica victim = cluster->replicas()[serving.value.width() - kSide];
+
+  std::atomic<int> next{0};
+  std::atomic<int> done{0};
+  std::mutex mutex;
+  std::map<std::string, int> failures;  // status code -> calls, every one a failure
+  int not_found = 0;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&] {
+      Client client(cluster->lb(), client_options());  // the default retry policy
+      for (int i = next++; i < kCalls; i = next++) {
+        const auto found = client.find_path(find_request("level", i));
+        if (!found.ok() || !found.value.found()) {
+          std::lock_guard lock(mutex);
+          if (!found.ok()) {
+            ++failures[pathfinder::status_code_name(found.status.error_code()) + ": " +
+                       found.status.error_message()];
+          } else {
+            ++not_found;
+          }
+        }
+        ++done;
+      }
+    });
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (done.load() < kKillAfter && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  const int done_at_kill = done.load();
+  ASSERT_EQ(::kill(victim.pid, SIGKILL), 0) << "replica " << victim.address;
+  for (auto& thread : threads) thread.join();
+
+  std::cout << "killed the replica at " << victim.address << " after " << done_at_kill
+            << " of " << kCalls << " calls\n";
+  EXPECT_GE(done_at_kill, kKillAfter);
+  EXPECT_LT(done_at_kill, kCalls) << "the load ended before the kill";
+  EXPECT_EQ(done.load(), kCalls);
+  for (const auto& [status, count] : failures) {
+    ADD_FAILURE() << count << " calls failed with " << status;
+  }
+  EXPECT_EQ(not_found, 0);
+  // The mask moved on to a surviving replica.
+  const auto after = probe.get_mask("level");
+  ASSERT_TRUE(after.ok()) << after.status.error_message();
+  EXPECT_NE(cluster->replicas()[after.value.width() - kSide].address, victim.address);
+}
+
+TEST(ClusterE2eTest, DownIsSafeTwiceAndStopsEveryProcess) {
+  const auto cluster = make_cluster("file");
+  const CommandResult first = cluster->script("down");
+  EXPECT_EQ(first.exit_code, 0) << first.err;
+  const CommandResult second = cluster->script("down");
+  EXPECT_EQ(second.exit_code, 0) << second.err;
+  for (const auto& replica : cluster->replicas()) {
+    EXPECT_FALSE(running(replica.pid)) << "replica " << replica.pid << " still runs";
+  }
+}
+
+// ---- PostgreSQL store: written against --store postgres ---------------------
+
+class SharedStoreE2eTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!server_has_store_option()) {
+      GTEST_SKIP() << "pathfinder-server has no --store option yet (the PostgreSQL store of "
+                      "issue 22 is not in this build): the shared-store cluster tests are off";
+    }
+    cluster_ = make_cluster("postgres");
+  }
+
+  std::unique_ptr<ClusterProcess> cluster_;
+};
+
+TEST_F(SharedStoreE2eTest, AnUploadThroughTheBalancerIsOnEveryReplica) {
+  Client lb(cluster_->lb(), client_options());
+  const auto uploaded = lb.upload_mask(wall_mask("shared"));
+  ASSERT_TRUE(uploaded.ok()) << uploaded.status.error_message();
+  for (const auto& replica : cluster_->replicas()) {
+    Client direct(replica.address, client_options());
+    const auto info = direct.get_mask("shared");
+    ASSERT_TRUE(info.ok()) << replica.address << ": " << info.status.error_message();
+    EXPECT_EQ(info.value.revision(), uploaded.value.revision()) << replica.address;
+    EXPECT_EQ(info.value.sha256(), uploaded.value.sha256()) << replica.address;
+  }
+}
+
+TEST_F(SharedStoreE2eTest, APatchThroughOneReplicaIsSeenOnTheOthersWithinOneSecond) {
+  Client first(cluster_->replicas()[0].address, client_options());
+  ASSERT_TRUE(first.upload_mask(wall_mask("patched")).ok());
+  // Every replica answers on the mask first, so each holds it in memory.
+  for (const auto& replica : cluster_->replicas()) {
+    Client direct(replica.address, client_options());
+    const auto found = direct.find_path(find_request("patched", 0));
+    ASSERT_TRUE(found.ok()) << found.status.error_message();
+  }
+  pb::PatchMaskRequest patch;
+  patch.set_name("patched");
+  patch.set_x(32);
+  patch.set_y(kSide - 4);
+  patch.set_width(1);
+  patch.set_height(4);
+  patch.set_areas(std::string(4, '\0'));  // closes the gap: the two halves part
+  const auto patched = first.patch_mask(patch);
+  ASSERT_TRUE(patched.ok()) << patched.status.error_message();
+  const auto patched_at = std::chrono::steady_clock::now();
+  for (std::size_t i = 1; i < cluster_->replicas().size(); ++i) {
+    Client other(cluster_->replicas()[i].address, client_options());
+    bool seen = false;
+    while (!seen && std::chrono::steady_clock::now() - patched_at < std::chrono::seconds(1)) {
+      const auto found = other.find_path(find_request("patched", 0));
+      ASSERT_TRUE(found.ok()) << found.status.error_message();
+      seen = !found.value.found();
+    }
+    EXPECT_TRUE(seen) << cluster_->replicas()[i].address << " still finds a path after 1 s";
+  }
+}
+
+TEST_F(SharedStoreE2eTest, TwoPatchesOfOneRevisionThroughTwoReplicasOneSucceeds) {
+  Client a(cluster_->replicas()[0].address, client_options());
+  Client b(cluster_->replicas()[1].address, client_options());
+  const auto uploaded = a.upload_mask(wall_mask("contested"));
+  ASSERT_TRUE(uploaded.ok()) << uploaded.status.error_message();
+  pb::PatchMaskRequest patch;
+  patch.set_name("contested");
+  patch.set_expected_revision(uploaded.value.revision());
+  patch.set_width(1);
+  patch.set_height(1);
+  patch.set_areas(std::string(1, '\x02'));
+  grpc::Status first;
+  grpc::Status second;
+  std::thread ta([&] { first = a.patch_mask(patch).status; });
+  std::thread tb([&] { second = b.patch_mask(patch).status; });
+  ta.join();
+  tb.join();
+  std::multiset<grpc::StatusCode> codes{first.error_code(), second.error_code()};
+  EXPECT_EQ(codes.count(grpc::StatusCode::OK), 1u)
+      << first.error_message() << " / " << second.error_message();
+  EXPECT_EQ(codes.count(grpc::StatusCode::FAILED_PRECONDITION), 1u)
+      << first.error_message() << " / " << second.error_message();
+}
+
+TEST_F(SharedStoreE2eTest, UploadsAcknowledgedBeforeAReplicaIsKilledSurviveIt) {
+  Client lb(cluster_->lb(), client_options());
+  std::map<std::string, std::string> sha_by_name;
+  for (int i = 0; i < 12; ++i) {
+    const std::string name = "kept-" + std::to_string(i);
+    const auto uploaded = lb.upload_mask(wall_mask(name));
+    ASSERT_TRUE(uploaded.ok()) << uploaded.status.error_message();
+    sha_by_name[name] = uploaded.value.sha256();
+  }
+  ASSERT_EQ(::kill(cluster_->replicas()[0].pid, SIGKILL), 0);
+  for (int i = 0; i < 300; ++i) {
+    const auto found = lb.find_path(find_request("kept-" + std::to_string(i % 12), i));
+    ASSERT_TRUE(found.ok()) << found.status.error_message();
+  }
+  for (const auto& [name, sha] : sha_by_name) {
+    const auto info = lb.get_mask(name);
+    ASSERT_TRUE(info.ok()) << name << ": " << info.status.error_message();
+    EXPECT_EQ(info.value.sha256(), sha) << name;
+  }
+}
+
+TEST_F(SharedStoreE2eTest, PostgresStoppedAndRestartedHeldMasksAnswerWritesWaitAndAllRecovers) {
+  Client lb(cluster_->lb(), client_options());
+  ASSERT_TRUE(lb.upload_mask(wall_mask("held")).ok());
+  // Every replica holds the mask before the database goes away.
+  for (const auto& replica : cluster_->replicas()) {
+    Client direct(replica.address, client_options());
+    ASSERT_TRUE(direct.find_path(find_request("held", 0)).ok());
+  }
+  const CommandResult stopped = cluster_->script("postgres-stop");
+  ASSERT_EQ(stopped.exit_code, 0) << stopped.err;
+  for (const auto& replica : cluster_->replicas()) {
+    ClientOptions options = client_options();
+    options.retry.enabled = false;  // each answer as the replica gives it
+    Client direct(replica.address, options);
+    for (int i = 0; i < 20; ++i) {
+      const auto found = direct.find_path(find_request("held", i));
+      ASSERT_TRUE(found.ok()) << replica.address << ": " << found.status.error_message();
+    }
+    const auto write = direct.upload_mask(wall_mask("while-down"));
+    EXPECT_EQ(write.status.error_code(), grpc::StatusCode::UNAVAILABLE)
+        << replica.address << ": " << write.status.error_message();
+  }
+  const CommandResult started = cluster_->script("postgres-start");
+  ASSERT_EQ(started.exit_code, 0) << started.err;
+  // Every replica takes writes again without a restart (it reconnects with
+  // backoff: allow it some seconds).
+  for (const auto& replica : cluster_->replicas()) {
+    Client direct(replica.address, client_options());
+    bool written = false;
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (!written && std::chrono::steady_clock::now() < until) {
+      written = direct.upload_mask(wall_mask("after-" + replica.address)).ok();
+      if (!written) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+    EXPECT_TRUE(written) << replica.address << " takes no writes 20 s after PostgreSQL is back";
+    EXPECT_TRUE(running(replica.pid)) << "replica " << replica.address << " is gone";
+  }
+}
+
+}  // namespace
