@@ -24,6 +24,7 @@
 #include "runtime/config.h"
 #include "runtime/listen_address.h"
 #include "runtime/logging.h"
+#include "runtime/mask_store_setup.h"
 #include "runtime/metrics.h"
 #include "runtime/metrics_http.h"
 #include "runtime/port_file.h"
@@ -32,14 +33,12 @@
 #include "runtime/version.h"
 #include "service/pathfinder_service.h"
 #include "service/server_gauges.h"
-#include "store/file_mask_store.h"
 #include "store/seed_masks.h"
 
 namespace {
 
 using pathserver::CacheBudget;
 using pathserver::FieldCache;
-using pathserver::FileMaskStore;
 using pathserver::Metrics;
 using pathserver::ServerConfig;
 using pathserver::StartupError;
@@ -62,22 +61,15 @@ int run(const ServerConfig& config, const sigset_t& stop_signals) {
   const std::shared_ptr<grpc::ServerCredentials> credentials =
       pathserver::make_server_credentials(config);
   spdlog::info(
-      "pathfinder-server {} starting: data dir '{}', max message {} MiB, max pixels {}, "
+      "pathfinder-server {} starting: store {}, data dir '{}', max message {} MiB, max pixels {}, "
       "max masks {}, max stored {} MiB, max Reachable pairs {}, caches {} MiB",
-      pathserver::pathfinder_version(), config.data_dir, config.max_message_mb, config.max_pixels,
+      pathserver::pathfinder_version(), pathserver::is_postgres_store(config.store) ? "postgres" : "file",
+      config.data_dir, config.max_message_mb, config.max_pixels,
       config.max_masks, config.max_stored_mb, config.max_reachable_pairs, config.cache_mb);
 
-  // Throws StoreError.
-  FileMaskStore store(config.data_dir, {.max_masks = config.max_masks,
-                                        .max_bytes = config.max_stored_mb * 1024 * 1024,
-                                        .max_pixels = config.max_pixels});
-  const auto& report = store.load_report();
-  spdlog::info(
-      "mask store '{}': {} masks loaded, {} bad files skipped ({} of them masks now answering "
-      "DATA_LOSS), {} temp files removed, {} other entries ignored, {} links or special files "
-      "refused",
-      store.dir().string(), report.loaded, report.skipped, report.corrupt.size(),
-      report.temp_removed, report.ignored, report.refused);
+  // Throws StartupError, StoreError.
+  const std::unique_ptr<pathserver::MaskStore> owned_store = pathserver::open_mask_store(config);
+  pathserver::MaskStore& store = *owned_store;
   for (const auto& spec : config.seed_masks) pathserver::seed_mask(store, spec, config.max_pixels);
 
   // A stop request that arrived while loading: do not start serving.
@@ -153,8 +145,10 @@ int run(const ServerConfig& config, const sigset_t& stop_signals) {
                        "': cannot listen (address in use, not permitted, or not available)");
   }
   // The store is loaded: report SERVING overall and for the service.
-  server->GetHealthCheckService()->SetServingStatus(true);
-  server->GetHealthCheckService()->SetServingStatus("pathfinding.v1.Pathfinder", true);
+  grpc::HealthCheckServiceInterface& health = *server->GetHealthCheckService();
+  bool serving = true;
+  health.SetServingStatus(true);
+  health.SetServingStatus("pathfinding.v1.Pathfinder", true);
   spdlog::info("listening on '{}' (port {}), serving {} masks", config.listen, port, store.size());
 
   if (!config.port_file.empty()) {
@@ -166,8 +160,21 @@ int run(const ServerConfig& config, const sigset_t& stop_signals) {
     }
   }
 
+  // Waits for a stop signal, and meanwhile keeps health true to what the
+  // server can answer: NOT_SERVING only when the store's database is
+  // unreachable and no mask is held (anything held still answers).
   int sig = 0;
-  while (::sigwait(&stop_signals, &sig) != 0) {
+  const timespec health_interval{.tv_sec = 0, .tv_nsec = 250'000'000};
+  while ((sig = ::sigtimedwait(&stop_signals, nullptr, &health_interval)) <= 0) {
+    const bool can_answer = store.is_available() || store.size() > 0;
+    if (can_answer != serving) {
+      serving = can_answer;
+      health.SetServingStatus(serving);
+      health.SetServingStatus("pathfinding.v1.Pathfinder", serving);
+      spdlog::warn("health: {}", serving ? "SERVING again (the mask store is back)"
+                                         : "NOT_SERVING (the mask store's database is unreachable "
+                                           "and no mask is held)");
+    }
   }
   spdlog::info("received {}; shutting down (grace {} s)", ::strsignal(sig),
                config.shutdown_grace_seconds);
@@ -176,7 +183,7 @@ int run(const ServerConfig& config, const sigset_t& stop_signals) {
   // wait out the grace for clients that are merely connected, so the service
   // waits for its own calls and the server then stops at once (cancelling
   // whatever is still running).
-  server->GetHealthCheckService()->SetServingStatus(false);
+  health.SetServingStatus(false);
   service.stop_accepting();
   const auto grace = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
       std::chrono::duration<double>(config.shutdown_grace_seconds));

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
+#include "runtime/mask_store_setup.h"
 #include "runtime/version.h"
 
 namespace pathserver {
@@ -20,10 +21,29 @@ std::optional<int> parse_config(int argc, char** argv, ServerConfig& config) {
       ->type_name("HOST:PORT")
       ->capture_default_str();
   app.add_option("--data-dir", config.data_dir,
-                 "Directory of the persistent mask store (created if missing, locked while "
-                 "running)")
+                 "Directory of the file mask store, --store file (created if missing, locked "
+                 "while running)")
       ->type_name("DIR")
       ->capture_default_str();
+  app.add_option("--store", config.store,
+                 "Where masks are stored. 'file': one file per mask under --data-dir, for this "
+                 "server alone. 'postgres': a PostgreSQL database that several servers "
+                 "(replicas) share; its libpq connection string is read from "
+                 "--store-conninfo-file, else env PATHFINDER_STORE_CONNINFO, else libpq's own "
+                 "PG* variables (PGHOST, PGPORT, PGDATABASE, PGUSER, PGPASSFILE...). A "
+                 "postgres:// URI may stand for 'postgres' if it holds no password: passwords "
+                 "never go on the command line (a URI with one is refused). The schema is "
+                 "created at start; while the database is unreachable the masks held keep "
+                 "answering, writes and other names answer UNAVAILABLE")
+      ->type_name("file|postgres|URI")
+      ->check(CLI::Validator([](std::string& store) { return store_option_problem(store); },
+                             ""))
+      ->capture_default_str();
+  app.add_option("--store-conninfo-file", config.store_conninfo_file,
+                 "With --store postgres: file holding the libpq connection string (key=value "
+                 "words or a postgresql:// URI, trailing whitespace trimmed), password included "
+                 "if one is needed; wins over env PATHFINDER_STORE_CONNINFO")
+      ->type_name("FILE");
   app.add_option("--log-level", config.log_level,
                  "Log level (logs go to stderr). At info a failed call logs one line (RPC, "
                  "status code, message, mask, latency, peer), a successful write one audit line "

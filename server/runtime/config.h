@@ -19,6 +19,8 @@ inline constexpr int kDefaultMaxReachablePairs = 10000;
 struct ServerConfig {
   std::string listen = "127.0.0.1:50051";
   std::string data_dir = "./data";
+  std::string store = "file";       // file | postgres | a postgres:// URI without a password
+  std::string store_conninfo_file;  // --store postgres: the libpq connection string
   std::string log_level = "info";
   std::string log_format = "text";  // text | json
   std::string metrics_address;      // empty: no metrics endpoint

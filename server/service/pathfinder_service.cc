@@ -88,6 +88,8 @@ grpc::Status run_handler(Body&& body) {
     status = {grpc::StatusCode::RESOURCE_EXHAUSTED, e.what()};
   } catch (const StoreFull& e) {
     status = {grpc::StatusCode::RESOURCE_EXHAUSTED, e.what()};
+  } catch (const StoreUnavailable& e) {  // transient: the database is back soon
+    status = {grpc::StatusCode::UNAVAILABLE, e.what()};
   } catch (const StoreError& e) {  // names the mask only; the store logged the path
     status = {grpc::StatusCode::INTERNAL, e.what()};
   } catch (const std::bad_alloc&) {

@@ -21,9 +21,16 @@ namespace pathserver {
   return {grpc::StatusCode::NOT_FOUND, "mask '" + std::string(name) + "' not found"};
 }
 
-// NOT_FOUND, or DATA_LOSS when the store holds `name` but its file was
-// unreadable at load (the message names the mask, not the file).
+// NOT_FOUND; DATA_LOSS when the store holds `name` but its file was
+// unreadable at load (the message names the mask, not the file); UNAVAILABLE
+// when the store cannot reach its database, so `name` may exist there.
 [[nodiscard]] inline grpc::Status mask_missing(const MaskStore& store, std::string_view name) {
+  if (!store.is_available()) {
+    return {grpc::StatusCode::UNAVAILABLE,
+            "mask '" + std::string(name) +
+                "' is not held by this server and the mask store's database cannot be reached "
+                "now; retry later"};
+  }
   if (store.is_corrupt(name)) return {grpc::StatusCode::DATA_LOSS, corrupt_mask_message(name)};
   return mask_not_found(name);
 }

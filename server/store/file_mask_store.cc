@@ -51,11 +51,6 @@ bool is_storage_full(int error) { return error == ENOSPC || error == EDQUOT || e
   throw StoreError("could not " + action);
 }
 
-// MaskEntry::clearance: every area enabled, as requests are by default.
-std::shared_ptr<const pathcore::ClearanceMap> default_clearance(const pathcore::Mask& mask) {
-  return std::make_shared<const pathcore::ClearanceMap>(mask, pathcore::kAllAreas);
-}
-
 bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
@@ -377,18 +372,14 @@ MaskEntryPtr FileMaskStore::load_file(const std::filesystem::path& path) const {
   std::string sha256(reinterpret_cast<const char*>(&header[32]), kShaHexSize);
   if (!is_lower_hex(sha256)) throw std::runtime_error("bad area digest");
 
-  auto entry = std::make_shared<MaskEntry>();
-  entry->name = std::move(name);
-  entry->revision = revision;
   // Throws pathcore::InvalidArgument for a zero dimension or an area id > 63.
-  entry->mask = std::make_shared<const pathcore::Mask>(width, height, std::move(areas));
+  auto entry = make_mask_entry(std::move(name), revision,
+                               pathcore::Mask(width, height, std::move(areas)));
   // The file's checksum only shows the bytes are as written; the digest is
   // what clients compare grids by, so it must be the grid's.
-  if (pathcore::area_grid_sha256(*entry->mask) != sha256) {
+  if (entry->sha256 != sha256) {
     throw std::runtime_error("the area digest in its header does not match its area grid");
   }
-  entry->sha256 = std::move(sha256);
-  entry->clearance = default_clearance(*entry->mask);
   return entry;
 }
 
@@ -510,35 +501,16 @@ void FileMaskStore::write_durably(const std::string& file,
 int FileMaskStore::sync_dir() { return ::fsync(dir_fd_) == 0 ? 0 : errno; }
 
 void FileMaskStore::check_limits(std::string_view name, const MaskEntry* old_entry,
-                                 std::uint64_t new_bytes, const pathcore::Mask& mask) const {
-  const std::string what = "cannot store mask '" + std::string(name) + "' (" +
-                           std::to_string(mask.width()) + "x" + std::to_string(mask.height()) +
-                           " = " + std::to_string(new_bytes) + " bytes): ";
-  if (new_bytes > limits_.max_pixels) {
-    throw StoreLimitExceeded(what + "the limit is " + std::to_string(limits_.max_pixels) +
-                             " pixels per mask (--max-pixels)");
-  }
-  if (old_entry == nullptr && masks_.size() >= limits_.max_masks) {
-    throw StoreLimitExceeded(what + "the store holds " + std::to_string(masks_.size()) +
-                             " masks, the limit is " + std::to_string(limits_.max_masks) +
-                             " masks stored (--max-masks)");
-  }
-  const std::uint64_t old_bytes = old_entry == nullptr ? 0 : old_entry->mask->pixel_count();
-  const std::uint64_t total = stored_bytes_.load() - old_bytes + new_bytes;
-  if (new_bytes > old_bytes && total > limits_.max_bytes) {
-    throw StoreLimitExceeded(what + "bytes stored would be " + std::to_string(total) +
-                             ", the limit is " + std::to_string(limits_.max_bytes) +
-                             " bytes stored (--max-stored-mb)");
-  }
+                                 const pathcore::Mask& mask) const {
+  std::optional<std::uint64_t> old_bytes;
+  if (old_entry != nullptr) old_bytes = old_entry->mask->pixel_count();
+  check_store_limits(limits_, {.masks = masks_.size(), .bytes = stored_bytes_.load()}, name, mask,
+                     old_bytes);
 }
 
 MaskEntryPtr FileMaskStore::put(std::string_view name, pathcore::Mask mask, bool* unchanged) {
   if (auto problem = mask_name_problem(name)) throw InvalidMaskName("name: " + *problem);
-  auto entry = std::make_shared<MaskEntry>();
-  entry->name = std::string(name);
-  entry->mask = std::make_shared<const pathcore::Mask>(std::move(mask));
-  entry->sha256 = pathcore::area_grid_sha256(*entry->mask);
-  entry->clearance = default_clearance(*entry->mask);
+  auto entry = make_mask_entry(std::string(name), 0, std::move(mask));
   const std::uint64_t new_bytes = entry->mask->pixel_count();
 
   const std::lock_guard write_lock(write_mutex_);
@@ -554,7 +526,7 @@ MaskEntryPtr FileMaskStore::put(std::string_view name, pathcore::Mask mask, bool
                          old_entry->mask->areas() == entry->mask->areas();
   if (unchanged != nullptr) *unchanged = same_grid;
   if (same_grid) return old_entry;
-  check_limits(name, old_entry.get(), new_bytes, *entry->mask);
+  check_limits(name, old_entry.get(), *entry->mask);
   // The number is used up even if the write fails, so a revision is never
   // reused for different contents.
   entry->revision = next_revision(entry->name);
@@ -569,57 +541,14 @@ MaskEntryPtr FileMaskStore::put(std::string_view name, pathcore::Mask mask, bool
 
 MaskEntryPtr FileMaskStore::patch(std::string_view name, const MaskPatch& patch) {
   if (auto problem = mask_name_problem(name)) throw InvalidMaskName("name: " + *problem);
-  if (patch.width == 0 || patch.height == 0) {
-    throw InvalidPatch("width: the rectangle is empty (" + std::to_string(patch.width) + "x" +
-                       std::to_string(patch.height) + ")");
-  }
-  const std::uint64_t cells = std::uint64_t{patch.width} * patch.height;
-  if (patch.areas.size() != cells) {
-    throw InvalidPatch("areas: " + std::to_string(patch.areas.size()) + " bytes for a " +
-                       std::to_string(patch.width) + "x" + std::to_string(patch.height) +
-                       " rectangle (expected " + std::to_string(cells) + ")");
-  }
-  for (std::size_t i = 0; i < patch.areas.size(); ++i) {
-    if (patch.areas[i] > pathcore::kMaxAreaId) {
-      throw InvalidPatch("areas: area id " + std::to_string(patch.areas[i]) + " at byte " +
-                         std::to_string(i) + " is out of range 0.." +
-                         std::to_string(pathcore::kMaxAreaId));
-    }
-  }
+  check_patch(patch);
 
   const std::lock_guard write_lock(write_mutex_);
   const MaskEntryPtr current = get(name);
   if (!current && is_corrupt(name)) throw MaskCorrupt(corrupt_mask_message(name));
   if (!current) throw MaskNotFound("mask '" + std::string(name) + "' not found");
-  if (patch.expected_revision != 0 && patch.expected_revision != current->revision) {
-    throw RevisionMismatch("expected revision " + std::to_string(patch.expected_revision) +
-                           " but mask '" + current->name + "' is at revision " +
-                           std::to_string(current->revision));
-  }
-  const pathcore::Mask& old_mask = *current->mask;
-  if (std::uint64_t{patch.x} + patch.width > old_mask.width()) {
-    throw InvalidPatch("x: columns " + std::to_string(patch.x) + ".." +
-                       std::to_string(std::uint64_t{patch.x} + patch.width - 1) +
-                       " are not inside mask '" + current->name + "' of width " +
-                       std::to_string(old_mask.width()));
-  }
-  if (std::uint64_t{patch.y} + patch.height > old_mask.height()) {
-    throw InvalidPatch("y: rows " + std::to_string(patch.y) + ".." +
-                       std::to_string(std::uint64_t{patch.y} + patch.height - 1) +
-                       " are not inside mask '" + current->name + "' of height " +
-                       std::to_string(old_mask.height()));
-  }
-  std::vector<std::uint8_t> areas = old_mask.areas();
-  for (std::uint32_t row = 0; row < patch.height; ++row) {
-    std::memcpy(areas.data() + (std::size_t{patch.y} + row) * old_mask.width() + patch.x,
-                patch.areas.data() + std::size_t{row} * patch.width, patch.width);
-  }
-  auto entry = std::make_shared<MaskEntry>();
-  entry->name = current->name;
-  entry->mask =
-      std::make_shared<const pathcore::Mask>(old_mask.width(), old_mask.height(), std::move(areas));
-  entry->sha256 = pathcore::area_grid_sha256(*entry->mask);
-  entry->clearance = default_clearance(*entry->mask);
+  check_expected_revision(patch, current->name, current->revision);
+  auto entry = make_mask_entry(current->name, 0, apply_patch(*current, patch));
   // As in put(): the number is used up even if the write fails.
   entry->revision = next_revision(entry->name);
   write_file(*entry);

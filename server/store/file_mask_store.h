@@ -134,9 +134,9 @@ class FileMaskStore final : public MaskStore {
   // 0 or the errno of a failed fsync of the dir.
   int sync_dir();
   // Throws StoreLimitExceeded when replacing `old_entry` (nullptr: a new
-  // name) by a mask of `new_bytes` under `name` would exceed a limit and
-  // grow what is stored. Call with write_mutex_ held.
-  void check_limits(std::string_view name, const MaskEntry* old_entry, std::uint64_t new_bytes,
+  // name) by `mask` under `name` would exceed a limit and grow what is
+  // stored. Call with write_mutex_ held.
+  void check_limits(std::string_view name, const MaskEntry* old_entry,
                     const pathcore::Mask& mask) const;
 
   std::filesystem::path dir_;

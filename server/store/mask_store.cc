@@ -1,6 +1,9 @@
 #include "store/mask_store.h"
 
+#include <cstring>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace pathserver {
 namespace {
@@ -51,6 +54,93 @@ std::string corrupt_mask_message(std::string_view name) {
   return "mask '" + std::string(name) +
          "' is unreadable: its stored file was corrupt when the server started; upload it "
          "again or delete it";
+}
+
+std::shared_ptr<MaskEntry> make_mask_entry(std::string name, std::uint64_t revision,
+                                           pathcore::Mask mask) {
+  auto entry = std::make_shared<MaskEntry>();
+  entry->name = std::move(name);
+  entry->revision = revision;
+  entry->mask = std::make_shared<const pathcore::Mask>(std::move(mask));
+  entry->sha256 = pathcore::area_grid_sha256(*entry->mask);
+  entry->clearance = std::make_shared<const pathcore::ClearanceMap>(*entry->mask, pathcore::kAllAreas);
+  return entry;
+}
+
+void check_patch(const MaskPatch& patch) {
+  if (patch.width == 0 || patch.height == 0) {
+    throw InvalidPatch("width: the rectangle is empty (" + std::to_string(patch.width) + "x" +
+                       std::to_string(patch.height) + ")");
+  }
+  const std::uint64_t cells = std::uint64_t{patch.width} * patch.height;
+  if (patch.areas.size() != cells) {
+    throw InvalidPatch("areas: " + std::to_string(patch.areas.size()) + " bytes for a " +
+                       std::to_string(patch.width) + "x" + std::to_string(patch.height) +
+                       " rectangle (expected " + std::to_string(cells) + ")");
+  }
+  for (std::size_t i = 0; i < patch.areas.size(); ++i) {
+    if (patch.areas[i] > pathcore::kMaxAreaId) {
+      throw InvalidPatch("areas: area id " + std::to_string(patch.areas[i]) + " at byte " +
+                         std::to_string(i) + " is out of range 0.." +
+                         std::to_string(pathcore::kMaxAreaId));
+    }
+  }
+}
+
+void check_expected_revision(const MaskPatch& patch, std::string_view name,
+                             std::uint64_t revision) {
+  if (patch.expected_revision != 0 && patch.expected_revision != revision) {
+    throw RevisionMismatch("expected revision " + std::to_string(patch.expected_revision) +
+                           " but mask '" + std::string(name) + "' is at revision " +
+                           std::to_string(revision));
+  }
+}
+
+pathcore::Mask apply_patch(const MaskEntry& current, const MaskPatch& patch) {
+  const pathcore::Mask& old_mask = *current.mask;
+  if (std::uint64_t{patch.x} + patch.width > old_mask.width()) {
+    throw InvalidPatch("x: columns " + std::to_string(patch.x) + ".." +
+                       std::to_string(std::uint64_t{patch.x} + patch.width - 1) +
+                       " are not inside mask '" + current.name + "' of width " +
+                       std::to_string(old_mask.width()));
+  }
+  if (std::uint64_t{patch.y} + patch.height > old_mask.height()) {
+    throw InvalidPatch("y: rows " + std::to_string(patch.y) + ".." +
+                       std::to_string(std::uint64_t{patch.y} + patch.height - 1) +
+                       " are not inside mask '" + current.name + "' of height " +
+                       std::to_string(old_mask.height()));
+  }
+  std::vector<std::uint8_t> areas = old_mask.areas();
+  for (std::uint32_t row = 0; row < patch.height; ++row) {
+    std::memcpy(areas.data() + (std::size_t{patch.y} + row) * old_mask.width() + patch.x,
+                patch.areas.data() + std::size_t{row} * patch.width, patch.width);
+  }
+  return pathcore::Mask(old_mask.width(), old_mask.height(), std::move(areas));
+}
+
+void check_store_limits(const StoreLimits& limits, const StoredTotals& stored,
+                        std::string_view name, const pathcore::Mask& mask,
+                        std::optional<std::uint64_t> old_bytes) {
+  const std::uint64_t new_bytes = mask.pixel_count();
+  const std::string what = "cannot store mask '" + std::string(name) + "' (" +
+                           std::to_string(mask.width()) + "x" + std::to_string(mask.height()) +
+                           " = " + std::to_string(new_bytes) + " bytes): ";
+  if (new_bytes > limits.max_pixels) {
+    throw StoreLimitExceeded(what + "the limit is " + std::to_string(limits.max_pixels) +
+                             " pixels per mask (--max-pixels)");
+  }
+  if (!old_bytes && stored.masks >= limits.max_masks) {
+    throw StoreLimitExceeded(what + "the store holds " + std::to_string(stored.masks) +
+                             " masks, the limit is " + std::to_string(limits.max_masks) +
+                             " masks stored (--max-masks)");
+  }
+  const std::uint64_t replaced = old_bytes.value_or(0);
+  const std::uint64_t total = stored.bytes - replaced + new_bytes;
+  if (new_bytes > replaced && total > limits.max_bytes) {
+    throw StoreLimitExceeded(what + "bytes stored would be " + std::to_string(total) +
+                             ", the limit is " + std::to_string(limits.max_bytes) +
+                             " bytes stored (--max-stored-mb)");
+  }
 }
 
 }  // namespace pathserver

@@ -40,6 +40,16 @@ class StoreFull : public StoreError {
   using StoreError::StoreError;
 };
 
+// A shared store's database cannot be reached: the write was not made (or,
+// when the connection broke during its commit, its outcome is unknown), or a
+// lookup of a name the store does not hold cannot be answered. Transient: the
+// store reconnects by itself. The message is fit for clients (no connection
+// string, no password); the service answers UNAVAILABLE.
+class StoreUnavailable : public StoreError {
+ public:
+  using StoreError::StoreError;
+};
+
 // Thrown by MaskStore::put / remove for an invalid name; what() starts "name: ".
 class InvalidMaskName : public std::invalid_argument {
  public:
@@ -126,6 +136,40 @@ struct MaskEntry {
 };
 using MaskEntryPtr = std::shared_ptr<const MaskEntry>;
 
+// Helpers every MaskStore implementation shares, so both stores word their
+// errors alike.
+
+// A new entry of `name` at `revision` holding `mask`, with its digest and its
+// default clearance (every area enabled, as requests are by default) built.
+[[nodiscard]] std::shared_ptr<MaskEntry> make_mask_entry(std::string name,
+                                                         std::uint64_t revision,
+                                                         pathcore::Mask mask);
+
+// Throws InvalidPatch when `patch` fits no mask: an empty rectangle,
+// areas.size() != width*height or an area id above 63.
+void check_patch(const MaskPatch& patch);
+
+// Throws RevisionMismatch unless patch.expected_revision is 0 or `revision`.
+void check_expected_revision(const MaskPatch& patch, std::string_view name,
+                             std::uint64_t revision);
+
+// `current` with the patch's rectangle written over it. Throws InvalidPatch
+// when the rectangle is not inside it (check_patch first for the rest).
+[[nodiscard]] pathcore::Mask apply_patch(const MaskEntry& current, const MaskPatch& patch);
+
+// What is stored now, for check_store_limits.
+struct StoredTotals {
+  std::size_t masks = 0;     // stored names
+  std::uint64_t bytes = 0;   // sum of width*height
+};
+
+// Throws StoreLimitExceeded when storing `mask` under `name` would exceed
+// `limits` and grow what is stored (see MaskStore). `old_bytes` is the size of
+// the mask it replaces, std::nullopt for a new name.
+void check_store_limits(const StoreLimits& limits, const StoredTotals& stored,
+                        std::string_view name, const pathcore::Mask& mask,
+                        std::optional<std::uint64_t> old_bytes);
+
 // The masks by name, as the service sees them: thread-safe, every change
 // durable before it is visible or returned. FileMaskStore keeps them in files
 // under a data dir; another backend implements this class beside it.
@@ -200,6 +244,11 @@ class MaskStore {
   // Bytes stored (the sum of width*height over the stored masks).
   [[nodiscard]] virtual std::uint64_t stored_bytes() const = 0;
   [[nodiscard]] virtual const StoreLimits& limits() const = 0;
+  // False while a shared store cannot reach its database (or has not re-read
+  // it since reconnecting): get() still answers the masks held, but a name
+  // not held may exist there, so the service answers UNAVAILABLE for it
+  // rather than NOT_FOUND. A store of its own (FileMaskStore) always is.
+  [[nodiscard]] virtual bool is_available() const { return true; }
 
  protected:
   MaskStore() = default;

@@ -1,6 +1,7 @@
 #include "support/server_process.h"
 
 #include <fcntl.h>
+#include <grp.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -62,7 +63,7 @@ std::string resolve_executable(const std::string& name) {
 // crash leaves a server behind. Throws std::system_error when fork fails.
 pid_t spawn(const std::vector<std::string>& argv, const std::string& out_path,
             const std::string& err_path, const std::vector<std::string>& extra_env = {},
-            std::uint64_t max_file_bytes = 0) {
+            std::uint64_t max_file_bytes = 0, const std::optional<RunAs>& run_as = std::nullopt) {
   // Everything the child needs is prepared before fork: after it, only
   // async-signal-safe calls are allowed (the test process has gRPC threads).
   const std::string executable = resolve_executable(argv.at(0));
@@ -91,12 +92,9 @@ pid_t spawn(const std::vector<std::string>& argv, const std::string& out_path,
     throw std::system_error(errno, std::generic_category(), "fork");
   }
   if (pid == 0) {
-#ifdef __linux__
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (::getppid() != parent) {
-      ::_exit(127);  // the parent died before prctl took effect
-    }
-#endif
+    // Files are opened before dropping privileges (as root, in the test's
+    // own temp dir), and the death signal is set after: changing
+    // credentials clears it.
     const int in = ::open("/dev/null", O_RDONLY);
     const int out = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
     const int err =
@@ -111,6 +109,16 @@ pid_t spawn(const std::vector<std::string>& argv, const std::string& out_path,
       limit.rlim_cur = static_cast<rlim_t>(max_file_bytes);
       if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) ::_exit(127);
     }
+    if (run_as && (::setgroups(0, nullptr) != 0 || ::setgid(run_as->gid) != 0 ||
+                   ::setuid(run_as->uid) != 0)) {
+      ::_exit(126);
+    }
+#ifdef __linux__
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) {
+      ::_exit(127);  // the parent died before prctl took effect
+    }
+#endif
     ::execve(executable.c_str(), args.data(), envp.data());
     const char message[] = "exec failed\n";
     [[maybe_unused]] const auto written = ::write(2, message, sizeof message - 1);
@@ -195,8 +203,13 @@ std::string ServerProcess::target() const { return "127.0.0.1:" + std::to_string
 void ServerProcess::start() {
   std::error_code ignored;
   std::filesystem::remove(port_file_, ignored);
-  std::vector<std::string> argv{options_.binary, "--listen",    "127.0.0.1:0", "--data-dir",
-                                data_dir_,       "--port-file", port_file_};
+  std::vector<std::string> argv{options_.binary, "--listen", "127.0.0.1:0", "--port-file",
+                                port_file_};
+  if (options_.store_args.empty()) {
+    argv.insert(argv.end(), {"--data-dir", data_dir_});
+  } else {
+    argv.insert(argv.end(), options_.store_args.begin(), options_.store_args.end());
+  }
   if (!options_.log_level.empty()) {
     argv.insert(argv.end(), {"--log-level", options_.log_level});
   }
@@ -269,14 +282,31 @@ std::string ServerProcess::log() const {
   }
 }
 
-CommandResult run_command(const std::vector<std::string>& argv, std::chrono::milliseconds timeout) {
+pid_t start_process(const std::vector<std::string>& argv, const std::string& log_path,
+                    const std::optional<RunAs>& run_as) {
+  return spawn(argv, log_path, log_path, {}, 0, run_as);
+}
+
+int stop_process(pid_t pid, int signal, std::chrono::milliseconds timeout) {
+  ::kill(pid, signal);
+  const int result = wait_for(pid, timeout);
+  return result == kStillRunning ? kill_and_reap(pid) : result;
+}
+
+bool process_exited(pid_t pid) {
+  int status = 0;
+  return ::waitpid(pid, &status, WNOHANG) == pid;
+}
+
+CommandResult run_command(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
+                          const std::optional<RunAs>& run_as) {
   CommandResult result;
   TempDir dir("pathfinder-cmd");
   const std::string out_path = dir.file("stdout");
   const std::string err_path = dir.file("stderr");
   pid_t pid = -1;
   try {
-    pid = spawn(argv, out_path, err_path);
+    pid = spawn(argv, out_path, err_path, {}, 0, run_as);
   } catch (const std::exception& error) {
     result.err = error.what();
     return result;

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,9 @@ struct ServerOptions {
   std::string binary;
   // The data directory; empty = a fresh one inside the helper's temp dir.
   std::string data_dir;
+  // When not empty, passed instead of "--data-dir DIR", e.g. {"--store",
+  // "postgres"} (the connection string then comes through `env`).
+  std::vector<std::string> store_args;
   // Appended after --listen/--data-dir/--port-file, e.g. {"--max-pixels", "1000"}.
   std::vector<std::string> extra_args;
   // How long start() waits for the port file.
@@ -93,6 +97,28 @@ class ServerProcess {
   int port_ = 0;
 };
 
+// The user a child process runs as: root's tests start programs that refuse
+// root (PostgreSQL) as an unprivileged user. Only root can switch.
+struct RunAs {
+  uid_t uid = 0;
+  gid_t gid = 0;
+};
+
+// Starts argv (argv[0] is searched on PATH when it has no '/') with stdin
+// from /dev/null and stdout and stderr appended to log_path, as `run_as` when
+// given. The child gets SIGKILL if the test process dies. Throws
+// std::system_error when fork fails.
+[[nodiscard]] pid_t start_process(const std::vector<std::string>& argv,
+                                  const std::string& log_path,
+                                  const std::optional<RunAs>& run_as = std::nullopt);
+
+// Sends `signal` to pid and waits at most timeout for it to exit (SIGKILL
+// after it), and reaps it. Returns the exit code, or 128 + signal number.
+int stop_process(pid_t pid, int signal, std::chrono::milliseconds timeout);
+
+// True when pid (a child of this process) has exited; reaps it.
+[[nodiscard]] bool process_exited(pid_t pid);
+
 // The outcome of run_command.
 struct CommandResult {
   int exit_code = -1;  // the exit code, or 128 + signal number; -1 when it could not start
@@ -105,7 +131,8 @@ struct CommandResult {
 // /dev/null, captures its output, and kills it after timeout.
 [[nodiscard]] CommandResult run_command(
     const std::vector<std::string>& argv,
-    std::chrono::milliseconds timeout = std::chrono::seconds(30));
+    std::chrono::milliseconds timeout = std::chrono::seconds(30),
+    const std::optional<RunAs>& run_as = std::nullopt);
 
 // Reads / writes a whole file (binary). read_text_file throws std::runtime_error
 // when the file cannot be read; write_file when it cannot be written.

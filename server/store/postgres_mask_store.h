@@ -1,0 +1,177 @@
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "store/mask_store.h"
+
+namespace pathserver {
+
+class PgConnection;
+class PgResult;
+
+// The channel every write notifies and every store listens on.
+inline constexpr std::string_view kMaskChannel = "pathfinder_masks";
+// The schema version this server creates and reads (table pathfinder_schema).
+inline constexpr int kPostgresSchemaVersion = 1;
+
+// How soon a store retries its database after losing it (tests shorten it).
+struct PostgresStoreOptions {
+  std::chrono::milliseconds first_retry{100};  // doubled after each failed attempt
+  std::chrono::milliseconds max_retry{5000};
+};
+
+// The masks in a PostgreSQL database shared by several servers (replicas).
+//
+// Schema (version 1, created at start in one transaction under an advisory
+// lock, so replicas starting together do not race; a newer version refuses
+// to open):
+//   pathfinder_schema(version)                      one row: the version
+//   pathfinder_masks(name PK, revision, width, height, sha256, encoding, areas)
+//     areas: the grid, row-major, one byte per pixel; encoding 'zlib' when
+//     deflating it made it smaller, else 'raw'
+//   pathfinder_revisions(name PK, last_revision)    kept after a delete
+// Every new revision of a name is its last_revision + 1, taken in the write's
+// transaction, so revisions never repeat for a name across deletes and
+// restarts of any replica.
+//
+// Writes: each put/patch/remove is one transaction on the store's write
+// connection. put() takes a transaction-level advisory lock shared by every
+// replica, so its limit check (count and bytes over the table) and its
+// insert are atomic across replicas; patch() locks the mask's row (SELECT
+// ... FOR UPDATE), so the expected_revision compare-and-set holds across
+// replicas: of two patches expecting the same revision one commits, the
+// other finds the new revision and throws RevisionMismatch. Each write
+// sends NOTIFY pathfinder_masks with '<revision> <name>' (a put or patch) or
+// '<revision> <name> deleted' in its transaction, so it is delivered only if
+// it commits.
+//
+// Reads never touch the database: get() and list() read a map held in memory
+// under a shared mutex. A thread of the store LISTENs on a second connection
+// (polling its socket with a timeout, so it stops promptly) and on each
+// notification re-reads that name's row unless it already holds that
+// revision; entries only ever move to a newer revision (a delete of revision
+// N beats the mask at revision N), so a late notification or a racing write
+// of this replica never brings an older one back. When the connection is
+// lost the store is unavailable (is_available() false) and retries with
+// backoff (first_retry doubling to max_retry); after reconnecting it LISTENs,
+// then re-reads every (name, revision) pair and the rows that changed, and
+// only then is available again.
+//
+// While unavailable: get() and list() answer the masks held; put, patch and
+// remove throw StoreUnavailable at once (no write is tried against a
+// database the store cannot follow).
+//
+// A row that cannot be decoded (bad encoding, wrong size, area id above 63,
+// digest mismatch, more than max_pixels) is a corrupt name (MaskStore): it
+// is logged at error level and answers DATA_LOSS until replaced or deleted.
+class PostgresMaskStore final : public MaskStore {
+ public:
+  // Connects (libpq connection string: key=value words or a URI; empty:
+  // libpq's PG* environment variables), creates or checks the schema, loads
+  // every mask and starts listening. Throws StoreUnavailable when the
+  // database cannot be reached, StoreError when the schema is newer than
+  // this server's or cannot be created; the messages are for the operator.
+  explicit PostgresMaskStore(const std::string& conninfo, StoreLimits limits = {},
+                             PostgresStoreOptions options = {});
+  ~PostgresMaskStore() override;
+
+  // "user@host:port/dbname", for the log.
+  [[nodiscard]] const std::string& database() const { return database_; }
+
+  // MaskStore, as documented there and above.
+  MaskEntryPtr put(std::string_view name, pathcore::Mask mask, bool* unchanged = nullptr) override;
+  MaskEntryPtr patch(std::string_view name, const MaskPatch& patch) override;
+  MaskEntryPtr remove(std::string_view name, bool* was_corrupt = nullptr) override;
+  [[nodiscard]] MaskEntryPtr get(std::string_view name) const override;
+  [[nodiscard]] std::vector<MaskEntryPtr> list() const override;
+  [[nodiscard]] bool is_corrupt(std::string_view name) const override;
+  [[nodiscard]] std::size_t corrupt_count() const override;
+  [[nodiscard]] std::size_t size() const override;
+  [[nodiscard]] std::uint64_t stored_bytes() const override;
+  [[nodiscard]] const StoreLimits& limits() const override { return limits_; }
+  [[nodiscard]] bool is_available() const override { return available_.load(); }
+
+ private:
+  // What the store holds of one name. A deleted name is kept (with the
+  // revision it was deleted at) so nothing older can come back.
+  enum class State { kMask, kCorrupt, kDeleted };
+  struct Held {
+    State state = State::kDeleted;
+    std::uint64_t revision = 0;
+    MaskEntryPtr entry;  // kMask only
+  };
+
+  // Moves `name` to (revision, state) unless it already holds that or
+  // something newer; returns whether it did.
+  bool hold(const std::string& name, std::uint64_t revision, State state, MaskEntryPtr entry);
+  // Holds an entry this store just wrote; returns it, or the equal entry
+  // of that revision the listener already holds.
+  MaskEntryPtr hold_written(const MaskEntryPtr& entry);
+  // The held state of `name`, if any.
+  [[nodiscard]] std::optional<Held> held(std::string_view name) const;
+  // True when (revision, state) is newer than what is held of `name`.
+  [[nodiscard]] bool is_news(std::string_view name, std::uint64_t revision, State state) const;
+
+  // Creates the schema or checks its version.
+  void ensure_schema(PgConnection& connection);
+  // Re-reads every (name, revision) and the rows that changed.
+  void sync(PgConnection& connection);
+  // Re-reads `name`'s row after a notification of revision `revision`.
+  void refresh(PgConnection& connection, const std::string& name, std::uint64_t revision);
+  // Holds the masks (or corrupt names) of rows (name, revision, width,
+  // height, sha256, encoding, areas), decoding each.
+  void hold_rows(const PgResult& rows);
+  // Decodes one row; throws std::exception saying why it is unreadable.
+  [[nodiscard]] MaskEntryPtr decode_row(const PgResult& rows, int row) const;
+
+  // Runs body(connection) in one transaction on the write connection, under
+  // write_mutex_, and commits. Throws StoreUnavailable when the database
+  // cannot be reached, StoreError("could not <action>") when a statement
+  // fails (logged); the body's own exceptions roll back and pass through.
+  template <typename Body>
+  auto write(const std::string& action, Body&& body);
+  // The next revision of `name`, in the transaction.
+  static std::uint64_t next_revision(PgConnection& connection, std::string_view name);
+
+  void listen_loop(std::unique_ptr<PgConnection> connection);
+  // Handles notifications until stop is requested; throws when the
+  // connection is lost.
+  void follow_notifications(PgConnection& connection);
+  // Waits `delay` or until stop is requested; false when it was.
+  bool wait_unless_stopping(std::chrono::milliseconds delay);
+
+  const std::string conninfo_;  // may hold a password: never logged
+  const StoreLimits limits_;
+  const PostgresStoreOptions options_;
+  std::string database_;
+
+  std::mutex write_mutex_;                 // one write at a time on writer_
+  std::unique_ptr<PgConnection> writer_;   // guarded by write_mutex_; null after a loss
+
+  mutable std::shared_mutex map_mutex_;  // guards held_ and the counts
+  std::map<std::string, Held, std::less<>> held_;
+  std::size_t mask_count_ = 0;
+  std::size_t corrupt_count_ = 0;
+  std::uint64_t stored_bytes_ = 0;
+
+  std::atomic<bool> available_{false};
+  std::mutex stop_mutex_;
+  std::condition_variable stop_changed_;
+  bool stopping_ = false;  // guarded by stop_mutex_
+  std::atomic<bool> stop_requested_{false};
+  std::thread listener_;
+};
+
+}  // namespace pathserver
