@@ -408,15 +408,18 @@ TEST_F(SharedStoreE2eTest, PostgresStoppedAndRestartedHeldMasksAnswerWritesWaitA
   ASSERT_EQ(started.exit_code, 0) << started.err;
   // Every replica takes writes again without a restart (it reconnects with
   // backoff: allow it some seconds).
-  for (const auto& replica : cluster_->replicas()) {
+  for (std::size_t n = 0; n < cluster_->replicas().size(); ++n) {
+    const auto& replica = cluster_->replicas()[n];
     Client direct(replica.address, client_options());
-    bool written = false;
+    grpc::Status last;
     const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-    while (!written && std::chrono::steady_clock::now() < until) {
-      written = direct.upload_mask(wall_mask("after-" + replica.address)).ok();
-      if (!written) std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    }
-    EXPECT_TRUE(written) << replica.address << " takes no writes 20 s after PostgreSQL is back";
+    do {
+      last = direct.upload_mask(wall_mask("after-" + std::to_string(n))).status;
+      if (!last.ok()) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    } while (!last.ok() && last.error_code() == grpc::StatusCode::UNAVAILABLE &&
+             std::chrono::steady_clock::now() < until);
+    EXPECT_TRUE(last.ok()) << replica.address << " takes no writes 20 s after PostgreSQL is back: "
+                           << last.error_message();
     EXPECT_TRUE(running(replica.pid)) << "replica " << replica.address << " is gone";
   }
 }
