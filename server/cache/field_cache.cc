@@ -3,42 +3,35 @@
 #include <algorithm>
 #include <functional>
 
+#include "cache/hash_mix.h"
+
 namespace pathserver {
-namespace {
-
-void mix(std::size_t& seed, std::size_t value) {
-  // boost::hash_combine's mixing step, widened for 64-bit.
-  seed ^= value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2);
-}
-
-}  // namespace
 
 std::size_t FieldKeyHash::operator()(const FieldKey& key) const {
   std::size_t seed = std::hash<std::string>{}(key.mask);
-  mix(seed, std::hash<std::uint64_t>{}(key.revision));
-  mix(seed, std::hash<std::uint64_t>{}(key.enabled));
-  mix(seed, static_cast<std::size_t>(key.connectivity) * 2 + (key.allow_corner_cutting ? 1 : 0));
-  mix(seed, std::hash<std::string_view>{}(std::string_view(
-                reinterpret_cast<const char*>(key.area_costs.data()), key.area_costs.size())));
-  mix(seed, std::hash<double>{}(key.clearance));
-  mix(seed, std::hash<std::uint64_t>{}(
-                (static_cast<std::uint64_t>(static_cast<std::uint32_t>(key.goal.x)) << 32) |
-                static_cast<std::uint32_t>(key.goal.y)));
+  hash_mix(seed, std::hash<std::uint64_t>{}(key.revision));
+  hash_mix(seed, std::hash<std::uint64_t>{}(key.enabled));
+  hash_mix(seed,
+           static_cast<std::size_t>(key.connectivity) * 2 + (key.allow_corner_cutting ? 1 : 0));
+  hash_mix(seed, std::hash<std::string_view>{}(std::string_view(
+                     reinterpret_cast<const char*>(key.area_costs.data()), key.area_costs.size())));
+  hash_mix(seed, std::hash<double>{}(key.clearance));
+  hash_mix(seed, std::hash<std::uint64_t>{}(
+                     (static_cast<std::uint64_t>(static_cast<std::uint32_t>(key.goal.x)) << 32) |
+                     static_cast<std::uint32_t>(key.goal.y)));
   return seed;
 }
 
 FieldCache::FieldCache(CacheBudget& budget)
     : budget_(budget),
-      storage_pool_(
-          std::make_shared<FieldStoragePool>(budget_.total_bytes() / kStoragePoolShare)) {
+      storage_pool_(std::make_shared<FieldStoragePool>(budget_.total_bytes() / kStoragePoolShare)) {
   budget_.join(*this);
 }
 
 FieldCache::FieldCache(std::size_t budget_bytes)
     : own_budget_(std::make_unique<CacheBudget>(budget_bytes)),
       budget_(*own_budget_),
-      storage_pool_(
-          std::make_shared<FieldStoragePool>(budget_.total_bytes() / kStoragePoolShare)) {
+      storage_pool_(std::make_shared<FieldStoragePool>(budget_.total_bytes() / kStoragePoolShare)) {
   budget_.join(*this);
 }
 

@@ -2,12 +2,10 @@
 
 #include <functional>
 
+#include "cache/hash_mix.h"
+
 namespace pathserver {
 namespace {
-
-void mix(std::size_t& seed, std::size_t value) {
-  seed ^= value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2);
-}
 
 std::size_t point_hash(pathcore::Point p) {
   return std::hash<std::uint64_t>{}(
@@ -19,26 +17,27 @@ std::size_t point_hash(pathcore::Point p) {
 
 std::size_t ComponentKeyHash::operator()(const ComponentKey& key) const {
   std::size_t seed = std::hash<std::string>{}(key.mask);
-  mix(seed, std::hash<std::uint64_t>{}(key.revision));
-  mix(seed, std::hash<std::uint64_t>{}(key.enabled));
-  mix(seed, static_cast<std::size_t>(key.connectivity) * 2 + (key.allow_corner_cutting ? 1 : 0));
+  hash_mix(seed, std::hash<std::uint64_t>{}(key.revision));
+  hash_mix(seed, std::hash<std::uint64_t>{}(key.enabled));
+  hash_mix(seed,
+           static_cast<std::size_t>(key.connectivity) * 2 + (key.allow_corner_cutting ? 1 : 0));
   return seed;
 }
 
 std::size_t RouteKeyHash::operator()(const RouteKey& key) const {
   std::size_t seed = std::hash<std::string>{}(key.mask);
-  mix(seed, std::hash<std::uint64_t>{}(key.revision));
-  mix(seed, std::hash<std::uint64_t>{}(key.enabled));
-  mix(seed, point_hash(key.start));
-  mix(seed, point_hash(key.goal));
-  mix(seed, static_cast<std::size_t>(key.max_moves) * 2 + (key.forbid_corner_cutting ? 1 : 0));
+  hash_mix(seed, std::hash<std::uint64_t>{}(key.revision));
+  hash_mix(seed, std::hash<std::uint64_t>{}(key.enabled));
+  hash_mix(seed, point_hash(key.start));
+  hash_mix(seed, point_hash(key.goal));
+  hash_mix(seed, static_cast<std::size_t>(key.max_moves) * 2 + (key.forbid_corner_cutting ? 1 : 0));
   return seed;
 }
 
 std::size_t PathKeyHash::operator()(const PathKey& key) const {
   std::size_t seed = FieldKeyHash{}(key.field);
-  mix(seed, point_hash(key.start));
-  mix(seed, static_cast<std::size_t>(key.smoothing) * 2 + (key.snap_to_reachable ? 1 : 0));
+  hash_mix(seed, point_hash(key.start));
+  hash_mix(seed, static_cast<std::size_t>(key.smoothing) * 2 + (key.snap_to_reachable ? 1 : 0));
   return seed;
 }
 

@@ -2,20 +2,15 @@
 
 #include <functional>
 
+#include "cache/hash_mix.h"
+
 namespace pathserver {
-namespace {
-
-void mix(std::size_t& seed, std::size_t value) {
-  seed ^= value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2);
-}
-
-}  // namespace
 
 std::size_t UsableMaskKeyHash::operator()(const UsableMaskKey& key) const {
   std::size_t seed = std::hash<std::string>{}(key.mask);
-  mix(seed, std::hash<std::uint64_t>{}(key.revision));
-  mix(seed, std::hash<std::uint64_t>{}(key.enabled));
-  mix(seed, std::hash<double>{}(key.clearance));
+  hash_mix(seed, std::hash<std::uint64_t>{}(key.revision));
+  hash_mix(seed, std::hash<std::uint64_t>{}(key.enabled));
+  hash_mix(seed, std::hash<double>{}(key.clearance));
   return seed;
 }
 
