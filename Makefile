@@ -8,6 +8,9 @@ DATA_DIR ?= data
 # `make test-sanitize`: its own build tree, AddressSanitizer + UBSan.
 SANITIZE_BUILD_DIR ?= build-sanitize
 SANITIZE_BUILD_TYPE ?= RelWithDebInfo
+# -g1 (line tables only): reports still name file and line, and the build,
+# the longest step of CI, compiles about a fifth faster than with full -g.
+SANITIZE_OPT_FLAGS ?= -O2 -g1 -DNDEBUG
 # Any finding fails the test: ASan stops at the first error, UBSan does not
 # recover (-fno-sanitize-recover=all), leaks are reported at exit.
 SANITIZE_ENV := ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1:check_initialization_order=1:strict_init_order=1 \
@@ -39,7 +42,8 @@ test: build
 # server and CLI binaries too, with the same options.
 test-sanitize: deps
 	cmake -S . -B $(SANITIZE_BUILD_DIR) -DCMAKE_BUILD_TYPE=$(SANITIZE_BUILD_TYPE) \
-		-DPATHFINDER_SANITIZE=ON -DPATHFINDER_BUILD_BENCH=OFF
+		-DPATHFINDER_SANITIZE=ON -DPATHFINDER_BUILD_BENCH=OFF \
+		-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$(SANITIZE_OPT_FLAGS)"
 	$(SANITIZE_ENV) cmake --build $(SANITIZE_BUILD_DIR) -j$(JOBS)
 	$(SANITIZE_ENV) ctest --test-dir $(SANITIZE_BUILD_DIR) --output-on-failure -j$(JOBS)
 

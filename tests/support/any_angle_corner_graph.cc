@@ -228,7 +228,6 @@ std::optional<double> AnyAngleCornerGraph::shortest_length(Point start, Point go
   const auto point_of = [&](std::uint32_t v) {
     return v == kStart ? s2 : v == kGoal ? g2 : corners_[v].p;
   };
-  std::vector<std::pair<std::uint32_t, double>> cost_list;  // unused order
   std::vector<double> cost(n + 2, std::numeric_limits<double>::infinity());
   std::vector<bool> settled(n + 2, false);
   using Entry = std::pair<double, std::uint32_t>;
@@ -237,7 +236,10 @@ std::optional<double> AnyAngleCornerGraph::shortest_length(Point start, Point go
   cost[kStart] = 0;
   open.emplace(heuristic(kStart), kStart);
   while (!open.empty()) {
-    const auto [estimate, u] = open.top();
+    // Not a structured binding: clang 14 (the fuzz build) cannot capture one
+    // in the lambda below.
+    const double estimate = open.top().first;
+    const std::uint32_t u = open.top().second;
     open.pop();
     if (settled[u] || estimate > cost[u] + heuristic(u)) continue;
     if (u == kGoal) return cost[u] / 2;
