@@ -4,11 +4,9 @@
 #include <openssl/sha.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <fstream>
-#include <iterator>
-#include <system_error>
 #include <utility>
+
+#include "runtime/config_file.h"
 
 namespace pathserver {
 namespace {
@@ -21,13 +19,6 @@ std::array<std::uint8_t, 32> digest(std::string_view text) {
   return out;
 }
 
-std::string trim_trailing(std::string text) {
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\n' ||
-                           text.back() == '\r' || text.back() == '\f' || text.back() == '\v')) {
-    text.pop_back();
-  }
-  return text;
-}
 
 char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
@@ -63,14 +54,12 @@ void check_token(const std::string& token, std::string_view which) {
 }  // namespace
 
 std::string read_token_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw TokenError("cannot open token file '" + path +
-                     "': " + std::generic_category().message(errno));
+  std::string text;
+  try {
+    text = trim_trailing_space(read_config_file(path));
+  } catch (const ConfigFileError& e) {
+    throw TokenError("token file '" + path + "': " + e.what());
   }
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw TokenError("cannot read token file '" + path + "'");
-  text = trim_trailing(std::move(text));
   if (text.empty()) throw TokenError("token file '" + path + "' is empty");
   return text;
 }

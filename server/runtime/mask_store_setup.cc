@@ -2,13 +2,9 @@
 
 #include <spdlog/spdlog.h>
 
-#include <cctype>
-#include <cerrno>
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
-#include <system_error>
 
+#include "runtime/config_file.h"
 #include "runtime/startup_error.h"
 #include "store/file_mask_store.h"
 #include "store/postgres_connection.h"
@@ -22,17 +18,11 @@ bool is_postgres_uri(const std::string& store) {
 }
 
 std::string read_conninfo_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw StartupError("--store-conninfo-file '" + path +
-                       "': cannot open: " + std::generic_category().message(errno));
+  try {
+    return trim_trailing_space(read_config_file(path));
+  } catch (const ConfigFileError& e) {
+    throw StartupError("--store-conninfo-file '" + path + "': " + e.what());
   }
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw StartupError("--store-conninfo-file '" + path + "': cannot read");
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())) != 0) {
-    text.pop_back();
-  }
-  return text;
 }
 
 StoreLimits limits_of(const ServerConfig& config) {

@@ -3,13 +3,9 @@
 #include <grpcpp/security/server_credentials.h>
 #include <spdlog/spdlog.h>
 
-#include <cerrno>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <string>
-#include <system_error>
 
+#include "runtime/config_file.h"
 #include "runtime/startup_error.h"
 
 namespace pathserver {
@@ -17,17 +13,12 @@ namespace {
 
 // Reads a whole PEM file named by `flag`. Throws StartupError naming the path.
 std::string read_pem_file(const std::string& flag, const std::string& path) {
-  std::error_code error;
-  if (std::filesystem::is_directory(path, error)) {
-    throw StartupError(flag + " '" + path + "': is a directory");
+  std::string contents;
+  try {
+    contents = read_config_file(path);
+  } catch (const ConfigFileError& e) {
+    throw StartupError(flag + " '" + path + "': " + e.what());
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw StartupError(flag + " '" + path +
-                       "': cannot open: " + std::generic_category().message(errno));
-  }
-  std::string contents((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw StartupError(flag + " '" + path + "': cannot read");
   if (contents.empty()) throw StartupError(flag + " '" + path + "': is empty");
   return contents;
 }
