@@ -112,6 +112,18 @@ def path_seeds():
                         rng.randrange(h), 0])
         tiles = bytes(0 if rng.random() < 0.25 else 1 for _ in range(w * h))
         write("standard_move", "random-%02d" % i, header + tiles)
+    # Agent clearance (flag bits 6-7, its byte after the pixels): open rooms
+    # with a few walls, so clearances of 1-3 pixels leave some pixels usable.
+    for i in range(6):
+        w, h = rng.randint(8, 24), rng.randint(8, 24)
+        mode = (1, 1, 1, 2, 3, 3)[i]
+        flags = (mode << 6) | rng.choice([0, 1, 0b11, 0b1101, 0b10001])
+        header = bytes([w - 1, h - 1, flags, rng.randrange(w), rng.randrange(h), rng.randrange(w),
+                        rng.randrange(h), 0])
+        header += bytes(rng.randint(1, 9) for _ in range(7))
+        pixels = bytes(0 if rng.random() < 0.08 else 1 for _ in range(w * h))
+        clearance = rng.randint(8, 48) if mode == 1 else rng.randrange(256)
+        write("find_path", "clearance-%02d" % i, header + pixels + bytes([clearance]))
 
 
 if __name__ == "__main__":
