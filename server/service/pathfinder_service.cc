@@ -314,12 +314,27 @@ PathfinderService::PathfinderService(MaskStore& store, FieldCache& cache, Servic
       limits_(limits),
       authorizer_(std::move(authorizer)),
       metrics_(metrics),
-      pool_(limits_.compute_threads, limits_.compute_queue, limits_.compute_niceness) {}
+      pool_(limits_.compute_threads, limits_.compute_queue, limits_.compute_niceness) {
+  // Writes by other replicas (a shared store) free their old revisions'
+  // fields here too, rather than leaving them to age out of the LRU.
+  store_.set_change_listener([this](const std::string& mask, std::uint64_t first_live_revision) {
+    drop_stale_caches(mask, first_live_revision);
+  });
+}
 
 PathfinderService::~PathfinderService() {
+  store_.set_change_listener({});  // the store outlives the service
   // Fills still running (finishing fields for the cache) stop at their next
   // check; then pool_ runs what is queued and joins.
   flights_.stop();
+}
+
+void PathfinderService::drop_stale_caches(const std::string& mask,
+                                          std::uint64_t first_live_revision) {
+  cache_.erase_mask(mask, first_live_revision);
+  query_caches_.erase_mask(mask);
+  any_angle_caches_.erase_mask(mask);
+  usable_masks_.erase_if([&mask](const UsableMaskKey& key) { return key.mask == mask; });
 }
 
 // One cold FindPath call: runs on the compute pool, parks on another call's
@@ -644,10 +659,7 @@ grpc::Status PathfinderService::upload_mask(const v1::UploadMaskRequest& request
 
   const MaskEntryPtr entry = store_.put(request.name(), std::move(*mask), &unchanged);
   if (!unchanged) {  // the same grid keeps its revision, and so its cached answers
-    cache_.erase_mask(entry->name, entry->revision);
-    query_caches_.erase_mask(entry->name);
-    any_angle_caches_.erase_mask(entry->name);
-    erase_usable_masks(entry->name);
+    drop_stale_caches(entry->name, entry->revision);
   }
   to_proto(*entry, &response);
   return grpc::Status::OK;
@@ -659,10 +671,7 @@ grpc::Status PathfinderService::delete_mask(const v1::DeleteMaskRequest& request
   removed = store_.remove(request.name(), &was_corrupt);
   if (was_corrupt) return grpc::Status::OK;  // nothing of it was ever served or cached
   if (!removed) return mask_not_found(request.name());
-  cache_.erase_mask(request.name(), removed->revision + 1);
-  query_caches_.erase_mask(request.name());
-  any_angle_caches_.erase_mask(request.name());
-  erase_usable_masks(request.name());
+  drop_stale_caches(request.name(), removed->revision + 1);
   return grpc::Status::OK;
 }
 

@@ -198,10 +198,10 @@ class PathfinderService final : public RawPathfinderService {
 
   class FindPathCall;  // a cold FindPath on the compute pool
 
-  // Drops the usable masks of every revision of the named mask.
-  void erase_usable_masks(std::string_view mask) {
-    usable_masks_.erase_if([mask](const UsableMaskKey& key) { return key.mask == mask; });
-  }
+  // Drops what was derived from revisions of `mask` below
+  // `first_live_revision` (and the smaller per-mask caches whole): after a
+  // write here or, through the store's change listener, on another replica.
+  void drop_stale_caches(const std::string& mask, std::uint64_t first_live_revision);
 
   // Call plumbing (pathfinder_service.cc): start time for the latency metric
   // and log line; admission (shutdown, token); decoding, running the body on

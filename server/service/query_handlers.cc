@@ -45,10 +45,7 @@ grpc::Status PathfinderService::patch_mask(const v1::PatchMaskRequest& request,
   }
   // Entries of older revisions can no longer match (keys carry the
   // revision); drop them now to free the memory.
-  cache_.erase_mask(entry->name, entry->revision);
-  query_caches_.erase_mask(entry->name);
-  any_angle_caches_.erase_mask(entry->name);
-  erase_usable_masks(entry->name);
+  drop_stale_caches(entry->name, entry->revision);
   to_proto(*entry, &response);
   return grpc::Status::OK;
 }

@@ -1,7 +1,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -250,8 +252,31 @@ class MaskStore {
   // rather than NOT_FOUND. A store of its own (FileMaskStore) always is.
   [[nodiscard]] virtual bool is_available() const { return true; }
 
+  // Told when a shared store's entry for a name changes, whoever wrote it
+  // (another replica included): every revision of `name` below
+  // `first_live_revision` is gone (a delete up to revision R passes R + 1),
+  // so whatever was derived from those revisions can be dropped. Called on
+  // the store's own threads, never with the store's locks held. A store of
+  // its own (FileMaskStore) never calls it: its only writer is the caller.
+  using ChangeListener =
+      std::function<void(const std::string& name, std::uint64_t first_live_revision)>;
+  // Replaces the listener (empty: none). Once it returns, the previous
+  // listener is not running and will not be called again.
+  void set_change_listener(ChangeListener listener) {
+    const std::lock_guard lock(listener_mutex_);
+    listener_ = std::move(listener);
+  }
+
  protected:
   MaskStore() = default;
+  void tell_change_listener(const std::string& name, std::uint64_t first_live_revision) const {
+    const std::lock_guard lock(listener_mutex_);
+    if (listener_) listener_(name, first_live_revision);
+  }
+
+ private:
+  mutable std::mutex listener_mutex_;
+  ChangeListener listener_;
 };
 
 }  // namespace pathserver

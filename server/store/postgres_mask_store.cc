@@ -184,6 +184,13 @@ auto order_of(std::uint64_t revision, bool deleted) { return std::tuple(revision
 
 bool PostgresMaskStore::hold(const std::string& name, std::uint64_t revision, State state,
                              MaskEntryPtr entry) {
+  if (!hold_locked(name, revision, state, std::move(entry))) return false;
+  tell_change_listener(name, state == State::kDeleted ? revision + 1 : revision);
+  return true;
+}
+
+bool PostgresMaskStore::hold_locked(const std::string& name, std::uint64_t revision, State state,
+                                    MaskEntryPtr entry) {
   const std::unique_lock lock(map_mutex_);
   auto [it, inserted] = held_.try_emplace(name);
   Held& slot = it->second;

@@ -114,8 +114,11 @@ class PostgresMaskStore final : public MaskStore {
   };
 
   // Moves `name` to (revision, state) unless it already holds that or
-  // something newer; returns whether it did.
+  // something newer; returns whether it did, after telling the change
+  // listener (outside the map's lock).
   bool hold(const std::string& name, std::uint64_t revision, State state, MaskEntryPtr entry);
+  bool hold_locked(const std::string& name, std::uint64_t revision, State state,
+                   MaskEntryPtr entry);
   // Holds an entry this store just wrote; returns it, or the equal entry
   // of that revision the listener already holds.
   MaskEntryPtr hold_written(const MaskEntryPtr& entry);

@@ -13,8 +13,10 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "support/postgres_process.h"
@@ -231,6 +233,44 @@ TEST_F(PostgresMaskStoreTest, AWriteReachesAnotherReplicaWithinASecond) {
   ASSERT_NE(b->remove("m"), nullptr);
   ASSERT_TRUE(eventually([&] { return a->get("m") == nullptr; }));
   EXPECT_EQ(a->size(), 0U);
+}
+
+TEST_F(PostgresMaskStoreTest, EveryChangeOfAnotherReplicaReachesTheChangeListener) {
+  const auto a = open();
+  const auto b = open();
+  std::mutex mutex;
+  std::vector<std::pair<std::string, std::uint64_t>> told;
+  b->set_change_listener([&](const std::string& name, std::uint64_t first_live_revision) {
+    const std::lock_guard lock(mutex);
+    told.emplace_back(name, first_live_revision);
+  });
+  const auto told_so_far = [&] {
+    const std::lock_guard lock(mutex);
+    return told;
+  };
+  using Told = std::vector<std::pair<std::string, std::uint64_t>>;
+
+  const MaskEntryPtr put = a->put("m", filled(8, 8));
+  ASSERT_TRUE(eventually([&] { return told_so_far().size() == 1; }));
+  const std::vector<std::uint8_t> area{0};
+  const MaskEntryPtr patched = a->patch("m", one_cell(put->revision, area));
+  ASSERT_TRUE(eventually([&] { return told_so_far().size() == 2; }));
+  ASSERT_NE(a->remove("m"), nullptr);  // revision 2 deleted: nothing below 3 lives
+  ASSERT_TRUE(eventually([&] { return told_so_far().size() == 3; }));
+  EXPECT_EQ(told_so_far(), (Told{{"m", put->revision}, {"m", patched->revision},
+                                 {"m", patched->revision + 1}}));
+
+  // Its own writes too (once each, though the database echoes them back).
+  const MaskEntryPtr own = b->put("n", filled(4, 4));
+  ASSERT_TRUE(eventually([&] { return told_so_far().size() == 4; }));
+  EXPECT_EQ(told_so_far().back(), (std::pair<std::string, std::uint64_t>{"n", own->revision}));
+
+  // Removed: not called again.
+  b->set_change_listener({});
+  (void)a->put("m", filled(8, 8));
+  ASSERT_TRUE(eventually([&] { return b->get("m") != nullptr; }));
+  std::this_thread::sleep_for(100ms);  // an echo of "n" would have come by now
+  EXPECT_EQ(told_so_far().size(), 4U);
 }
 
 TEST_F(PostgresMaskStoreTest, UndecodableRowsAreCorruptNames) {

@@ -1,0 +1,124 @@
+// The service drops what it derived from a mask's old revisions when its
+// store reports a change made elsewhere (another replica's write through a
+// shared store), not only after its own writes.
+
+#include <grpcpp/grpcpp.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cache/field_cache.h"
+#include "pathfinding/v1/pathfinding.grpc.pb.h"
+#include "service/pathfinder_service.h"
+#include "store/file_mask_store.h"
+#include "support/server_process.h"
+
+namespace pathserver {
+namespace {
+
+namespace pb = pathfinding::v1;
+using namespace std::chrono_literals;
+
+// A FileMaskStore that can announce changes as a shared store does.
+class AnnouncingStore final : public MaskStore {
+ public:
+  explicit AnnouncingStore(const std::string& dir) : files_(dir) {}
+  void announce(const std::string& name, std::uint64_t first_live_revision) const {
+    tell_change_listener(name, first_live_revision);
+  }
+  MaskEntryPtr put(std::string_view name, pathcore::Mask mask, bool* unchanged) override {
+    return files_.put(name, std::move(mask), unchanged);
+  }
+  MaskEntryPtr patch(std::string_view name, const MaskPatch& patch) override {
+    return files_.patch(name, patch);
+  }
+  MaskEntryPtr remove(std::string_view name, bool* was_corrupt) override {
+    return files_.remove(name, was_corrupt);
+  }
+  [[nodiscard]] MaskEntryPtr get(std::string_view name) const override { return files_.get(name); }
+  [[nodiscard]] std::vector<MaskEntryPtr> list() const override { return files_.list(); }
+  [[nodiscard]] bool is_corrupt(std::string_view name) const override {
+    return files_.is_corrupt(name);
+  }
+  [[nodiscard]] std::size_t corrupt_count() const override { return files_.corrupt_count(); }
+  [[nodiscard]] std::size_t size() const override { return files_.size(); }
+  [[nodiscard]] std::uint64_t stored_bytes() const override { return files_.stored_bytes(); }
+  [[nodiscard]] const StoreLimits& limits() const override { return files_.limits(); }
+
+ private:
+  FileMaskStore files_;
+};
+
+pathcore::Mask open_mask(std::uint8_t area) {
+  return pathcore::Mask(64, 48, std::vector<std::uint8_t>(std::size_t{64} * 48, area));
+}
+
+bool eventually(const std::function<bool()>& condition) {
+  const auto deadline = std::chrono::steady_clock::now() + 10s;
+  while (!condition()) {
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(5ms);
+  }
+  return true;
+}
+
+TEST(RemoteChangeService, AnnouncedRevisionsDropTheFieldsOfOlderOnes) {
+  pathtest::TempDir dir("pathfinder-remote-change");
+  AnnouncingStore store(dir.file("data"));
+  const MaskEntryPtr first = store.put("m", open_mask(1), nullptr);
+  FieldCache cache(std::size_t{64} << 20);
+  auto service = std::make_unique<PathfinderService>(store, cache, ServiceLimits{});
+  grpc::ServerBuilder builder;
+  int port = 0;
+  builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
+  builder.RegisterService(service.get());
+  const std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  ASSERT_NE(server, nullptr);
+  const auto stub = pb::Pathfinder::NewStub(
+      grpc::CreateChannel("127.0.0.1:" + std::to_string(port), grpc::InsecureChannelCredentials()));
+
+  // Goals in two masks' fields: "m" (to be replaced elsewhere) and "other".
+  (void)store.put("other", open_mask(1), nullptr);
+  for (const char* mask : {"m", "other"}) {
+    pb::FindPathRequest request;
+    request.set_mask(mask);
+    request.mutable_start()->set_x(1);
+    request.mutable_start()->set_y(1);
+    request.mutable_goal()->set_x(40);
+    request.mutable_goal()->set_y(30);
+    request.set_connectivity(pb::CONNECTIVITY_EIGHT);
+    request.set_smoothing(pb::SMOOTHING_NONE);  // a grid path needs the field: no beeline
+    pb::FindPathResponse response;
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + 30s);
+    const grpc::Status status = stub->FindPath(&ctx, request, &response);
+    ASSERT_TRUE(status.ok()) << status.error_message();
+    ASSERT_TRUE(response.found());
+  }
+  ASSERT_TRUE(eventually([&] { return cache.size() == 2; }));  // fields finish after answering
+
+  // "Another replica" replaces m: the store holds revision 2, nothing told yet.
+  const MaskEntryPtr second = store.put("m", open_mask(2), nullptr);
+  ASSERT_GT(second->revision, first->revision);
+  EXPECT_EQ(cache.size(), 2U);
+  store.announce("m", second->revision);
+  EXPECT_EQ(cache.size(), 1U);  // m's old field is gone, other's stays
+
+  // A deletion of other announced (revision + 1): its field goes too.
+  store.announce("other", store.get("other")->revision + 1);
+  EXPECT_EQ(cache.size(), 0U);
+
+  // After the service is gone the store no longer calls into it.
+  server->Shutdown();
+  service.reset();
+  store.announce("m", second->revision + 1);
+}
+
+}  // namespace
+}  // namespace pathserver
