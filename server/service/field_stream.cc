@@ -157,9 +157,11 @@ class PathfinderService::FieldStream final : public grpc::ServerWriteReactor<grp
   void end(const grpc::Status& status) {
     release_charge();
     service_.log_and_count("GetField", request_.mask(), *ctx_, started_, status);
-    // Leaving calls_ after Finish: shutdown waits until the call is done with the service.
+    // gRPC may delete this call as soon as it is finished: nothing of it is
+    // touched after Finish. calls_ is left last, so shutdown waits for it.
+    PathfinderService& service = service_;
     Finish(status);
-    service_.calls_.leave();
+    service.calls_.leave();
   }
 
   void OnWriteDone(bool ok) override {
