@@ -71,12 +71,12 @@ Fixture& fixture() {
   return f;
 }
 
-pb::GetFieldRequest field_request(bool flow) {
+pb::GetFieldRequest field_request(bool flow, bool eight = true) {
   pb::GetFieldRequest request;
   request.set_mask("hd");
   request.mutable_goal()->set_x(fixture().goal.x);
   request.mutable_goal()->set_y(fixture().goal.y);
-  request.set_connectivity(pb::CONNECTIVITY_EIGHT);
+  request.set_connectivity(eight ? pb::CONNECTIVITY_EIGHT : pb::CONNECTIVITY_FOUR);
   request.set_include_flow(flow);
   return request;
 }
@@ -101,11 +101,12 @@ void BM_GetMaskWithAreas(benchmark::State& state) {
   state.SetBytesProcessed(bytes);
 }
 
-// Row data received (distances, plus flow with range(0) = 1), chunk by chunk
+// Row data received (distances, plus flow with range(0) = 1; eight-connected
+// with range(1) = 1, else four), chunk by chunk
 // (get_field_chunks: what a client that consumes chunks as they come pays).
 void BM_WarmGetFieldChunks(benchmark::State& state) {
   auto& f = fixture();
-  const pb::GetFieldRequest request = field_request(state.range(0) != 0);
+  const pb::GetFieldRequest request = field_request(state.range(0) != 0, state.range(1) != 0);
   if (!f.client->get_field(request).ok()) {  // fills the field once (cold)
     state.SkipWithError("get field failed");
     return;
@@ -142,5 +143,11 @@ void BM_WarmGetFieldAssembled(benchmark::State& state) {
 
 BENCHMARK(BM_NoOpHealthCheck)->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK(BM_GetMaskWithAreas)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_WarmGetFieldChunks)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_WarmGetFieldChunks)
+    ->Args({0, 0})
+    ->Args({0, 1})
+    ->Args({1, 0})
+    ->Args({1, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK(BM_WarmGetFieldAssembled)->Unit(benchmark::kMillisecond)->UseRealTime();

@@ -120,6 +120,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       }
       check(std::abs(value - expected) <= 1e-4 * std::max(1.0, expected),
             "a cost differs from the reference");
+      check(direction == pathserver::flow_direction(*field, mask, p),
+            "the rows' flow differs from flow_direction's");
       if (p == goal) {
         check(direction == 0, "a flow at the goal");
         continue;

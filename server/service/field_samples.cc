@@ -4,7 +4,9 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <vector>
 
 namespace pathserver {
 namespace {
@@ -104,6 +106,121 @@ std::uint8_t flow_direction(const pathcore::DistanceField& field, const pathcore
   return cheapest;
 }
 
+namespace {
+
+// One mask row's costs, decoded once for every sample (and flow) that reads it.
+struct DecodedRow {
+  std::int32_t y = -1;  // the row held; -1: none
+  std::vector<pathcore::GridCost> cost;
+  std::vector<std::uint8_t> reachable;
+};
+
+// Rows y - 1 .. y + 1 around the samples of one answer row, decoded across
+// columns [left, right) (the samples' columns and their neighbours), kept
+// while the next answer row still needs them.
+class RowWindow {
+ public:
+  RowWindow(const pathcore::DistanceField& field, std::int32_t left, std::int32_t right)
+      : field_(field), left_(left), right_(right) {}
+
+  // Row y (inside the field), decoded.
+  const DecodedRow& row(std::int32_t y) {
+    DecodedRow& slot = slots_[static_cast<std::size_t>(y) % slots_.size()];
+    if (slot.y == y) return slot;
+    const auto width = static_cast<std::size_t>(right_ - left_);
+    slot.cost.resize(width);
+    slot.reachable.resize(width);
+    // Four-connected fields expose their stored integers: read them without
+    // a per-pixel layout switch.
+    if (const auto* words = field_.four_costs<std::uint16_t>(); words != nullptr) {
+      decode_four(words, std::uint16_t{0xFFFE}, y, slot);
+    } else if (const auto* words32 = field_.four_costs<std::uint32_t>(); words32 != nullptr) {
+      decode_four(words32, std::uint32_t{0xFFFFFFFE}, y, slot);
+    } else {
+      decode_any(y, slot);
+    }
+    slot.y = y;
+    return slot;
+  }
+  [[nodiscard]] std::int32_t left() const { return left_; }
+
+ private:
+  template <typename Word>
+  void decode_four(const Word* words, Word unreachable_from, std::int32_t y, DecodedRow& slot) {
+    const Word* row = words + field_.origin() + static_cast<std::size_t>(y) * field_.stride();
+    const std::size_t width = slot.cost.size();
+    for (std::size_t i = 0; i < width; ++i) {
+      const Word value = row[static_cast<std::size_t>(left_) + i];
+      const bool reachable = value < unreachable_from;
+      slot.reachable[i] = reachable ? 1 : 0;
+      slot.cost[i] = {reachable ? static_cast<std::uint32_t>(value) : 0U, 0U};
+    }
+  }
+
+  void decode_any(std::int32_t y, DecodedRow& slot) {
+    for (std::int32_t x = left_; x < right_; ++x) {
+      const pathcore::Point p{x, y};
+      const auto i = static_cast<std::size_t>(x - left_);
+      slot.reachable[i] = field_.reachable(p) ? 1 : 0;
+      slot.cost[i] = slot.reachable[i] != 0 ? field_.exact(p) : pathcore::GridCost{};
+    }
+  }
+
+  const pathcore::DistanceField& field_;
+  std::int32_t left_;
+  std::int32_t right_;
+  std::array<DecodedRow, 3> slots_;
+};
+
+// flow_direction on decoded rows: rows[0..2] are y - 1, y, y + 1 (null
+// outside the field).
+std::uint8_t decoded_flow(const pathcore::DistanceField& field, const pathcore::Mask& mask,
+                          const std::array<const DecodedRow*, 3>& rows, std::int32_t left,
+                          pathcore::Point p) {
+  const DecodedRow& middle = *rows[1];
+  const auto column = static_cast<std::size_t>(p.x - left);
+  if (middle.reachable[column] == 0 || p == field.goal()) return 0;
+  const pathcore::GridCost here = middle.cost[column];
+  const pathcore::FieldOptions& options = field.options();
+  const bool eight = options.connectivity == pathcore::Connectivity::kEight;
+  const std::uint8_t* areas = mask.areas().data();
+  const auto width = static_cast<std::int32_t>(mask.width());
+  const auto height = static_cast<std::int32_t>(mask.height());
+  const auto walkable = [&](std::int32_t x, std::int32_t y) {
+    return x >= 0 && y >= 0 && x < width && y < height &&
+           ((options.enabled >> areas[static_cast<std::size_t>(y) * mask.width() + x]) & 1U) != 0;
+  };
+  std::uint8_t cheapest = 0;
+  double cheapest_value = std::numeric_limits<double>::infinity();
+  for (std::size_t d = 0; d < kDirections.size(); ++d) {
+    const Step step = kDirections[d];
+    const bool diagonal = step.dx != 0 && step.dy != 0;
+    if (diagonal && !eight) continue;
+    const pathcore::Point next{p.x + step.dx, p.y + step.dy};
+    if (next.x < 0 || next.x >= width) continue;
+    const DecodedRow* row = rows[static_cast<std::size_t>(step.dy + 1)];
+    if (row == nullptr) continue;
+    const auto next_column = static_cast<std::size_t>(next.x - left);
+    if (row->reachable[next_column] == 0) continue;
+    if (diagonal && !options.allow_corner_cutting &&
+        (!walkable(next.x, p.y) || !walkable(p.x, next.y))) {
+      continue;
+    }
+    const std::uint32_t area_cost = std::max<std::uint8_t>(
+        options.area_costs[areas[static_cast<std::size_t>(next.y) * mask.width() + next.x]], 1);
+    pathcore::GridCost via = row->cost[next_column];
+    (diagonal ? via.diagonal : via.straight) += area_cost;
+    if (via == here) return static_cast<std::uint8_t>(d + 1);
+    if (via.value() < cheapest_value) {
+      cheapest_value = via.value();
+      cheapest = static_cast<std::uint8_t>(d + 1);
+    }
+  }
+  return cheapest;
+}
+
+}  // namespace
+
 void append_field_rows(const FieldSamples& samples, const FieldWindow& window,
                        std::uint32_t first_row, std::uint32_t row_count, std::string& distances,
                        std::string* flow) {
@@ -117,19 +234,51 @@ void append_field_rows(const FieldSamples& samples, const FieldWindow& window,
     flow->resize(flow_start + count, '\0');
     flow_out = flow->data() + flow_start;
   }
-  const pathcore::DistanceField* field = samples.field;
   constexpr float kUnreachable = std::numeric_limits<float>::infinity();
+  const pathcore::DistanceField* field = samples.field;
+  if (field == nullptr) {  // nothing reaches the goal; flow stays 0
+    for (std::size_t i = 0; i < count; ++i, out += 4) put_float(out, kUnreachable);
+    return;
+  }
+  const auto height = static_cast<std::int32_t>(field->height());
+  const auto last_column =
+      static_cast<std::int32_t>(window.x + std::uint64_t{window.width - 1} * window.step);
+  // The samples' columns, and their neighbours for the flow.
+  RowWindow rows(*field, std::max(static_cast<std::int32_t>(window.x) - 1, 0),
+                 std::min(last_column + 2, static_cast<std::int32_t>(field->width())));
+  std::vector<float> row_values(window.width);
+  std::vector<std::uint8_t> row_flow(flow_out != nullptr ? window.width : 0);
   for (std::uint32_t row = first_row; row < first_row + row_count; ++row) {
     const auto y = static_cast<std::int32_t>(window.y + std::uint64_t{row} * window.step);
+    std::array<const DecodedRow*, 3> around{};
+    if (flow_out != nullptr && y > 0) around[0] = &rows.row(y - 1);
+    around[1] = &rows.row(y);
+    if (flow_out != nullptr && y + 1 < height) around[2] = &rows.row(y + 1);
+    const DecodedRow& middle = *around[1];
+    // Into typed buffers first: stores through the strings' char pointers
+    // would make the compiler reload everything after each one.
     for (std::uint32_t column = 0; column < window.width; ++column) {
       const auto x = static_cast<std::int32_t>(window.x + std::uint64_t{column} * window.step);
-      const pathcore::Point p{x, y};
-      const bool reachable = field != nullptr && field->reachable(p);
-      put_float(out, reachable ? static_cast<float>(field->exact(p).value()) : kUnreachable);
-      out += 4;
+      const auto i = static_cast<std::size_t>(x - rows.left());
+      row_values[column] =
+          middle.reachable[i] != 0 ? static_cast<float>(middle.cost[i].value()) : kUnreachable;
       if (flow_out != nullptr) {
-        *flow_out++ = reachable ? static_cast<char>(flow_direction(*field, *samples.mask, p)) : 0;
+        row_flow[column] =
+            decoded_flow(*field, *samples.mask, around, rows.left(), pathcore::Point{x, y});
       }
+    }
+    if constexpr (std::endian::native == std::endian::little) {
+      std::memcpy(out, row_values.data(), row_values.size() * 4);
+      out += row_values.size() * 4;
+    } else {
+      for (const float value : row_values) {
+        put_float(out, value);
+        out += 4;
+      }
+    }
+    if (flow_out != nullptr) {
+      std::memcpy(flow_out, row_flow.data(), row_flow.size());
+      flow_out += row_flow.size();
     }
   }
 }
