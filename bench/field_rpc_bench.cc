@@ -7,6 +7,7 @@
 #include <grpcpp/health_check_service_interface.h>
 #include <spdlog/spdlog.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 
 #include <cstdint>
 #include <filesystem>
@@ -66,6 +67,21 @@ struct Fixture {
   }
 };
 
+// CPU seconds this process (server and client threads) has used.
+double process_cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  const auto seconds = [](const timeval& t) { return t.tv_sec + t.tv_usec / 1e6; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+// Bytes per CPU second of the whole process (server and client): what the
+// call would reach on idle cores, as the shared machine's wall clock cannot say.
+void count_cpu(benchmark::State& state, double cpu_before, std::int64_t bytes) {
+  const double cpu = process_cpu_seconds() - cpu_before;
+  state.counters["MB_per_cpu_s"] = cpu > 0 ? static_cast<double>(bytes) / cpu / 1e6 : 0;
+}
+
 Fixture& fixture() {
   static Fixture f;
   return f;
@@ -93,11 +109,13 @@ void BM_NoOpHealthCheck(benchmark::State& state) {
 void BM_GetMaskWithAreas(benchmark::State& state) {
   auto& f = fixture();
   std::int64_t bytes = 0;
+  const double cpu_before = process_cpu_seconds();
   for (auto _ : state) {
     auto result = f.client->get_mask("hd", /*include_areas=*/true);
     if (!result.ok()) state.SkipWithError("get mask failed");
     bytes += static_cast<std::int64_t>(result.value.areas().size());
   }
+  count_cpu(state, cpu_before, bytes);
   state.SetBytesProcessed(bytes);
 }
 
@@ -112,6 +130,7 @@ void BM_WarmGetFieldChunks(benchmark::State& state) {
     return;
   }
   std::int64_t bytes = 0;
+  const double cpu_before = process_cpu_seconds();
   for (auto _ : state) {
     const grpc::Status status = f.client->get_field_chunks(request, [&](const pb::FieldChunk& c) {
       bytes += static_cast<std::int64_t>(c.distances().size() + c.flow().size());
@@ -119,6 +138,7 @@ void BM_WarmGetFieldChunks(benchmark::State& state) {
     });
     if (!status.ok()) state.SkipWithError("get field failed");
   }
+  count_cpu(state, cpu_before, bytes);
   state.SetBytesProcessed(bytes);
 }
 
@@ -131,11 +151,13 @@ void BM_WarmGetFieldAssembled(benchmark::State& state) {
     return;
   }
   std::int64_t bytes = 0;
+  const double cpu_before = process_cpu_seconds();
   for (auto _ : state) {
     auto result = f.client->get_field(request);
     if (!result.ok()) state.SkipWithError("get field failed");
     bytes += static_cast<std::int64_t>(result.value.distances.size() * 4);
   }
+  count_cpu(state, cpu_before, bytes);
   state.SetBytesProcessed(bytes);
 }
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <vector>
 
 namespace pathserver {
@@ -190,29 +191,36 @@ std::uint8_t decoded_flow(const pathcore::DistanceField& field, const pathcore::
     return x >= 0 && y >= 0 && x < width && y < height &&
            ((options.enabled >> areas[static_cast<std::size_t>(y) * mask.width() + x]) & 1U) != 0;
   };
-  std::uint8_t cheapest = 0;
-  double cheapest_value = std::numeric_limits<double>::infinity();
-  for (std::size_t d = 0; d < kDirections.size(); ++d) {
+  // The legal step in direction d, as the cost through it; nullopt when not legal.
+  const auto through = [&](std::size_t d) -> std::optional<pathcore::GridCost> {
     const Step step = kDirections[d];
     const bool diagonal = step.dx != 0 && step.dy != 0;
-    if (diagonal && !eight) continue;
+    if (diagonal && !eight) return std::nullopt;
     const pathcore::Point next{p.x + step.dx, p.y + step.dy};
-    if (next.x < 0 || next.x >= width) continue;
+    if (next.x < 0 || next.x >= width) return std::nullopt;
     const DecodedRow* row = rows[static_cast<std::size_t>(step.dy + 1)];
-    if (row == nullptr) continue;
+    if (row == nullptr) return std::nullopt;
     const auto next_column = static_cast<std::size_t>(next.x - left);
-    if (row->reachable[next_column] == 0) continue;
+    if (row->reachable[next_column] == 0) return std::nullopt;
     if (diagonal && !options.allow_corner_cutting &&
         (!walkable(next.x, p.y) || !walkable(p.x, next.y))) {
-      continue;
+      return std::nullopt;
     }
     const std::uint32_t area_cost = std::max<std::uint8_t>(
         options.area_costs[areas[static_cast<std::size_t>(next.y) * mask.width() + next.x]], 1);
     pathcore::GridCost via = row->cost[next_column];
     (diagonal ? via.diagonal : via.straight) += area_cost;
-    if (via == here) return static_cast<std::uint8_t>(d + 1);
-    if (via.value() < cheapest_value) {
-      cheapest_value = via.value();
+    return via;
+  };
+  for (std::size_t d = 0; d < kDirections.size(); ++d) {
+    if (const auto via = through(d); via && *via == here) return static_cast<std::uint8_t>(d + 1);
+  }
+  // No exact match (a field is exact, so not expected): the cheapest by value.
+  std::uint8_t cheapest = 0;
+  double cheapest_value = std::numeric_limits<double>::infinity();
+  for (std::size_t d = 0; d < kDirections.size(); ++d) {
+    if (const auto via = through(d); via && via->value() < cheapest_value) {
+      cheapest_value = via->value();
       cheapest = static_cast<std::uint8_t>(d + 1);
     }
   }
