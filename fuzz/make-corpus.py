@@ -126,6 +126,22 @@ def path_seeds():
         write("find_path", "clearance-%02d" % i, header + pixels + bytes([clearance]))
 
 
+def field_seeds():
+    """field_fuzzer.cc: size, flags, goal, crop (4 uint32), downsample, 7 costs, areas."""
+    rng = random.Random(20261127)
+    crops = [(0, 0, 0, 0), (1, 1, 3, 2), (0, 0, 0, 5), (2, 0, 40, 1), (0xFFFFFFFF, 0, 2, 2)]
+    for i in range(10):
+        w, h = rng.randint(1, 20), rng.randint(1, 20)
+        flags = (i % 8) | (8 if i % 3 else 0)
+        header = bytes([w - 1, h - 1, flags, rng.randrange(w), rng.randrange(h)])
+        header += struct.pack("<4I", *crops[i % len(crops)])
+        header += bytes([rng.choice([0, 1, 2, 3, 7])])
+        header += bytes(rng.randint(1, 9) for _ in range(7))
+        pixels = bytes(0 if rng.random() < 0.25 else rng.randint(1, 3) for _ in range(w * h))
+        write("field", "random-%02d" % i, header + pixels)
+
+
 if __name__ == "__main__":
     decoder_seeds()
     path_seeds()
+    field_seeds()

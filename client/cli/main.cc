@@ -24,6 +24,7 @@
 #include "pathfinder/client.h"
 #include "query_commands.h"
 #include "render_command.h"
+#include "field_command.h"
 
 namespace {
 
@@ -99,6 +100,7 @@ int main(int argc, char** argv) {
     list.push_back(cli::add_patch_command(app));
     list.push_back(cli::add_health_command(app));
     list.push_back(cli::add_render_command(app));
+    list.push_back(cli::add_field_command(app));
     return list;
   }();
 

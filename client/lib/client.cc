@@ -9,6 +9,7 @@
 #include <grpcpp/support/channel_arguments.h>
 
 #include <algorithm>
+#include <bit>
 #include <cctype>
 #include <cerrno>
 #include <condition_variable>
@@ -307,6 +308,77 @@ Result<pb::ReachableResponse> Client::reachable(const pb::ReachableRequest& requ
 Result<pb::StandardMoveResponse> Client::standard_move(const pb::StandardMoveRequest& request) {
   return call<pb::StandardMoveResponse>(stub_.get(), &pb::Pathfinder::Stub::StandardMove, request,
                                         options_, request.mask());
+}
+
+grpc::Status Client::get_field_chunks(
+    const pb::GetFieldRequest& request,
+    const std::function<bool(const pb::FieldChunk&)>& on_chunk) {
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + options_.deadline);
+  add_bearer_token(context, options_.bearer_token);
+  if (options_.send_mask_header) add_mask_header(context, request.mask());
+  const std::unique_ptr<grpc::ClientReader<pb::FieldChunk>> reader =
+      stub_->GetField(&context, request);
+  pb::FieldChunk chunk;
+  while (reader->Read(&chunk)) {
+    if (!on_chunk(chunk)) {
+      context.TryCancel();
+      while (reader->Read(&chunk)) {
+      }
+      (void)reader->Finish();
+      return {grpc::StatusCode::CANCELLED, "stopped by the caller"};
+    }
+  }
+  return reader->Finish();
+}
+
+Result<Field> Client::get_field(const pb::GetFieldRequest& request) {
+  Result<Field> result;
+  Field& field = result.value;
+  std::uint32_t next_row = 0;
+  std::string problem;
+  result.status = get_field_chunks(request, [&](const pb::FieldChunk& chunk) {
+    if (next_row == 0) {
+      field.width = chunk.width();
+      field.height = chunk.height();
+      field.mask_revision = chunk.mask_revision();
+      field.cache_hit = chunk.cache_hit();
+      const std::size_t samples = std::size_t{field.width} * field.height;
+      field.distances.resize(samples);
+      if (request.include_flow()) field.flow.resize(samples);
+    }
+    const std::size_t samples = std::size_t{chunk.row_count()} * field.width;
+    if (chunk.width() != field.width || chunk.height() != field.height ||
+        chunk.first_row() != next_row || chunk.row_count() > field.height - next_row ||
+        chunk.distances().size() != samples * 4 ||
+        (request.include_flow() && chunk.flow().size() != samples)) {
+      problem = "GetField: chunk of rows " + std::to_string(chunk.first_row()) + "+" +
+                std::to_string(chunk.row_count()) + " does not follow row " +
+                std::to_string(next_row) + " of a " + std::to_string(field.width) + "x" +
+                std::to_string(field.height) + " field";
+      return false;
+    }
+    const std::size_t offset = std::size_t{next_row} * field.width;
+    const auto* bytes = reinterpret_cast<const unsigned char*>(chunk.distances().data());
+    for (std::size_t i = 0; i < samples; ++i, bytes += 4) {  // little-endian float32
+      const std::uint32_t bits = bytes[0] | (std::uint32_t{bytes[1]} << 8) |
+                                 (std::uint32_t{bytes[2]} << 16) | (std::uint32_t{bytes[3]} << 24);
+      field.distances[offset + i] = std::bit_cast<float>(bits);
+    }
+    if (request.include_flow()) {
+      std::memcpy(field.flow.data() + offset, chunk.flow().data(), samples);
+    }
+    next_row += chunk.row_count();
+    return true;
+  });
+  if (!problem.empty()) {
+    result.status = {grpc::StatusCode::INTERNAL, problem};
+  } else if (result.status.ok() && next_row != field.height) {
+    result.status = {grpc::StatusCode::INTERNAL,
+                     "GetField: the stream ended after " + std::to_string(next_row) + " of " +
+                         std::to_string(field.height) + " rows"};
+  }
+  return result;
 }
 
 Result<ServingStatus> Client::health_check(const std::string& service) {

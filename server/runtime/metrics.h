@@ -18,9 +18,10 @@
 namespace pathserver {
 
 // The RPCs of pathfinding.v1.Pathfinder, as they appear in the `rpc` label.
-inline constexpr std::array<std::string_view, 8> kMetricsRpcNames = {
+inline constexpr std::array<std::string_view, 9> kMetricsRpcNames = {
     "UploadMask", "PatchMask", "DeleteMask", "GetMask",
-    "ListMasks",  "FindPath",  "Reachable",  "StandardMove"};
+    "ListMasks",  "FindPath",  "Reachable",  "StandardMove",
+    "GetField"};
 
 // gRPC status codes 0 (OK) .. 16 (UNAUTHENTICATED).
 inline constexpr std::size_t kMetricsStatusCodes = 17;

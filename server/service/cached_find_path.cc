@@ -176,46 +176,63 @@ FieldLease FillingSource::lead(const std::shared_ptr<Flight>& flight, const Mask
 }
 
 void FillingSource::finish_deferred() noexcept {
-  for (auto& fill : deferred_) {
-    Flight& flight = *fill->flight;
-    try {
-      if (request_ != nullptr) {
-        // Only waiters (and shutdown) are checked now: the leader has its answer.
-        fill->builder.set_interrupt([this, &flight] { return flights_.poll(flight, nullptr); });
-      }
-      const auto started = std::chrono::steady_clock::now();
-      // Parked requests first, each as soon as its start is settled; a few
-      // rounds, for those that park meanwhile (later ones get the final field).
-      for (int round = 0; round < 3 && !fill->builder.finished(); ++round) {
-        const auto waiters = flights_.waiters(flight);
-        if (waiters.empty()) break;
-        for (const auto& waiter : waiters) {
-          const std::optional<pathcore::Point> start = waiter->start();
-          if (!start || !fill->mask->contains(*start) ||
-              !fill->mask->walkable(*start, flight.key.enabled)) {
-            continue;
-          }
-          if (!fill->builder.run_until_settled(*start)) break;  // finished: all get it below
-          if (waiter->serve_partial(flight.key, fill->builder.field())) {
-            flights_.remove_waiter(flight, waiter.get());
-          }
+  for (auto& fill : deferred_) (void)finish_fill(*fill, nullptr);
+  deferred_.clear();
+}
+
+FieldPtr FillingSource::finish_fill(Deferred& fill, FieldRequest* leader) noexcept {
+  Flight& flight = *fill.flight;
+  try {
+    if (request_ != nullptr) {
+      // Only waiters (and shutdown) are checked now: the leader has its answer.
+      fill.builder.set_interrupt(
+          [this, &flight, leader] { return flights_.poll(flight, leader); });
+    }
+    const auto started = std::chrono::steady_clock::now();
+    // Parked requests first, each as soon as its start is settled; a few
+    // rounds, for those that park meanwhile (later ones get the final field).
+    for (int round = 0; round < 3 && !fill.builder.finished(); ++round) {
+      const auto waiters = flights_.waiters(flight);
+      if (waiters.empty()) break;
+      for (const auto& waiter : waiters) {
+        const std::optional<pathcore::Point> start = waiter->start();
+        if (!start || !fill.mask->contains(*start) ||
+            !fill.mask->walkable(*start, flight.key.enabled)) {
+          continue;
+        }
+        if (!fill.builder.run_until_settled(*start)) break;  // finished: all get it below
+        if (waiter->serve_partial(flight.key, fill.builder.field())) {
+          flights_.remove_waiter(flight, waiter.get());
         }
       }
-      fill->builder.finish();
-      FieldPtr field = cache_.storage_pool().share(fill->builder.take());
-      cache_.record_computed(fill->seconds + seconds_since(started));
-      cache_.put(flight.key, field);
-      flights_.complete(flight, field);
-      // Answered and cached: memory for the next fill of this size, paged
-      // in here rather than on that fill's answer path.
-      cache_.storage_pool().keep_spare_like(*field);
-    } catch (const pathcore::Interrupted&) {
-      cache_.record_interrupted();  // poll() removed the flight and answered its waiters
-    } catch (...) {
-      flights_.complete(flight, nullptr);
     }
+    fill.builder.finish();
+    FieldPtr field = cache_.storage_pool().share(fill.builder.take());
+    cache_.record_computed(fill.seconds + seconds_since(started));
+    cache_.put(flight.key, field);
+    flights_.complete(flight, field);
+    // Answered and cached: memory for the next fill of this size, paged
+    // in here rather than on that fill's answer path.
+    cache_.storage_pool().keep_spare_like(*field);
+    return field;
+  } catch (const pathcore::Interrupted&) {
+    cache_.record_interrupted();  // poll() removed the flight and answered its waiters
+  } catch (...) {
+    flights_.complete(flight, nullptr);
   }
-  deferred_.clear();
+  return nullptr;
+}
+
+FieldPtr FillingSource::whole_field(const FieldKey& key, const MaskEntry& entry, bool& hit) {
+  const FieldLease lease = field(key, entry, key.goal);
+  hit = lease.hit;
+  if (lease.owner) return lease.owner;
+  // This request leads the fill and holds it half-built (the goal settled): finish it now.
+  std::unique_ptr<Deferred> fill = std::move(deferred_.back());
+  deferred_.pop_back();
+  FieldPtr whole = finish_fill(*fill, request_.get());
+  if (!whole) throw RequestGone{};
+  return whole;
 }
 
 CachedPathResult cached_find_path(const MaskEntry& entry, FieldSource& source,

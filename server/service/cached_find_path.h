@@ -124,9 +124,19 @@ class FillingSource final : public FieldSource {
   // Finishes the fields this request answered from half-built, caches them and
   // resumes their waiters. Never throws; a fill stopped by shutdown is dropped.
   void finish_deferred() noexcept;
+  // The whole field for key (GetField): from the cache, a field given, or a
+  // fill this request leads, finished here (cached, its waiters served)
+  // before returning; hit: it was not filled by this request. Throws Parked and RequestGone like field(); a fill
+  // stopped by shutdown throws RequestGone. The flood fill is not stopped
+  // when this request goes away (it is finished for the cache), but the
+  // request is answered at once (FieldRequest::abandon).
+  [[nodiscard]] FieldPtr whole_field(const FieldKey& key, const MaskEntry& entry, bool& hit);
 
  private:
   struct Deferred;
+  // Finishes one fill answered from half-built; its field, or null when the
+  // fill was stopped or failed. `leader`: polled too (may be null).
+  FieldPtr finish_fill(Deferred& fill, FieldRequest* leader) noexcept;
   FieldLease lead(const std::shared_ptr<Flight>& flight, const MaskEntry& entry,
                   pathcore::Point start);
 

@@ -141,28 +141,35 @@ std::string status_code_name(grpc::StatusCode code) {
 // not null), finishes the call and leaves calls_. The call may be deleted by
 // gRPC as soon as it is finished: nothing touches it after Finish.
 void PathfinderService::finish_call(CallReactor& call, const grpc::Status& status) {
+  log_and_count(call.rpc(), call.logged_mask(), call.context(), call.started(), status);
+  call.Finish(status);
+  calls_.leave();
+}
+
+void PathfinderService::log_and_count(const char* rpc_name, std::string_view mask,
+                                      const grpc::CallbackServerContext& ctx,
+                                      Metrics::Clock::time_point started,
+                                      const grpc::Status& status) {
   const grpc::StatusCode code = status.error_code();
   const spdlog::level::level_enum level = call_log_level(code);
   const bool logged = spdlog::should_log(level);
-  const auto latency = logged || metrics_ != nullptr ? Metrics::Clock::now() - call.started()
+  const auto latency = logged || metrics_ != nullptr ? Metrics::Clock::now() - started
                                                      : Metrics::Clock::duration{};
-  if (metrics_ != nullptr) metrics_->record_call(call.rpc(), code, latency);
+  if (metrics_ != nullptr) metrics_->record_call(rpc_name, code, latency);
   if (logged) {
-    const std::string rpc(call.rpc());
+    const std::string rpc(rpc_name);
     const std::string code_name = status_code_name(code);
     const std::string message =
         status.ok() ? rpc + " ok" : rpc + " failed: " + code_name + ": " + status.error_message();
-    const std::string peer = call.context().peer();
+    const std::string peer = ctx.peer();
     const double latency_ms = std::chrono::duration<double, std::milli>(latency).count();
     log_with_fields(level, message,
                     {{"rpc", rpc},
                      {"code", code_name},
-                     {"mask", call.logged_mask()},
+                     {"mask", mask},
                      {"latency_ms", latency_ms},
                      {"peer", peer}});
   }
-  call.Finish(status);
-  calls_.leave();
 }
 
 void PathfinderService::finish(CallReactor& call, grpc::Status status) {

@@ -115,7 +115,8 @@ using RawPathfinderService = pathfinding::v1::Pathfinder::WithRawCallbackMethod_
                     pathfinding::v1::Pathfinder::WithRawCallbackMethod_FindPath<
                         pathfinding::v1::Pathfinder::WithRawCallbackMethod_Reachable<
                             pathfinding::v1::Pathfinder::WithRawCallbackMethod_StandardMove<
-                                pathfinding::v1::Pathfinder::CallbackService>>>>>>>>;
+                                pathfinding::v1::Pathfinder::WithRawCallbackMethod_GetField<
+                                    pathfinding::v1::Pathfinder::CallbackService>>>>>>>>>;
 
 // Thrown by a handler body on gRPC's thread when its call needs heavy work:
 // the call is handed to the compute pool and the body run again there.
@@ -165,6 +166,9 @@ class PathfinderService final : public RawPathfinderService {
                                       grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* StandardMove(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* request,
                                        grpc::ByteBuffer* response) override;
+  // In field_stream.cc: server streaming, one chunk written at a time.
+  grpc::ServerWriteReactor<grpc::ByteBuffer>* GetField(grpc::CallbackServerContext* ctx,
+                                                       const grpc::ByteBuffer* request) override;
 
  private:
   // Handler bodies. `interrupt` is null on gRPC's thread: a body that needs
@@ -197,6 +201,18 @@ class PathfinderService final : public RawPathfinderService {
                          pathfinding::v1::FindPathResponse& response, FieldSource& source);
 
   class FindPathCall;  // a cold FindPath on the compute pool
+  // GetField (field_stream.cc): the streaming call, the request's validated
+  // plan, and its cold part on the compute pool.
+  class FieldStream;
+  struct FieldPlan;
+  class FieldJob;
+  grpc::Status plan_field(const pathfinding::v1::GetFieldRequest& request, FieldPlan& plan) const;
+  // The field a plan needs (and the pixels it was filled on), from `source`.
+  // Throws what the source throws; `whole` gets the whole field for a key.
+  struct PlannedField;
+  PlannedField planned_field(const FieldPlan& plan, FieldSource& source,
+                             const std::function<FieldPtr(const FieldKey&, const MaskEntry&,
+                                                          bool&)>& whole);
 
   // Drops what was derived from revisions of `mask` below
   // `first_live_revision` (and the smaller per-mask caches whole): after a
@@ -225,6 +241,10 @@ class PathfinderService final : public RawPathfinderService {
   // pending_answers_ (or refuses it), logs, counts and finishes the call.
   void finish(CallReactor& call, grpc::Status status);
   void finish_call(CallReactor& call, const grpc::Status& status);
+  // finish_call's log line and metrics, for calls that are no CallReactor (streams).
+  void log_and_count(const char* rpc_name, std::string_view mask,
+                     const grpc::CallbackServerContext& ctx, Metrics::Clock::time_point started,
+                     const grpc::Status& status);
   // The audit line of a write (info): what happened to which mask, its
   // revision, size and digest, and who asked (peer, which token).
   void audit(const grpc::CallbackServerContext& ctx, std::string_view rpc, std::string_view outcome,

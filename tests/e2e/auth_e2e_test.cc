@@ -88,6 +88,13 @@ std::vector<Rpc> all_rpcs() {
          *request.mutable_goal() = pathfinder::make_point(3, 2);
          return c.standard_move(request).status;
        }},
+      {"GetField", false,
+       [](Client& c) {
+         pb::GetFieldRequest request;
+         request.set_mask("m");
+         *request.mutable_goal() = pathfinder::make_point(3, 2);
+         return c.get_field(request).status;
+       }},
   };
 }
 

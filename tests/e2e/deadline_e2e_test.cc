@@ -151,4 +151,57 @@ TEST(DeadlineE2eTest, OneMillisecondSnappingCallOnACachedFieldNeverEndsInALateOk
   EXPECT_EQ(server->terminate_and_wait(std::chrono::seconds(15)), 0) << server->log();
 }
 
+// GetField: a cold full-HD field asked with a 1 ms deadline ends
+// DEADLINE_EXCEEDED and never in a late OK (the server's own count of OK
+// calls shows it); so does a cached one with its flow (8 chunks to write);
+// the call is counted by RPC and code, and the server stays healthy.
+TEST(DeadlineE2eTest, OneMillisecondGetFieldNeverEndsInALateOk) {
+  pathtest::TempDir scratch;
+  ServerOptions options;
+  options.binary = PATHFINDER_SERVER_BIN;
+  options.extra_args = {"--compute-threads",   "1",
+                        "--metrics-address",   "127.0.0.1:0",
+                        "--metrics-port-file", scratch.file("metrics.port")};
+  const auto server = std::make_unique<ServerProcess>(std::move(options));
+  const int metrics_port = std::stoi(pathtest::read_text_file(scratch.file("metrics.port")));
+  const auto get_field_calls = [&](const char* code) {
+    const auto response = pathtest::http_request(metrics_port, "GET", "/metrics");
+    const auto samples = pathtest::parse_prometheus_text(response.body).samples;
+    const auto it = samples.find(std::string("pathfinder_requests_total{rpc=\"GetField\",code=\"") +
+                                 code + "\"}");
+    return it == samples.end() ? 0.0 : it->second;
+  };
+  Client patient = make_client(*server, std::chrono::seconds(60));
+  ASSERT_TRUE(patient.upload_mask(pathtest::open_raw_upload("open", kWidth, kHeight)).ok());
+  const auto field_request = [](int goal_x, bool flow) {
+    pb::GetFieldRequest request;
+    request.set_mask("open");
+    *request.mutable_goal() = pathfinder::make_point(goal_x, kHeight / 2);
+    request.set_include_flow(flow);
+    return request;
+  };
+
+  Client hasty = make_client(*server, std::chrono::milliseconds(1));
+  for (int i = 0; i < 5; ++i) {
+    const auto result = hasty.get_field(field_request(10 + i, false));
+    EXPECT_EQ(result.status.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED)
+        << i << ": " << result.status.error_message();
+  }
+  const auto cached = patient.get_field(field_request(500, true));
+  ASSERT_TRUE(cached.ok()) << cached.status.error_message();
+  EXPECT_EQ(cached.value.distances.size(), std::size_t{kWidth} * kHeight);
+  EXPECT_EQ(cached.value.distances[0], 500.0F + kHeight / 2);
+  for (int i = 0; i < 5; ++i) {
+    const auto result = hasty.get_field(field_request(500, true));
+    EXPECT_EQ(result.status.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED)
+        << i << ": " << result.status.error_message();
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));  // any late answer has ended
+  EXPECT_EQ(get_field_calls("OK"), 1.0) << "a GetField ran past its deadline to an OK";
+  const auto health = patient.health_check();
+  ASSERT_TRUE(health.ok()) << health.status.error_message();
+  EXPECT_EQ(health.value, pathfinder::ServingStatus::kServing);
+  EXPECT_EQ(server->terminate_and_wait(std::chrono::seconds(15)), 0) << server->log();
+}
+
 }  // namespace

@@ -6,7 +6,10 @@
 #include <gtest/gtest.h>
 #include <png.h>
 
+#include <bit>
+#include <cmath>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <regex>
 #include <string>
@@ -432,9 +435,9 @@ TEST_F(RenderE2eTest, AnyAngleDrawsThePrecisePath) {
   EXPECT_NE(picture.at(48, 60), pathcore::kPathColour);
 
   const std::string local_out = file("wall-local.png");
-  const auto local = run({"render", "--mask-file", wall, "--from", "1", "1", "--to", "10", "1",
-                          "--smoothing", "any-angle", "--scale", "8", "--no-legend", "-o",
-                          local_out});
+  const auto local =
+      run({"render", "--mask-file", wall, "--from", "1", "1", "--to", "10", "1", "--smoothing",
+           "any-angle", "--scale", "8", "--no-legend", "-o", local_out});
   ASSERT_EQ(local.exit_code, 0) << describe(local);
   EXPECT_EQ(read_png(local_out).rgba, picture.rgba);
 }
@@ -454,6 +457,87 @@ TEST_F(RenderE2eTest, ServerErrorsExitOne) {
   const auto cannot_write = run({"render", "level", "-o", unwritable});
   EXPECT_EQ(cannot_write.exit_code, 2) << describe(cannot_write);
   EXPECT_THAT(cannot_write.err, HasSubstr(unwritable));
+}
+
+// ---------------------------------------------------------------------------
+// pathfind field (GetField).
+
+// Four-connected step counts to goal over the level's walkable pixels, by
+// breadth-first search; -1 where the goal cannot be reached.
+std::vector<int> level_steps(const Level& level, int gx, int gy) {
+  std::vector<int> steps(level.areas.size(), -1);
+  std::deque<std::pair<int, int>> open{{gx, gy}};
+  steps[gy * Level::kWidth + gx] = 0;
+  while (!open.empty()) {
+    const auto [x, y] = open.front();
+    open.pop_front();
+    for (const auto& [dx, dy] : {std::pair{0, -1}, {1, 0}, {0, 1}, {-1, 0}}) {
+      const int nx = x + dx;
+      const int ny = y + dy;
+      if (nx < 0 || ny < 0 || nx >= Level::kWidth || ny >= Level::kHeight) continue;
+      const int n = ny * Level::kWidth + nx;
+      if (level.areas[n] == 0 || steps[n] >= 0) continue;
+      steps[n] = steps[y * Level::kWidth + x] + 1;
+      open.emplace_back(nx, ny);
+    }
+  }
+  return steps;
+}
+
+TEST_F(RenderE2eTest, FieldWritesAHeatMapRawFloatsAndFlow) {
+  upload_level("level");
+  const Level level;
+  const std::vector<int> steps = level_steps(level, 30, 14);
+
+  const auto picture_run = run({"field", "level", "--to", "30", "14", "-o", file("field.png")});
+  ASSERT_EQ(picture_run.exit_code, 0) << describe(picture_run);
+  EXPECT_THAT(picture_run.out, HasSubstr("32x16"));
+  const Picture picture = read_png(file("field.png"));
+  ASSERT_TRUE(picture.error.empty()) << picture.error;
+  ASSERT_EQ(picture.width, 32U);
+  ASSERT_EQ(picture.height, 16U);
+  EXPECT_EQ(picture.at(30, 14), pathcore::heatmap_colour(0));  // the goal
+  const pathcore::Rgba grey{128, 128, 128, 255};
+  EXPECT_EQ(picture.at(8, 0), grey);  // a wall: unreachable
+  EXPECT_NE(picture.at(0, 0), grey);
+  EXPECT_GT(luma(picture.at(29, 14)), luma(picture.at(0, 0)));  // near is brighter than far
+
+  const auto raw_run = run({"field", "level", "--to", "30", "14", "--raw", "-o", file("field.f32"),
+                            "--flow", file("field.flow")});
+  ASSERT_EQ(raw_run.exit_code, 0) << describe(raw_run);
+  const std::string raw = pathtest::read_text_file(file("field.f32"));
+  const std::string flow = pathtest::read_text_file(file("field.flow"));
+  ASSERT_EQ(raw.size(), level.areas.size() * 4);
+  ASSERT_EQ(flow.size(), level.areas.size());
+  for (std::size_t i = 0; i < level.areas.size(); ++i) {
+    std::uint32_t bits = 0;
+    for (int b = 3; b >= 0; --b) bits = (bits << 8) | static_cast<unsigned char>(raw[i * 4 + b]);
+    const float value = std::bit_cast<float>(bits);
+    if (steps[i] < 0) {
+      EXPECT_TRUE(std::isinf(value)) << i;
+      EXPECT_EQ(flow[i], 0) << i;
+    } else {
+      EXPECT_EQ(value, static_cast<float>(steps[i])) << i;
+      EXPECT_EQ(flow[i] == 0, steps[i] == 0) << i;  // a direction everywhere but the goal
+    }
+  }
+
+  const auto part_run = run({"field", "level", "--to", "30", "14", "--crop", "0", "0", "16", "8",
+                             "--downsample", "2", "-o", file("part.png")});
+  ASSERT_EQ(part_run.exit_code, 0) << describe(part_run);
+  const Picture part = read_png(file("part.png"));
+  EXPECT_EQ(part.width, 8U);
+  EXPECT_EQ(part.height, 4U);
+  EXPECT_EQ(part.at(4, 0), grey);  // pixel (8, 0), the wall
+
+  const auto outside = run(
+      {"field", "level", "--to", "30", "14", "--crop", "30", "0", "5", "5", "-o", file("bad.png")});
+  EXPECT_EQ(outside.exit_code, 1) << describe(outside);
+  EXPECT_THAT(outside.err, StartsWith("error: INVALID_ARGUMENT: crop:"));
+  const auto help = run({"field", "--help"});
+  EXPECT_EQ(help.exit_code, 0) << describe(help);
+  EXPECT_THAT(help.out, AllOf(HasSubstr("--raw"), HasSubstr("--flow"), HasSubstr("--crop"),
+                              HasSubstr("--downsample")));
 }
 
 }  // namespace

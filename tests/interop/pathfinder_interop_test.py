@@ -360,6 +360,55 @@ class PathfinderInteropTest(unittest.TestCase):
                                    goal=pb.Point(x=12, y=3), clearance=bad))
             self.assertTrue(details.startswith("clearance:"), details)
 
+    def test_get_field(self):
+        """GetField streams the BFS distances as float32 rows, and a flow that walks them down."""
+        info = self.upload("field")
+        goal = (4, 2)
+        chunks = list(self.stub.GetField(pb.GetFieldRequest(
+            mask="field", goal=pb.Point(x=goal[0], y=goal[1]), include_flow=True),
+            timeout=CALL_TIMEOUT))
+        self.assertGreaterEqual(len(chunks), 1)
+        rows = 0
+        distances, flow = b"", b""
+        for chunk in chunks:
+            self.assertEqual((chunk.width, chunk.height), (WIDTH, HEIGHT))
+            self.assertEqual(chunk.first_row, rows)
+            self.assertEqual(chunk.mask_revision, info.revision)
+            rows += chunk.row_count
+            distances += chunk.distances
+            flow += chunk.flow
+        self.assertEqual(rows, HEIGHT)
+        values = struct.unpack("<%df" % (WIDTH * HEIGHT), distances)
+        expected = bfs_distances(AREAS, goal)
+        steps = {1: (0, -1), 3: (1, 0), 5: (0, 1), 7: (-1, 0)}  # four-connected: N, E, S, W
+        for y in range(HEIGHT):
+            for x in range(WIDTH):
+                value = values[y * WIDTH + x]
+                if (x, y) not in expected:
+                    self.assertEqual(value, math.inf)
+                    self.assertEqual(flow[y * WIDTH + x], 0)
+                    continue
+                self.assertEqual(value, expected[(x, y)])
+                here, walked = (x, y), 0
+                while flow[here[1] * WIDTH + here[0]] != 0:
+                    dx, dy = steps[flow[here[1] * WIDTH + here[0]]]
+                    here, walked = (here[0] + dx, here[1] + dy), walked + 1
+                self.assertEqual((here, walked), (goal, expected[(x, y)]))
+        # Cropped and downsampled: the same values, every second pixel of rows 1, 3, ...
+        part = list(self.stub.GetField(pb.GetFieldRequest(
+            mask="field", goal=pb.Point(x=goal[0], y=goal[1]),
+            crop=pb.Rect(x=1, y=1, width=5, height=4), downsample=2), timeout=CALL_TIMEOUT))
+        self.assertEqual((part[0].width, part[0].height), (3, 2))
+        self.assertTrue(part[0].cache_hit)
+        sampled = struct.unpack("<6f", b"".join(c.distances for c in part))
+        self.assertEqual(list(sampled), [values[y * WIDTH + x] for y in (1, 3) for x in (1, 3, 5)])
+        details = self.assert_status(
+            grpc.StatusCode.INVALID_ARGUMENT,
+            lambda request, timeout: list(self.stub.GetField(request, timeout=timeout)),
+            pb.GetFieldRequest(mask="field", goal=pb.Point(x=0, y=0),
+                               crop=pb.Rect(x=WIDTH - 1, y=0, width=2, height=1)))
+        self.assertTrue(details.startswith("crop:"), details)
+
     def test_reachable(self):
         self.upload("reach")
 

@@ -107,6 +107,19 @@ struct UploadOptions {
   std::uint32_t height = 0;                        // MASK_FORMAT_RAW only
 };
 
+// GetField's answer, assembled from its chunks.
+struct Field {
+  std::uint32_t width = 0;   // samples per row (after crop and downsample)
+  std::uint32_t height = 0;  // rows
+  // width*height costs to the goal, row-major; +infinity where unreachable.
+  std::vector<float> distances;
+  // With include_flow, width*height pathfinding.v1.Direction values (0 at
+  // the goal and where unreachable); empty otherwise.
+  std::vector<std::uint8_t> flow;
+  std::uint64_t mask_revision = 0;
+  bool cache_hit = false;
+};
+
 // grpc.health.v1.HealthCheckResponse.ServingStatus.
 enum class ServingStatus { kUnknown = 0, kServing = 1, kNotServing = 2, kServiceUnknown = 3 };
 
@@ -170,6 +183,15 @@ class Client {
   // Finds an RPG-style route of standard moves.
   Result<pathfinding::v1::StandardMoveResponse> standard_move(
       const pathfinding::v1::StandardMoveRequest& request);
+
+  // Streams the distance field toward request.goal: on_chunk runs for each
+  // chunk, in order, on the calling thread; returning false cancels the
+  // call (CANCELLED). The deadline covers the whole stream.
+  grpc::Status get_field_chunks(const pathfinding::v1::GetFieldRequest& request,
+                                const std::function<bool(const pathfinding::v1::FieldChunk&)>& on_chunk);
+  // The whole field, assembled; INTERNAL when the chunks do not fit together
+  // (sizes that disagree, rows missing or out of order).
+  Result<Field> get_field(const pathfinding::v1::GetFieldRequest& request);
 
   // grpc.health.v1.Health/Check for service ("" = the whole server).
   Result<ServingStatus> health_check(const std::string& service = "");

@@ -1,0 +1,165 @@
+#include "field_command.h"
+
+#include <google/protobuf/struct.pb.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <iostream>
+
+#include "cli_format.h"
+#include "pathcore/codec.h"
+#include "pathcore/render.h"
+
+namespace pathfinder::cli {
+
+namespace pb = pathfinding::v1;
+
+namespace {
+
+// Samples the goal cannot be reached from: mid grey, off the heat ramp
+// (yellow to dark purple).
+constexpr pathcore::Rgba kUnreachableSample{128, 128, 128, 255};
+
+std::vector<std::uint8_t> heat_map_png(const Field& field) {
+  float highest = 0;
+  for (const float value : field.distances) {
+    if (std::isfinite(value)) highest = std::max(highest, value);
+  }
+  std::vector<std::uint8_t> rgba(field.distances.size() * 4);
+  for (std::size_t i = 0; i < field.distances.size(); ++i) {
+    const float value = field.distances[i];
+    const pathcore::Rgba colour =
+        !std::isfinite(value)
+            ? kUnreachableSample
+            : pathcore::heatmap_colour(highest > 0 ? static_cast<double>(value) / highest : 0.0);
+    rgba[i * 4] = colour.r;
+    rgba[i * 4 + 1] = colour.g;
+    rgba[i * 4 + 2] = colour.b;
+    rgba[i * 4 + 3] = colour.a;
+  }
+  return pathcore::encode_png_rgba(field.width, field.height, rgba);
+}
+
+// The distances as little-endian float32, as GetField sent them.
+std::vector<std::uint8_t> raw_float32(const Field& field) {
+  std::vector<std::uint8_t> bytes;
+  bytes.reserve(field.distances.size() * 4);
+  for (const float value : field.distances) {
+    const auto bits = std::bit_cast<std::uint32_t>(value);
+    for (int shift = 0; shift < 32; shift += 8) {
+      bytes.push_back(static_cast<std::uint8_t>(bits >> shift));
+    }
+  }
+  return bytes;
+}
+
+}  // namespace
+
+Command add_field_command(CLI::App& app) {
+  auto [command_app, args, command] = add_command(
+      app, "field",
+      "Download the distance field toward a goal (GetField) as a heat map PNG, or raw float32",
+      run_field);
+  command_app->footer(
+      "The field is the cost of the cheapest grid path from each pixel to --to under the path "
+      "options (as find computes it; the server's field cache serves it when it holds it). The "
+      "PNG has one pixel per sample: bright yellow at the goal to dark purple at the highest "
+      "cost, grey where the goal cannot be reached (blocked or cut off). --raw writes width x "
+      "height little-endian float32 values instead (row-major, +infinity where unreachable). "
+      "--flow FILE also writes one byte per sample: the direction of the first step toward the "
+      "goal (1 = N, 2 = NE, ... 8 = NW; 0 at the goal and where unreachable). The size is "
+      "printed (and in the JSON object with --json).");
+  command_app->add_option("MASK", args->mask, "Mask name on the server")->required();
+  command_app->add_option("--to", args->to, "The field's goal: X Y")
+      ->expected(2)
+      ->required()
+      ->type_name("INT");
+  command_app->add_option("--areas", args->path.areas,
+                          "Walkable area ids, e.g. 1,2,5 (default all)");
+  command_app->add_flag("--eight", args->path.eight, "Eight neighbours (default four)");
+  command_app->add_flag("--corner-cutting", args->path.corner_cutting,
+                        "With --eight, allow diagonal steps past blocked corners");
+  command_app->add_option("--cost", args->path.costs,
+                          "Step cost of an area, AREA=COST (repeatable)");
+  command_app
+      ->add_option("--clearance", args->path.clearance,
+                   "Agent clearance in pixels: the field of the pixels whose centre is at least "
+                   "this far from every blocked pixel and the mask edge (0: every walkable pixel)")
+      ->type_name("PIXELS")
+      ->check(CLI::NonNegativeNumber);
+  command_app->add_option("--crop", args->crop, "Only this rectangle of the mask: X Y W H")
+      ->expected(4)
+      ->type_name("UINT");
+  command_app
+      ->add_option("--downsample", args->downsample,
+                   "Keep every N-th pixel of every N-th row (from the crop's top-left pixel)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  command_app->add_flag("--raw", args->raw,
+                        "Write raw little-endian float32 distances instead of a PNG");
+  command_app->add_option("--flow", args->flow_output, "Also write the flow bytes to this file")
+      ->type_name("FILE");
+  command_app->add_option("-o,--output", args->output, "The file to write (PNG, or raw with --raw)")
+      ->required()
+      ->type_name("FILE");
+  return command;
+}
+
+int run_field(Client& client, const FieldArgs& args, bool json) {
+  pb::FindPathRequest options;  // the path options, parsed as find parses them
+  fill_path_request(args.path, options);
+  pb::GetFieldRequest request;
+  request.set_mask(args.mask);
+  *request.mutable_goal() = make_point(args.to[0], args.to[1]);
+  request.set_enabled_areas(options.enabled_areas());
+  request.set_connectivity(options.connectivity());
+  request.set_allow_corner_cutting(options.allow_corner_cutting());
+  *request.mutable_area_costs() = options.area_costs();
+  request.set_clearance(options.clearance());
+  if (args.crop.size() == 4) {
+    pb::Rect& crop = *request.mutable_crop();
+    crop.set_x(args.crop[0]);
+    crop.set_y(args.crop[1]);
+    crop.set_width(args.crop[2]);
+    crop.set_height(args.crop[3]);
+    if (crop.width() == 0 || crop.height() == 0) {
+      throw UsageError("--crop: width and height must be at least 1");
+    }
+  }
+  request.set_downsample(args.downsample);
+  request.set_include_flow(!args.flow_output.empty());
+
+  const Result<Field> result = client.get_field(request);
+  if (!result.ok()) {
+    std::cerr << format_status(result.status) << "\n";
+    return kExitRpcError;
+  }
+  const Field& field = result.value;
+  write_binary_file(args.output, args.raw ? raw_float32(field) : heat_map_png(field));
+  if (!args.flow_output.empty()) write_binary_file(args.flow_output, field.flow);
+
+  std::size_t reachable = 0;
+  for (const float value : field.distances) reachable += std::isfinite(value) ? 1 : 0;
+  if (json) {
+    google::protobuf::Struct summary;
+    auto& fields = *summary.mutable_fields();
+    fields["output"].set_string_value(args.output);
+    fields["width"].set_number_value(field.width);
+    fields["height"].set_number_value(field.height);
+    fields["reachable"].set_number_value(static_cast<double>(reachable));
+    fields["mask_revision"].set_number_value(static_cast<double>(field.mask_revision));
+    fields["cache_hit"].set_bool_value(field.cache_hit);
+    if (!args.flow_output.empty()) fields["flow"].set_string_value(args.flow_output);
+    std::cout << to_json(summary) << "\n";
+  } else {
+    std::cout << "wrote " << args.output << " (" << field.width << "x" << field.height
+              << (args.raw ? " float32" : " PNG") << ")  reachable " << reachable << "  revision "
+              << field.mask_revision << "  cache_hit " << (field.cache_hit ? "true" : "false");
+    if (!args.flow_output.empty()) std::cout << "  flow " << args.flow_output;
+    std::cout << "\n";
+  }
+  return kExitOk;
+}
+
+}  // namespace pathfinder::cli

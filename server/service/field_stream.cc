@@ -1,0 +1,377 @@
+// GetField: the distance field toward a goal, streamed in chunks of rows.
+//
+// The call is validated and planned on gRPC's thread; a field in the cache
+// (the one FindPath fills and reads) is streamed from there at once. A cold
+// one is filled on the compute pool through the shared flights (one fill per
+// field; a FindPath parked on it is served as usual), cached, and streamed.
+// Each chunk is encoded when the previous one has been written (one write in
+// flight), so a slow reader holds at most one chunk of the server's memory,
+// charged to the pending-answer budget.
+
+#include <grpcpp/grpcpp.h>
+
+#include <atomic>
+#include <cmath>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "pathcore/agent_clearance.h"
+#include "service/cached_find_path.h"
+#include "service/field_samples.h"
+#include "service/pathfinder_service.h"
+#include "service/proto_convert.h"
+#include "service/rpc_status.h"
+#include "service/usable_entry.h"
+
+namespace pathserver {
+namespace {
+
+namespace v1 = pathfinding::v1;
+
+// Most row data (distances plus flow bytes) in one chunk: 1 MiB, as the proto promises.
+constexpr std::size_t kFieldChunkBytes = std::size_t{1} << 20;
+
+constexpr std::string_view kQueryLimitFlag = "--max-query-kb";
+
+}  // namespace
+
+// A GetField request, validated: what to fill and which samples to send.
+struct PathfinderService::FieldPlan {
+  MaskEntryPtr entry;
+  pathcore::FieldOptions options;  // normalized
+  double clearance = 0;            // 0 unless it excludes pixels
+  pathcore::Point goal;
+  FieldWindow window;
+  bool include_flow = false;
+};
+
+// The field a plan streams, and the pixels it was filled on (the usable mask
+// with clearance). field is null when the goal is not walkable there.
+struct PathfinderService::PlannedField {
+  FieldPtr field;
+  std::shared_ptr<const pathcore::Mask> walked;
+  bool hit = false;
+};
+
+grpc::Status PathfinderService::plan_field(const v1::GetFieldRequest& request,
+                                           FieldPlan& plan) const {
+  if (auto problem = mask_name_problem(request.mask())) return invalid("mask: " + *problem);
+  const auto connectivity = to_core(request.connectivity());
+  if (!connectivity) {
+    return invalid("connectivity: unknown value " + std::to_string(request.connectivity()));
+  }
+  pathcore::AreaCosts costs = pathcore::unit_area_costs();
+  for (const auto& [area, cost] : request.area_costs()) {
+    if (area < 1 || area > static_cast<std::uint32_t>(pathcore::kMaxAreaId)) {
+      return invalid("area_costs: area id " + std::to_string(area) + " is out of range 1.." +
+                     std::to_string(pathcore::kMaxAreaId));
+    }
+    if (cost < 1 || cost > 255) {
+      return invalid("area_costs: cost " + std::to_string(cost) + " for area " +
+                     std::to_string(area) + " is out of range 1..255");
+    }
+    costs[area] = static_cast<std::uint8_t>(cost);
+  }
+  const double clearance = request.clearance();
+  if (!std::isfinite(clearance) || clearance < 0) {
+    return invalid("clearance: must be a finite number of pixels, at least 0 (got " +
+                   std::to_string(clearance) + ")");
+  }
+  plan.clearance = pathcore::clearance_excludes_pixels(clearance) ? clearance : 0;
+  const pathcore::AreaSet enabled = pathcore::effective_areas(request.enabled_areas());
+  if (enabled == 0) return no_walkable_area();
+  if (!request.has_goal()) return invalid("goal: is required");
+
+  plan.entry = store_.get(request.mask());
+  if (!plan.entry) return mask_missing(store_, request.mask());
+  if (auto status = check_revision(request.expected_revision(), *plan.entry); !status.ok()) {
+    return status;
+  }
+  const pathcore::Mask& mask = *plan.entry->mask;
+  plan.goal = to_core(request.goal());
+  if (!mask.contains(plan.goal)) return invalid(outside("goal", plan.goal, *plan.entry));
+  CropRequest crop;
+  if (request.has_crop()) {
+    crop = {true, request.crop().x(), request.crop().y(), request.crop().width(),
+            request.crop().height()};
+  }
+  std::string problem;
+  if (!field_window(crop, request.downsample(), mask.width(), mask.height(), plan.window,
+                    problem)) {
+    return invalid(problem);
+  }
+  pathcore::FieldOptions options;
+  options.enabled = enabled;
+  options.connectivity = *connectivity;
+  options.allow_corner_cutting =
+      *connectivity == pathcore::Connectivity::kEight && request.allow_corner_cutting();
+  options.area_costs = costs;
+  plan.options = pathcore::normalized(options);
+  plan.include_flow = request.include_flow();
+  return grpc::Status::OK;
+}
+
+PathfinderService::PlannedField PathfinderService::planned_field(
+    const FieldPlan& plan, FieldSource& source,
+    const std::function<FieldPtr(const FieldKey&, const MaskEntry&, bool&)>& whole) {
+  std::optional<UsableEntry> usable;
+  if (plan.clearance != 0) {
+    usable = usable_entry(usable_masks_, source, *plan.entry, plan.options.enabled, plan.clearance);
+  }
+  const MaskEntry& walked = usable ? usable->entry : *plan.entry;
+  PlannedField planned;
+  planned.walked = walked.mask;
+  if (!walked.mask->walkable(plan.goal, plan.options.enabled))
+    return planned;  // nothing reaches it
+  const FieldKey key = field_key(walked, plan.options, plan.goal, plan.clearance);
+  planned.field = whole(key, walked, planned.hit);
+  return planned;
+}
+
+// The call. Deleted by gRPC (OnDone) after Finish.
+class PathfinderService::FieldStream final : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
+ public:
+  FieldStream(PathfinderService& service, grpc::CallbackServerContext* ctx,
+              Metrics::Clock::time_point started)
+      : service_(service), ctx_(ctx), started_(started) {}
+
+  [[nodiscard]] grpc::CallbackServerContext& context() const { return *ctx_; }
+  [[nodiscard]] const v1::GetFieldRequest& request() const { return request_; }
+  [[nodiscard]] const FieldPlan& plan() const { return plan_; }
+
+  // On gRPC's thread: admits, decodes and plans the call, and streams a
+  // cached field at once or hands the call to the compute pool.
+  void start(const grpc::ByteBuffer* request_bytes);
+
+  // Streams `planned` (once; the call is then the stream's own).
+  void stream(PlannedField planned) {
+    planned_ = std::move(planned);
+    chunk_rows_ = rows_per_chunk(plan_.window.width, plan_.include_flow, kFieldChunkBytes);
+    write_next();
+  }
+
+  // Ends the call (once).
+  void end(const grpc::Status& status) {
+    release_charge();
+    service_.log_and_count("GetField", request_.mask(), *ctx_, started_, status);
+    // gRPC may delete this call as soon as it is finished: nothing of it is
+    // touched after Finish. calls_ is left last, so shutdown waits for it.
+    PathfinderService& service = service_;
+    Finish(status);
+    service.calls_.leave();
+  }
+
+  void OnWriteDone(bool ok) override {
+    release_charge();
+    if (!ok) {
+      end({grpc::StatusCode::CANCELLED, "the client went away during the stream"});
+      return;
+    }
+    if (next_row_ >= plan_.window.height) {
+      end(grpc::Status::OK);
+      return;
+    }
+    write_next();
+  }
+
+  void OnDone() override {
+    release_charge();
+    delete this;
+  }
+  void OnCancel() override {}  // the next write fails (OnWriteDone(false)) or call_gone says so
+
+ private:
+  ~FieldStream() override = default;
+
+  void write_next() {
+    if (grpc::Status gone = service_.call_gone(*ctx_); !gone.ok()) {
+      end(gone);
+      return;
+    }
+    const FieldWindow& window = plan_.window;
+    const std::uint32_t rows = std::min(chunk_rows_, window.height - next_row_);
+    v1::FieldChunk chunk;
+    chunk.set_width(window.width);
+    chunk.set_height(window.height);
+    chunk.set_first_row(next_row_);
+    chunk.set_row_count(rows);
+    chunk.set_mask_revision(plan_.entry->revision);
+    chunk.set_cache_hit(planned_.hit);
+    std::string distances;
+    std::string flow;
+    distances.reserve(std::size_t{rows} * window.width * 4);
+    append_field_rows({planned_.field.get(), planned_.walked.get()}, window, next_row_, rows,
+                      distances, plan_.include_flow ? &flow : nullptr);
+    *chunk.mutable_distances() = std::move(distances);
+    if (plan_.include_flow) *chunk.mutable_flow() = std::move(flow);
+    buffer_.Clear();
+    bool own = false;
+    if (grpc::Status status =
+            grpc::SerializationTraits<v1::FieldChunk>::Serialize(chunk, &buffer_, &own);
+        !status.ok()) {
+      end(status);
+      return;
+    }
+    const std::size_t bytes = buffer_.Length();
+    if (bytes > kPendingAnswerMinBytes) {
+      if (!service_.pending_answers_.try_charge(bytes)) {
+        end({grpc::StatusCode::RESOURCE_EXHAUSTED,
+             "server busy: " + std::to_string(service_.pending_answers_.held() >> 20) +
+                 " MiB of answers already wait for clients to read them (--pending-answers-mb " +
+                 std::to_string(service_.pending_answers_.budget_bytes() >> 20) +
+                 "); retry later"});
+        return;
+      }
+      charged_ = bytes;
+    }
+    next_row_ += rows;
+    StartWrite(&buffer_);
+  }
+
+  void release_charge() {
+    if (charged_ != 0) service_.pending_answers_.release(charged_);
+    charged_ = 0;
+  }
+
+  PathfinderService& service_;
+  grpc::CallbackServerContext* const ctx_;
+  const Metrics::Clock::time_point started_;
+  v1::GetFieldRequest request_;
+  FieldPlan plan_;
+  PlannedField planned_;
+  std::uint32_t chunk_rows_ = 1;
+  std::uint32_t next_row_ = 0;
+  grpc::ByteBuffer buffer_;  // the chunk being written
+  std::size_t charged_ = 0;  // of buffer_, to pending_answers_
+};
+
+// A cold GetField on the compute pool: fills (or waits for another call's
+// fill of) the field, then hands the call to its stream. Answered exactly
+// once: streamed, or failed by whichever thread gets there first.
+class PathfinderService::FieldJob final
+    : public FieldRequest,
+      public std::enable_shared_from_this<PathfinderService::FieldJob> {
+ public:
+  FieldJob(PathfinderService& service, FieldStream& stream, std::optional<FieldKey> counted_miss)
+      : service_(service), stream_(stream), counted_miss_(std::move(counted_miss)) {}
+
+  grpc::Status gone() const override {
+    if (answered_.load(std::memory_order_acquire)) {
+      return {grpc::StatusCode::CANCELLED, "already answered"};
+    }
+    return service_.call_gone(stream_.context());
+  }
+
+  void abandon(const grpc::Status& status) override {
+    if (!answered_.exchange(true, std::memory_order_acq_rel)) stream_.end(status);
+  }
+
+  void resume(const FieldKey& key, FieldPtr field) override {
+    auto self = shared_from_this();
+    service_.pool_.submit(
+        [self, key, field = std::move(field)]() mutable { self->run(&key, std::move(field)); });
+  }
+
+  // given: the field for *given_key of a fill this job waited for.
+  void run(const FieldKey* given_key = nullptr, FieldPtr given = nullptr) {
+    if (answered_.load(std::memory_order_acquire)) return;
+    if (grpc::Status why = gone(); !why.ok()) {
+      abandon(why);
+      return;
+    }
+    FillingSource source(service_.cache_, service_.flights_, shared_from_this());
+    source.set_counted_miss(counted_miss_);
+    if (given != nullptr) source.give(*given_key, std::move(given));
+    PlannedField planned;
+    grpc::Status status;
+    try {
+      status = run_handler_status([&] {
+        planned = service_.planned_field(
+            stream_.plan(), source, [&](const FieldKey& key, const MaskEntry& entry, bool& hit) {
+              return source.whole_field(key, entry, hit);
+            });
+      });
+    } catch (const Parked&) {
+      return;  // resumed by the fill or build it waits for
+    } catch (const RequestGone&) {
+      grpc::Status why = gone();
+      abandon(why.ok() ? grpc::Status(grpc::StatusCode::CANCELLED, "no longer wanted") : why);
+      return;
+    }
+    if (answered_.exchange(true, std::memory_order_acq_rel)) return;
+    if (status.ok()) {
+      stream_.stream(std::move(planned));
+    } else {
+      stream_.end(status);
+    }
+  }
+
+ private:
+  // Turns what the planning throws, other than the source's signals, into a status.
+  template <typename Work>
+  static grpc::Status run_handler_status(Work&& work) {
+    try {
+      work();
+    } catch (const Parked&) {
+      throw;
+    } catch (const RequestGone&) {
+      throw;
+    } catch (const pathcore::Interrupted&) {
+      throw RequestGone{};
+    } catch (const std::bad_alloc&) {
+      return {grpc::StatusCode::RESOURCE_EXHAUSTED, "out of memory"};
+    } catch (const std::exception& e) {
+      return {grpc::StatusCode::INTERNAL, std::string("internal error: ") + e.what()};
+    }
+    return grpc::Status::OK;
+  }
+
+  PathfinderService& service_;
+  FieldStream& stream_;  // alive until answered
+  const std::optional<FieldKey> counted_miss_;
+  std::atomic<bool> answered_{false};
+};
+
+void PathfinderService::FieldStream::start(const grpc::ByteBuffer* request_bytes) {
+  grpc::Status status = service_.admit(*ctx_, Access::kQuery);  // entered calls_: end() leaves
+  if (status.ok()) {
+    status = decode_request(const_cast<grpc::ByteBuffer&>(*request_bytes),
+                            service_.limits_.max_query_bytes, kQueryLimitFlag, request_);
+  }
+  if (status.ok()) status = service_.plan_field(request_, plan_);
+  if (!status.ok()) {
+    end(status);
+    return;
+  }
+  // Warm: the cached field (and usable mask), streamed from this thread.
+  CacheOnlySource warm(service_.cache_);
+  try {
+    PlannedField planned = service_.planned_field(
+        plan_, warm, [&](const FieldKey& key, const MaskEntry& entry, bool& hit) {
+          FieldLease lease = warm.field(key, entry, key.goal);
+          hit = true;
+          return lease.owner;
+        });
+    stream(std::move(planned));
+    return;
+  } catch (const NeedsFill&) {
+    // Cold: filled (or a usable mask built) on the compute pool.
+  } catch (const std::exception& e) {
+    end({grpc::StatusCode::INTERNAL, std::string("internal error: ") + e.what()});
+    return;
+  }
+  auto job = std::make_shared<FieldJob>(service_, *this, warm.missed());
+  if (!service_.pool_.try_submit([job] { job->run(); })) end(service_.busy());
+}
+
+grpc::ServerWriteReactor<grpc::ByteBuffer>* PathfinderService::GetField(
+    grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* request) {
+  auto* call = new FieldStream(*this, ctx, start_call());  // deleted by gRPC (OnDone)
+  call->start(request);
+  return call;
+}
+
+}  // namespace pathserver
