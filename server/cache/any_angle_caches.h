@@ -64,7 +64,7 @@ using AnyAngleGoalCache = LruCache<AnyAngleGoalKey, pathcore::AnyAngleGoalTable,
 // and distance tables per (graph, goal), "anyangle_goals". The third level,
 // the per-start query, is cheap and not cached. A graph's bytes grow with
 // the mask's corners and visible pairs (kilobytes on open maps, tens of
-// megabytes on mazes); a table's with the corners (12 bytes each).
+// megabytes on mazes); a table's with the corners (8 bytes each).
 struct AnyAngleCaches {
   AnyAngleCaches(CacheBudget& budget, std::size_t graph_entries, std::size_t goal_entries)
       : graphs(budget, "anyangle_graphs", graph_entries),
