@@ -216,6 +216,15 @@ void FillingSource::finish_deferred() noexcept {
     }
   }
   deferred_.clear();
+  const std::function<bool()> stopping = [this] { return flights_.stopping(); };
+  for (LaterWork& work : later_) {
+    try {
+      work(stopping);
+    } catch (...) {
+      // Stopped by shutdown, or out of memory: later calls do the work again.
+    }
+  }
+  later_.clear();
 }
 
 CachedPathResult cached_find_path(const MaskEntry& entry, FieldSource& source,

@@ -184,8 +184,11 @@ AnyAngleGoalTable AnyAngleGoalTable::search(const AnyAngleGraph& graph, Point go
       }
     }
   }
-  // Toward a start, what is not settled is not final: left out.
-  if (toward) {
+  // Toward a start: a search that ran out of corners settled every one the
+  // goal reaches, which is the complete table. Else what is not settled is
+  // not final: left out.
+  if (toward && open.empty()) table.complete_ = true;
+  if (!table.complete_) {
     for (std::uint32_t c = 0; c < count; ++c) {
       if (!settled[c]) table.distance_[c] = kUnreached;
     }
