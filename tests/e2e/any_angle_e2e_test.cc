@@ -477,6 +477,66 @@ TEST(AnyAngleE2eTest, TheSameRequestColdAndCachedGetsTheSameBytes) {
   EXPECT_GT(found, 12);
 }
 
+// Many first calls to one goal at once (each searches toward its own start,
+// one of them leaves the complete table to be built): every answer equals
+// the one the cached table gives later.
+TEST(AnyAngleE2eTest, ConcurrentFirstCallsToOneGoalAgreeWithTheCachedAnswers) {
+  ServerProcess server(server_options());
+  Client uploader = make_client(server);
+  std::mt19937_64 rng(2123);
+  constexpr std::uint32_t kSide = 64;
+  std::string areas(kSide * kSide, '\x01');
+  std::bernoulli_distribution wall(0.25);
+  for (char& cell : areas) cell = wall(rng) ? '\0' : '\x01';
+  ASSERT_TRUE(uploader.upload_mask(pathtest::raw_upload("crowd", kSide, kSide, areas)).ok());
+  const pathcore::Mask mask(kSide, kSide, std::vector<std::uint8_t>(areas.begin(), areas.end()));
+  std::uniform_int_distribution<std::int32_t> coordinate(0, kSide - 1);
+  const auto walkable_point = [&] {
+    for (;;) {
+      const pathcore::Point p{coordinate(rng), coordinate(rng)};
+      if (mask.walkable(p, pathcore::kAllAreas)) return p;
+    }
+  };
+  for (int round = 0; round < 4; ++round) {
+    const pathcore::Point goal = walkable_point();
+    constexpr int kCallers = 8;
+    std::vector<pathcore::Point> starts;
+    for (int i = 0; i < kCallers; ++i) starts.push_back(walkable_point());
+    std::vector<pb::FindPathResponse> first(kCallers);
+    std::vector<grpc::Status> statuses(kCallers);
+    std::vector<std::thread> callers;
+    for (int i = 0; i < kCallers; ++i) {
+      callers.emplace_back([&, i] {
+        Client client = make_client(server);
+        const auto answer = client.find_path(any_angle_request("crowd", starts[i], goal));
+        statuses[i] = answer.status;
+        first[i] = answer.value;
+      });
+    }
+    for (std::thread& caller : callers) caller.join();
+    for (int i = 0; i < kCallers; ++i) {
+      const std::string context = "round " + std::to_string(round) + " caller " +
+                                  std::to_string(i);
+      ASSERT_TRUE(statuses[i].ok()) << context << ": " << statuses[i].error_message();
+      first[i].clear_cache_hit();
+      bool cached = false;
+      ASSERT_TRUE(eventually(
+          [&] {
+            const auto again = uploader.find_path(any_angle_request("crowd", starts[i], goal));
+            if (!again.ok()) return false;
+            // A goal no start reaches never gets a table: nothing to wait for.
+            cached = again.value.cache_hit() || !again.value.found();
+            pb::FindPathResponse answer = again.value;
+            answer.clear_cache_hit();
+            EXPECT_EQ(answer.SerializeAsString(), first[i].SerializeAsString()) << context;
+            return cached;
+          },
+          10s))
+          << context;
+    }
+  }
+}
+
 TEST(AnyAngleE2eTest, SnappingMovesTheEndsToWhatAnyAnglePathsReach) {
   ServerProcess server(server_options());
   Client client = make_client(server);
