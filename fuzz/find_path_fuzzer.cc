@@ -266,6 +266,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::optional<double> expected =
         pathtest::any_angle_shortest_length(usable, enabled, start, goal, std::nullopt, cut);
     if (path.has_value() != expected.has_value()) fail("any-angle: found differs from the reference");
+    // A goal's first call answers from a search toward its start: the same answer.
+    const pathcore::AnyAngleGoalTable toward =
+        pathcore::AnyAngleGoalTable::build_toward(graph, goal, start);
+    const std::optional<pathcore::AnyAnglePath> cold =
+        pathcore::find_any_angle_path(graph, toward, start);
+    if (cold.has_value() != path.has_value() ||
+        (path && (cold->points != path->points || cold->pixels != path->pixels ||
+                  cold->length != path->length))) {
+      fail("any-angle: the search toward the start answers otherwise than the complete table");
+    }
     if (path) {
       if (std::fabs(path->length - *expected) > 1e-9 * std::max(1.0, *expected)) {
         fail("any-angle: length " + std::to_string(path->length) + ", reference " +

@@ -2,8 +2,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 
 #include "cache/cache_budget.h"
 #include "cache/lru_cache.h"
@@ -62,9 +64,11 @@ using AnyAngleGoalCache = LruCache<AnyAngleGoalKey, pathcore::AnyAngleGoalTable,
 // members of the one cache budget like the other query caches: graphs per
 // (mask revision, areas, corner rule, clearance), labelled "anyangle_graphs" in metrics,
 // and distance tables per (graph, goal), "anyangle_goals". The third level,
-// the per-start query, is cheap and not cached. A graph's bytes grow with
+// the per-start query, is cheap and not cached. A goal's first call answers
+// from a search toward its start and builds the complete table after it has
+// answered (service/any_angle_find_path.cc). A graph's bytes grow with
 // the mask's corners and visible pairs (kilobytes on open maps, tens of
-// megabytes on mazes); a table's with the corners (12 bytes each).
+// megabytes on mazes); a table's with the corners (8 bytes each).
 struct AnyAngleCaches {
   AnyAngleCaches(CacheBudget& budget, std::size_t graph_entries, std::size_t goal_entries)
       : graphs(budget, "anyangle_graphs", graph_entries),
@@ -75,8 +79,24 @@ struct AnyAngleCaches {
     goals.erase_if([mask](const AnyAngleGoalKey& key) { return key.graph.mask == mask; });
   }
 
+  // A goal's complete table is built once at a time, after the call that
+  // first asked for the goal is answered: true when the caller should build
+  // it (and then call table_built), false when someone already is.
+  [[nodiscard]] bool start_table(const AnyAngleGoalKey& key) {
+    const std::lock_guard lock(building_mutex_);
+    return building_.insert(key).second;
+  }
+  void table_built(const AnyAngleGoalKey& key) {
+    const std::lock_guard lock(building_mutex_);
+    building_.erase(key);
+  }
+
   AnyAngleGraphCache graphs;
   AnyAngleGoalCache goals;
+
+ private:
+  std::mutex building_mutex_;
+  std::unordered_set<AnyAngleGoalKey, AnyAngleGoalKeyHash> building_;
 };
 
 }  // namespace pathserver

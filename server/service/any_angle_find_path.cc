@@ -55,12 +55,33 @@ AnyAnglePathResult between(const MaskEntry& entry, AnyAngleCaches& caches, Field
   // A table cached against an evicted and rebuilt graph still fits it: the
   // graph is a function of its key, so its corners are the same.
   if (!table) {
+    // The goal's first call: a search toward this start only (a fraction of
+    // the complete table's cost on large maps), whose answer is the one the
+    // complete table gives (pathcore::find_any_angle_path), then the
+    // complete table after answering, once at a time per goal. A search that
+    // had to settle everything is complete already.
     hit = false;
     table = run_heavy(source, [&](const std::function<bool()>& interrupt) {
       return std::make_shared<const pathcore::AnyAngleGoalTable>(
-          pathcore::AnyAngleGoalTable::build(*graph, goal, interrupt));
+          pathcore::AnyAngleGoalTable::build_toward(*graph, goal, start, interrupt));
     });
-    caches.goals.put(key, table);
+    if (table->complete()) {
+      caches.goals.put(key, table);
+    } else if (caches.start_table(key)) {
+      source.after_answer([&caches, graph, key](const std::function<bool()>& interrupt) {
+        try {
+          if (!caches.goals.get(key)) {
+            caches.goals.put(key, std::make_shared<const pathcore::AnyAngleGoalTable>(
+                                      pathcore::AnyAngleGoalTable::build(*graph, key.goal,
+                                                                         interrupt)));
+          }
+        } catch (...) {
+          caches.table_built(key);
+          throw;
+        }
+        caches.table_built(key);
+      });
+    }
   }
   result.cache_hit = hit;
   std::optional<pathcore::AnyAnglePath> path = pathcore::find_any_angle_path(*graph, *table, start);

@@ -32,14 +32,19 @@ struct AnyAnglePathResult {
 };
 
 // FindPath with SMOOTHING_ANY_ANGLE on a stored mask (or a usable entry for
-// clearance): the graph for (mask, revision, areas, corner rule, clearance) and the distance table for the goal from
-// `caches`, built on a miss, then pathcore::find_any_angle_path. Builds and
-// snapping scans ask `source` first (FieldSource::begin_scan): on gRPC's
-// thread (CacheOnlySource) it throws NeedsFill, so the call moves to the
-// compute pool and runs again there, where the builds poll the call's
-// deadline, cancellation and shutdown (an interrupted build throws
-// RequestGone and is not cached). Concurrent misses of one key each build
-// (no single flight, unlike fields); the cache keeps the last.
+// clearance): the graph for (mask, revision, areas, corner rule, clearance)
+// from `caches`, built on a miss; the goal's distance table from `caches`,
+// or on a miss a search toward this start only
+// (pathcore::AnyAngleGoalTable::build_toward), the complete table being
+// built after the answer (FieldSource::after_answer, once at a time per
+// goal); then pathcore::find_any_angle_path, whose answer is the same from
+// either table. Builds and snapping scans ask `source` first
+// (FieldSource::begin_scan): on gRPC's thread (CacheOnlySource) it throws
+// NeedsFill, so the call moves to the compute pool and runs again there,
+// where the builds poll the call's deadline, cancellation and shutdown (an
+// interrupted build throws RequestGone and is not cached). Concurrent misses
+// of one graph each build it (no single flight, unlike fields); the cache
+// keeps the last.
 //
 // An unwalkable start or goal, or ends no path joins: found = false, or with
 // snap_to_reachable the ends move as pathcore::snap_endpoints moves them for

@@ -178,6 +178,15 @@ FieldLease FillingSource::lead(const std::shared_ptr<Flight>& flight, const Mask
 void FillingSource::finish_deferred() noexcept {
   for (auto& fill : deferred_) (void)finish_fill(*fill, nullptr);
   deferred_.clear();
+  const std::function<bool()> stopping = [this] { return flights_.stopping(); };
+  for (LaterWork& work : later_) {
+    try {
+      work(stopping);
+    } catch (...) {
+      // Stopped by shutdown, or out of memory: later calls do the work again.
+    }
+  }
+  later_.clear();
 }
 
 FieldPtr FillingSource::finish_fill(Deferred& fill, FieldRequest* leader) noexcept {

@@ -54,6 +54,11 @@ class FieldSource {
   virtual void build_once(const FieldKey& /*flight_key*/, const std::function<void()>& build) {
     build();
   }
+  // Work for later calls, not for this call's answer (a complete any-angle
+  // goal table): run after the call is answered, with an interrupt check
+  // that says stop when the server stops. The default runs it now, unchecked.
+  using LaterWork = std::function<void(const std::function<bool()>& interrupt)>;
+  virtual void after_answer(LaterWork work) { work({}); }
 };
 
 // Thrown by CacheOnlySource when a field is not cached: the request needs a fill.
@@ -121,8 +126,11 @@ class FillingSource final : public FieldSource {
   // with a null field when the build ends, to run again and find the result
   // cached (or, when it could not be cached, build it in turn).
   void build_once(const FieldKey& flight_key, const std::function<void()>& build) override;
+  // Kept until finish_deferred.
+  void after_answer(LaterWork work) override { later_.push_back(std::move(work)); }
   // Finishes the fields this request answered from half-built, caches them and
-  // resumes their waiters. Never throws; a fill stopped by shutdown is dropped.
+  // resumes their waiters, then runs the work left for after the answer.
+  // Never throws; a fill or work stopped by shutdown is dropped.
   void finish_deferred() noexcept;
   // The whole field for key (GetField): from the cache, a field given, or a
   // fill this request leads, finished here (cached, its waiters served)
@@ -147,6 +155,7 @@ class FillingSource final : public FieldSource {
   FieldPtr given_;
   std::optional<FieldKey> counted_miss_;
   std::vector<std::unique_ptr<Deferred>> deferred_;
+  std::vector<LaterWork> later_;
 };
 
 // A half-built field for one key, valid at one settled start pixel only (a

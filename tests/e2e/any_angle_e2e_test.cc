@@ -3,8 +3,9 @@
 // (support/any_angle_reference.h: its own visibility graph and line test),
 // reasons and snapped ends against a breadth-first search written here; the
 // other smoothings' precise_points against their points. Also: bad input,
-// the cache (cache_hit on a warm call), and a graph build that the call's
-// deadline stops on the compute pool.
+// the cache (cache_hit on a warm call, the same bytes as the cold call's
+// answer), and a graph build that the call's deadline stops on the compute
+// pool.
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -15,9 +16,11 @@
 #include <cstdint>
 #include <deque>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "pathcore/mask.h"
@@ -38,6 +41,7 @@ using pathfinder::Client;
 using pathtest::ServerOptions;
 using pathtest::ServerProcess;
 using ::testing::HasSubstr;
+using namespace std::chrono_literals;
 using ::testing::StartsWith;
 
 const fs::path kMovingAiDir = fs::path(PATHFINDER_SOURCE_DIR) / "tests/data/movingai";
@@ -140,6 +144,18 @@ void expect_legal_path(const pathcore::Mask& mask, const pb::FindPathResponse& a
         << context << " segment " << i;
   }
   EXPECT_NEAR(walked, answer.length(), 1e-9 * std::max(1.0, walked)) << context;
+}
+
+// A goal's first call answers from a search toward its start; the goal's
+// complete table is built after that answer. True once `cached` says so
+// (polled), false after `timeout`.
+bool eventually(const std::function<bool()>& cached, std::chrono::milliseconds timeout) {
+  const auto give_up = std::chrono::steady_clock::now() + timeout;
+  while (!cached()) {
+    if (std::chrono::steady_clock::now() > give_up) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return true;
 }
 
 TEST(AnyAngleE2eTest, RandomMasksMatchTheReference) {
@@ -349,10 +365,11 @@ TEST(AnyAngleE2eTest, WarmCallsToTheSameGoalAreCacheHits) {
   EXPECT_NEAR(first.value.length(), expected, 1e-9 * expected);
   expect_legal_path(mask, first.value, {2, 30}, {35, 30}, false, "door");
 
+  // The goal's complete table comes after the answer.
+  ASSERT_TRUE(eventually([&] { return cache_bytes("anyangle_goals") > 0; }, 10s));
   const double graph_bytes = cache_bytes("anyangle_graphs");
   const double goal_bytes = cache_bytes("anyangle_goals");
   EXPECT_GT(graph_bytes, 0);
-  EXPECT_GT(goal_bytes, 0);
 
   const auto warm = client.find_path(any_angle_request("door", {5, 38}, {35, 30}));
   ASSERT_TRUE(warm.ok());
@@ -366,7 +383,7 @@ TEST(AnyAngleE2eTest, WarmCallsToTheSameGoalAreCacheHits) {
   ASSERT_TRUE(new_goal.ok());
   EXPECT_FALSE(new_goal.value.cache_hit()) << "a new goal builds its table";
   EXPECT_EQ(cache_bytes("anyangle_graphs"), graph_bytes) << "on the same graph";
-  EXPECT_GT(cache_bytes("anyangle_goals"), goal_bytes);
+  EXPECT_TRUE(eventually([&] { return cache_bytes("anyangle_goals") > goal_bytes; }, 10s));
   const auto other_rule = client.find_path(any_angle_request("door", {5, 38}, {30, 2}, true));
   ASSERT_TRUE(other_rule.ok());
   EXPECT_FALSE(other_rule.value.cache_hit()) << "the corner rule has its own graph";
@@ -386,6 +403,138 @@ TEST(AnyAngleE2eTest, WarmCallsToTheSameGoalAreCacheHits) {
   EXPECT_FALSE(patched.value.cache_hit()) << "a new revision builds again";
   EXPECT_EQ(patched.value.mask_revision(), 2U);
   EXPECT_LT(patched.value.length(), warm.value.length());
+}
+
+// The project's promise: the same request on the same revision gets the
+// same answer, cached or not. A goal's first call answers from a search
+// toward its start, later ones from the complete table: byte for byte the
+// same answer (cache_hit aside), on mirror-symmetric rooms where shortest
+// paths tie, both corner rules and with a clearance.
+TEST(AnyAngleE2eTest, TheSameRequestColdAndCachedGetsTheSameBytes) {
+  ServerProcess server(server_options());
+  Client client = make_client(server);
+  std::mt19937_64 rng(2122);
+  constexpr std::uint32_t kSide = 48;
+  std::string areas(kSide * kSide, '\x01');
+  std::bernoulli_distribution wall(0.2);
+  for (std::uint32_t y = 0; y < kSide; ++y) {
+    for (std::uint32_t x = 0; x < kSide / 2; ++x) {
+      const char cell = wall(rng) ? '\0' : '\x01';
+      areas[y * kSide + x] = cell;
+      areas[y * kSide + (kSide - 1 - x)] = cell;  // left-right mirror
+    }
+  }
+  ASSERT_TRUE(client.upload_mask(pathtest::raw_upload("mirror", kSide, kSide, areas)).ok());
+  const pathcore::Mask mask(kSide, kSide, std::vector<std::uint8_t>(areas.begin(), areas.end()));
+  std::uniform_int_distribution<std::int32_t> coordinate(0, kSide - 1);
+  const auto walkable_point = [&] {
+    for (;;) {
+      const pathcore::Point p{coordinate(rng), coordinate(rng)};
+      if (mask.walkable(p, pathcore::kAllAreas)) return p;
+    }
+  };
+  int found = 0;
+  for (int round = 0; round < 24; ++round) {
+    const pathcore::Point goal = walkable_point();
+    // Mirror images of the goal across the axis tie most.
+    const pathcore::Point start =
+        round % 2 == 0 ? pathcore::Point{static_cast<std::int32_t>(kSide) - 1 - goal.x, goal.y}
+                       : walkable_point();
+    pb::FindPathRequest request = any_angle_request("mirror", start, goal, round % 3 == 1);
+    if (round % 4 == 3) request.set_clearance(1.0);
+    const std::string context = "round " + std::to_string(round);
+    const auto cold = client.find_path(request);
+    ASSERT_TRUE(cold.ok()) << context << ": " << cold.status.error_message();
+    EXPECT_FALSE(cold.value.cache_hit()) << context;
+    pb::FindPathResponse first = cold.value;
+    first.clear_cache_hit();
+    if (!first.found()) {
+      // (An end the clearance leaves unusable: no table to wait for.)
+      const auto again = client.find_path(request);
+      ASSERT_TRUE(again.ok()) << context;
+      pb::FindPathResponse answer = again.value;
+      answer.clear_cache_hit();  // the usable pixels are cached now
+      EXPECT_EQ(answer.SerializeAsString(), first.SerializeAsString()) << context;
+      continue;
+    }
+    ++found;
+    // Until the complete table is cached, each call searches afresh.
+    bool cached = false;
+    ASSERT_TRUE(eventually(
+        [&] {
+          const auto again = client.find_path(request);
+          if (!again.ok()) return false;
+          cached = again.value.cache_hit();
+          pb::FindPathResponse answer = again.value;
+          answer.clear_cache_hit();
+          EXPECT_EQ(answer.SerializeAsString(), first.SerializeAsString())
+              << context << (cached ? " (cached)" : " (searched again)");
+          return cached;
+        },
+        10s))
+        << context;
+  }
+  EXPECT_GT(found, 12);
+}
+
+// Many first calls to one goal at once (each searches toward its own start,
+// one of them leaves the complete table to be built): every answer equals
+// the one the cached table gives later.
+TEST(AnyAngleE2eTest, ConcurrentFirstCallsToOneGoalAgreeWithTheCachedAnswers) {
+  ServerProcess server(server_options());
+  Client uploader = make_client(server);
+  std::mt19937_64 rng(2123);
+  constexpr std::uint32_t kSide = 64;
+  std::string areas(kSide * kSide, '\x01');
+  std::bernoulli_distribution wall(0.25);
+  for (char& cell : areas) cell = wall(rng) ? '\0' : '\x01';
+  ASSERT_TRUE(uploader.upload_mask(pathtest::raw_upload("crowd", kSide, kSide, areas)).ok());
+  const pathcore::Mask mask(kSide, kSide, std::vector<std::uint8_t>(areas.begin(), areas.end()));
+  std::uniform_int_distribution<std::int32_t> coordinate(0, kSide - 1);
+  const auto walkable_point = [&] {
+    for (;;) {
+      const pathcore::Point p{coordinate(rng), coordinate(rng)};
+      if (mask.walkable(p, pathcore::kAllAreas)) return p;
+    }
+  };
+  for (int round = 0; round < 4; ++round) {
+    const pathcore::Point goal = walkable_point();
+    constexpr int kCallers = 8;
+    std::vector<pathcore::Point> starts;
+    for (int i = 0; i < kCallers; ++i) starts.push_back(walkable_point());
+    std::vector<pb::FindPathResponse> first(kCallers);
+    std::vector<grpc::Status> statuses(kCallers);
+    std::vector<std::thread> callers;
+    for (int i = 0; i < kCallers; ++i) {
+      callers.emplace_back([&, i] {
+        Client client = make_client(server);
+        const auto answer = client.find_path(any_angle_request("crowd", starts[i], goal));
+        statuses[i] = answer.status;
+        first[i] = answer.value;
+      });
+    }
+    for (std::thread& caller : callers) caller.join();
+    for (int i = 0; i < kCallers; ++i) {
+      const std::string context = "round " + std::to_string(round) + " caller " +
+                                  std::to_string(i);
+      ASSERT_TRUE(statuses[i].ok()) << context << ": " << statuses[i].error_message();
+      first[i].clear_cache_hit();
+      bool cached = false;
+      ASSERT_TRUE(eventually(
+          [&] {
+            const auto again = uploader.find_path(any_angle_request("crowd", starts[i], goal));
+            if (!again.ok()) return false;
+            // A goal no start reaches never gets a table: nothing to wait for.
+            cached = again.value.cache_hit() || !again.value.found();
+            pb::FindPathResponse answer = again.value;
+            answer.clear_cache_hit();
+            EXPECT_EQ(answer.SerializeAsString(), first[i].SerializeAsString()) << context;
+            return cached;
+          },
+          10s))
+          << context;
+    }
+  }
 }
 
 TEST(AnyAngleE2eTest, SnappingMovesTheEndsToWhatAnyAnglePathsReach) {

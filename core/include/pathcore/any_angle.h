@@ -7,7 +7,8 @@
 //                      convex corners of the blocked region and the taut
 //                      visibility edges between them;
 //   AnyAngleGoalTable  per goal: the exact distance from every corner to the
-//                      goal, with the next corner on the way (Dijkstra);
+//                      goal (Dijkstra), or for one start from the corners
+//                      its path may bend at (A*, a goal's first call);
 //   find_any_angle_path  per start: the start's visible corners against the
 //                      table, plus the straight segment to the goal.
 //
@@ -101,8 +102,8 @@ class AnyAngleGraph {
   std::vector<std::uint32_t> neighbours_;
 };
 
-// Level 2: the exact distance from every corner to one goal, and the next
-// vertex on a shortest way there (another corner or the goal itself).
+// Level 2: the exact distance from every corner to one goal (complete), or
+// from just the corners a path from one start could bend at (toward a start).
 class AnyAngleGoalTable {
  public:
   // The goal must be inside the graph's mask (InvalidArgument otherwise); a
@@ -111,24 +112,49 @@ class AnyAngleGoalTable {
   // goal's visible corners.
   [[nodiscard]] static AnyAngleGoalTable build(const AnyAngleGraph& graph, Point goal,
                                                const std::function<bool()>& interrupt = {});
+  // What one start needs of the table, for a goal not seen before: A* from
+  // the goal toward `start` (heuristic: the straight distance to it), which
+  // stops once no unsettled corner can lie on a path within
+  // kAnyAnglePathTolerance of the shortest. Every corner it settles has the
+  // distance build() gives it (up to rounding); the rest are infinite.
+  // find_any_angle_path then answers exactly as from build()'s table, but
+  // for this start only (InvalidArgument for another). start must be inside
+  // the mask; cost: the corners within the ellipse of the answer, roughly.
+  [[nodiscard]] static AnyAngleGoalTable build_toward(const AnyAngleGraph& graph, Point goal,
+                                                      Point start,
+                                                      const std::function<bool()>& interrupt = {});
 
   [[nodiscard]] Point goal() const { return goal_; }
   [[nodiscard]] bool goal_walkable() const { return goal_walkable_; }
-  // Distance (pixels) from corner c to the goal; infinity when unreachable.
+  // Built by build(): valid for every start. Else only for start().
+  [[nodiscard]] bool complete() const { return complete_; }
+  [[nodiscard]] Point start() const { return start_; }
+  // Distance (pixels) from corner c to the goal; infinity when unreachable
+  // (or, toward a start, not needed).
   [[nodiscard]] double distance(std::uint32_t c) const { return distance_[c]; }
-  // The next corner from c toward the goal, or kGoal when it is the goal.
-  static constexpr std::uint32_t kGoal = 0xFFFFFFFFU;
-  [[nodiscard]] std::uint32_t next(std::uint32_t c) const { return next_[c]; }
   // The number of corners of the graph it was built from.
   [[nodiscard]] std::size_t corner_count() const { return distance_.size(); }
   [[nodiscard]] std::size_t memory_bytes() const;
 
  private:
+  static AnyAngleGoalTable search(const AnyAngleGraph& graph, Point goal,
+                                  const std::optional<Point>& toward,
+                                  const std::function<bool()>& interrupt);
+
   Point goal_;
+  Point start_;
   bool goal_walkable_ = false;
+  bool complete_ = true;
   std::vector<double> distance_;
-  std::vector<std::uint32_t> next_;
 };
+
+// How far (relative) a returned path may be from the shortest. Several
+// shortest paths tie on symmetric masks, and distances summed in another
+// order (A* toward a start, Dijkstra for the whole table) differ in the last
+// bits: find_any_angle_path takes, among the ways within this tolerance, the
+// one of lowest corner indices, so the answer does not depend on which
+// table it came from. Far below the 1e-9 that exactness asks.
+inline constexpr double kAnyAnglePathTolerance = 1e-12;
 
 // Level 3's answer: the shortest path's vertices, start centre first, goal
 // centre last, the corners it bends at between; its Euclidean length; and for
@@ -144,9 +170,14 @@ struct AnyAnglePath {
 
 // The exact shortest path from start to the table's goal; std::nullopt when
 // start or goal is not walkable or no path joins them. A one-point path when
-// start == goal. InvalidArgument for a start outside the mask or a table
-// built from a graph with another number of corners (it must come from this
-// graph). O(the start's visible region within the ellipse of the answer).
+// start == goal. Of the paths within kAnyAnglePathTolerance of the shortest,
+// the one whose first corner has the lowest index, then whose next corner
+// has, and so on; length is that polyline's, summed from the start. So a
+// table toward this start and a complete one give the same answer, bit for
+// bit. InvalidArgument for a start outside the mask, a table built from a
+// graph with another number of corners (it must come from this graph), or
+// a table toward another start. O(the start's visible region within the
+// ellipse of the answer, plus the neighbours of the path's corners).
 [[nodiscard]] std::optional<AnyAnglePath> find_any_angle_path(const AnyAngleGraph& graph,
                                                               const AnyAngleGoalTable& table,
                                                               Point start);

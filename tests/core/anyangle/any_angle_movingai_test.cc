@@ -278,6 +278,16 @@ TEST_P(AnyAngleMovingAi, EveryScenarioIsExact) {
     const std::optional<AnyAnglePath> path = find_any_angle_path(graph, table, s.start);
     times.stop(times.engine);
     ASSERT_TRUE(path.has_value()) << context << ": every benchmark scenario has a path";
+    {
+      // A goal's first call answers from a search toward its start: the
+      // same answer, bit for bit (the server's cold and warm calls).
+      const AnyAngleGoalTable toward = AnyAngleGoalTable::build_toward(graph, s.goal, s.start);
+      const std::optional<AnyAnglePath> cold = find_any_angle_path(graph, toward, s.start);
+      ASSERT_TRUE(cold.has_value()) << context << ": cold";
+      EXPECT_EQ(cold->points, path->points) << context << ": cold";
+      EXPECT_EQ(cold->pixels, path->pixels) << context << ": cold";
+      EXPECT_EQ(cold->length, path->length) << context << ": cold";
+    }
     times.start();
     const std::optional<double> walked =
         checked_walked_length(mask, param.cut, s.start, s.goal, *path, context);
