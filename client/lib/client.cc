@@ -195,7 +195,8 @@ std::string json_seconds(std::chrono::milliseconds duration) {
 std::string retry_service_config(const RetryPolicy& policy) {
   if (!policy.enabled) return "";
   // The calls that change nothing: repeating one is always safe.
-  static constexpr const char* kIdempotent[] = {"FindPath", "Reachable", "StandardMove", "GetMask",
+  static constexpr const char* kIdempotent[] = {"FindPath", "Reachable", "StandardMove",
+                                                "LineOfSight", "NearestWalkable", "GetMask",
                                                 "ListMasks"};
   std::ostringstream json;
   json << R"({"methodConfig":[{"name":[)";
@@ -307,6 +308,17 @@ Result<pb::ReachableResponse> Client::reachable(const pb::ReachableRequest& requ
 Result<pb::StandardMoveResponse> Client::standard_move(const pb::StandardMoveRequest& request) {
   return call<pb::StandardMoveResponse>(stub_.get(), &pb::Pathfinder::Stub::StandardMove, request,
                                         options_, request.mask());
+}
+
+Result<pb::LineOfSightResponse> Client::line_of_sight(const pb::LineOfSightRequest& request) {
+  return call<pb::LineOfSightResponse>(stub_.get(), &pb::Pathfinder::Stub::LineOfSight, request,
+                                       options_, request.mask());
+}
+
+Result<pb::NearestWalkableResponse> Client::nearest_walkable(
+    const pb::NearestWalkableRequest& request) {
+  return call<pb::NearestWalkableResponse>(stub_.get(), &pb::Pathfinder::Stub::NearestWalkable,
+                                           request, options_, request.mask());
 }
 
 Result<ServingStatus> Client::health_check(const std::string& service) {

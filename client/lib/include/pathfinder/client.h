@@ -34,7 +34,7 @@ inline constexpr const char* kMaskHeader = "x-pathfinder-mask";
 // Retries of calls that failed with UNAVAILABLE (the server or a balancer in
 // front of it was unreachable or went away), done by gRPC itself through the
 // channel's service config. Only the idempotent calls are retried: FindPath,
-// Reachable, StandardMove, GetMask and ListMasks. UploadMask, PatchMask and
+// Reachable, StandardMove, LineOfSight, NearestWalkable, GetMask and ListMasks. UploadMask, PatchMask and
 // DeleteMask never are: a write that reached a replica which died before
 // answering may have been applied, and a repeated PatchMask without
 // expected_revision would apply twice.
@@ -170,6 +170,13 @@ class Client {
   // Finds an RPG-style route of standard moves.
   Result<pathfinding::v1::StandardMoveResponse> standard_move(
       const pathfinding::v1::StandardMoveRequest& request);
+  // Answers, for each pair, whether the segment a-b is walkable and if not
+  // where it is first blocked.
+  Result<pathfinding::v1::LineOfSightResponse> line_of_sight(
+      const pathfinding::v1::LineOfSightRequest& request);
+  // Finds, for each point, the nearest usable pixel (snapping's rule).
+  Result<pathfinding::v1::NearestWalkableResponse> nearest_walkable(
+      const pathfinding::v1::NearestWalkableRequest& request);
 
   // grpc.health.v1.Health/Check for service ("" = the whole server).
   Result<ServingStatus> health_check(const std::string& service = "");
