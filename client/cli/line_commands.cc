@@ -203,7 +203,9 @@ Command add_line_of_sight_command(CLI::App& app) {
 
 Command add_nearest_command(CLI::App& app) {
   auto [nearest, args, command] = add_command(
-      app, "nearest", "The nearest walkable pixel to each (X,Y), by FindPath's snapping rule",
+      app, "nearest",
+      "The nearest walkable pixel (with --clearance: usable) to each (X,Y), by FindPath's "
+      "snapping rule",
       run_nearest);
   nearest->add_option("MASK", args->mask, "Mask name")->required();
   nearest->add_option("COORDS", args->coordinates, "X Y [X Y ...] (or --file)");
