@@ -141,7 +141,19 @@ def field_seeds():
         write("field", "random-%02d" % i, header + pixels)
 
 
+def line_seeds():
+    rng = random.Random(20261127)
+    for i in range(10):
+        w, h = rng.randint(1, 24), rng.randint(1, 24)
+        walls = rng.choice([0.0, 0.1, 0.3, 0.6])
+        header = bytes([w - 1, h - 1, i % 2] + [rng.randrange(w) if j % 2 == 0 else rng.randrange(h)
+                                                for j in range(6)] + [rng.choice([0, 0, 0b110])])
+        pixels = bytes(0 if rng.random() < walls else rng.randint(1, 3) for _ in range(w * h))
+        write("line_queries", "random-%02d" % i, header + pixels)
+
+
 if __name__ == "__main__":
     decoder_seeds()
     path_seeds()
     field_seeds()
+    line_seeds()

@@ -161,6 +161,7 @@ constexpr std::pair<const char*, const char*> kFieldFlags[] = {
     {"area_costs", "--cost"},     {"enabled_areas", "--areas"},
     {"smoothing", "--smoothing"}, {"connectivity", "--eight"},
     {"max_moves", "--max-moves"}, {"expected_revision", "--expected-revision"},
+    {"reachable_from", "--from"},
 };
 
 bool is_word_char(char c) {

@@ -20,6 +20,7 @@
 #include "cli_suggest.h"
 #include "command.h"
 #include "health_command.h"
+#include "line_commands.h"
 #include "mask_commands.h"
 #include "pathfinder/client.h"
 #include "query_commands.h"
@@ -72,7 +73,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_flag("--no-retry", global.no_retry,
                "Do not retry a call that fails with UNAVAILABLE (by default find, reachable, "
-               "standard-move, get and list are tried up to 5 times within --timeout, with "
+               "standard-move, los, nearest, get and list are tried up to 5 times within --timeout, with "
                "backoff; upload, patch and delete never are)");
   app.add_option("--token-file", global.token_file,
                  "Send the token in FILE as 'authorization: Bearer <token>' (default: env "
@@ -97,6 +98,8 @@ int main(int argc, char** argv) {
     list.push_back(cli::add_find_command(app));
     list.push_back(cli::add_reachable_command(app));
     list.push_back(cli::add_standard_move_command(app));
+    list.push_back(cli::add_line_of_sight_command(app));
+    list.push_back(cli::add_nearest_command(app));
     list.push_back(cli::add_patch_command(app));
     list.push_back(cli::add_health_command(app));
     list.push_back(cli::add_render_command(app));

@@ -196,7 +196,8 @@ std::string json_seconds(std::chrono::milliseconds duration) {
 std::string retry_service_config(const RetryPolicy& policy) {
   if (!policy.enabled) return "";
   // The calls that change nothing: repeating one is always safe.
-  static constexpr const char* kIdempotent[] = {"FindPath", "Reachable", "StandardMove", "GetMask",
+  static constexpr const char* kIdempotent[] = {"FindPath", "Reachable", "StandardMove",
+                                                "LineOfSight", "NearestWalkable", "GetMask",
                                                 "ListMasks"};
   std::ostringstream json;
   json << R"({"methodConfig":[{"name":[)";
@@ -379,6 +380,17 @@ Result<Field> Client::get_field(const pb::GetFieldRequest& request) {
                          std::to_string(field.height) + " rows"};
   }
   return result;
+}
+
+Result<pb::LineOfSightResponse> Client::line_of_sight(const pb::LineOfSightRequest& request) {
+  return call<pb::LineOfSightResponse>(stub_.get(), &pb::Pathfinder::Stub::LineOfSight, request,
+                                       options_, request.mask());
+}
+
+Result<pb::NearestWalkableResponse> Client::nearest_walkable(
+    const pb::NearestWalkableRequest& request) {
+  return call<pb::NearestWalkableResponse>(stub_.get(), &pb::Pathfinder::Stub::NearestWalkable,
+                                           request, options_, request.mask());
 }
 
 Result<ServingStatus> Client::health_check(const std::string& service) {

@@ -21,6 +21,7 @@ std::size_t ComponentKeyHash::operator()(const ComponentKey& key) const {
   hash_mix(seed, std::hash<std::uint64_t>{}(key.enabled));
   hash_mix(seed,
            static_cast<std::size_t>(key.connectivity) * 2 + (key.allow_corner_cutting ? 1 : 0));
+  hash_mix(seed, std::hash<double>{}(key.clearance));
   return seed;
 }
 

@@ -26,6 +26,9 @@ struct ComponentKey {
   // share the kFour entry.
   pathcore::Connectivity connectivity = pathcore::Connectivity::kFour;
   bool allow_corner_cutting = false;
+  // Agent clearance whose usable pixels were labelled (NearestWalkable); 0
+  // for the walkable pixels (only clearances that exclude pixels are kept).
+  double clearance = 0;
 
   friend bool operator==(const ComponentKey&, const ComponentKey&) = default;
 };

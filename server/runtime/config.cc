@@ -134,10 +134,20 @@ std::optional<int> parse_config(int argc, char** argv, ServerConfig& config) {
       ->type_name("N")
       ->check(CLI::Range(1, 1 << 30))
       ->capture_default_str();
+  app.add_option("--max-line-pairs", config.max_line_pairs,
+                 "Most pairs one LineOfSight request may carry (more is RESOURCE_EXHAUSTED)")
+      ->type_name("N")
+      ->check(CLI::Range(1, 1 << 30))
+      ->capture_default_str();
+  app.add_option("--max-nearest-points", config.max_nearest_points,
+                 "Most points one NearestWalkable request may carry (more is RESOURCE_EXHAUSTED)")
+      ->type_name("N")
+      ->check(CLI::Range(1, 1 << 30))
+      ->capture_default_str();
   app.add_option("--cache-mb", config.cache_mb,
                  "Memory budget in MiB shared by every cache: distance fields (2-8 bytes per "
-                 "mask pixel), Reachable's component labels (4 per pixel), StandardMove routes "
-                 "and FindPath answers. The least recently used entries of any of them go "
+                 "mask pixel), Reachable's component labels (4 per pixel), NearestWalkable's "
+                 "distance transforms (5 per pixel), StandardMove routes and FindPath answers. The least recently used entries of any of them go "
                  "first; 0 disables caching. Besides it, up to a 32nd of it keeps the memory "
                  "of dropped fields for the next fills (no new pages to fault in)")
       ->type_name("MIB")

@@ -13,6 +13,10 @@ namespace pathserver {
 
 // Default ServiceLimits::max_reachable_pairs and --max-reachable-pairs.
 inline constexpr int kDefaultMaxReachablePairs = 10000;
+// Defaults of ServiceLimits::max_line_pairs (--max-line-pairs) and
+// max_nearest_points (--max-nearest-points).
+inline constexpr int kDefaultMaxLinePairs = 100000;
+inline constexpr int kDefaultMaxNearestPoints = 100000;
 
 // What pathfinder-server was asked to do: one field per flag, defaults as
 // --help shows them.
@@ -39,6 +43,8 @@ struct ServerConfig {
   std::size_t max_masks = kDefaultMaxMasks;
   std::uint64_t max_stored_mb = kDefaultMaxStoredBytes / (1024 * 1024);
   int max_reachable_pairs = kDefaultMaxReachablePairs;
+  int max_line_pairs = kDefaultMaxLinePairs;
+  int max_nearest_points = kDefaultMaxNearestPoints;
   std::vector<std::string> seed_masks;  // NAME=FILE
   std::string port_file;
   std::string admin_token_file;

@@ -107,6 +107,8 @@ std::string_view logged_mask(const v1::DeleteMaskRequest& request) { return requ
 std::string_view logged_mask(const v1::GetMaskRequest& request) { return request.name(); }
 std::string_view logged_mask(const v1::ListMasksRequest& /*request*/) { return {}; }
 std::string_view logged_mask(const v1::StandardMoveRequest& request) { return request.mask(); }
+std::string_view logged_mask(const v1::LineOfSightRequest& request) { return request.mask(); }
+std::string_view logged_mask(const v1::NearestWalkableRequest& request) { return request.mask(); }
 
 constexpr std::string_view kQueryLimitFlag = "--max-query-kb";
 constexpr std::string_view kMessageLimitFlag = "--max-message-mb";
@@ -342,6 +344,7 @@ void PathfinderService::drop_stale_caches(const std::string& mask,
   query_caches_.erase_mask(mask);
   any_angle_caches_.erase_mask(mask);
   usable_masks_.erase_if([&mask](const UsableMaskKey& key) { return key.mask == mask; });
+  nearest_.erase_if([&mask](const NearestKey& key) { return key.mask == mask; });
 }
 
 // One cold FindPath call: runs on the compute pool, parks on another call's
@@ -603,6 +606,28 @@ grpc::ServerUnaryReactor* PathfinderService::StandardMove(grpc::CallbackServerCo
       ctx, "StandardMove", Access::kQuery, request, response,
       [this](Call& call, const std::function<bool()>* interrupt) {
         return standard_move(call.request(), call.answer(), interrupt);
+      });
+}
+
+grpc::ServerUnaryReactor* PathfinderService::LineOfSight(grpc::CallbackServerContext* ctx,
+                                                         const grpc::ByteBuffer* request,
+                                                         grpc::ByteBuffer* response) {
+  using Call = MessageCall<v1::LineOfSightRequest, v1::LineOfSightResponse>;
+  return respond<v1::LineOfSightRequest, v1::LineOfSightResponse>(
+      ctx, "LineOfSight", Access::kQuery, request, response,
+      [this](Call& call, const std::function<bool()>* interrupt) {
+        return line_of_sight(call.request(), call.answer(), interrupt);
+      });
+}
+
+grpc::ServerUnaryReactor* PathfinderService::NearestWalkable(grpc::CallbackServerContext* ctx,
+                                                             const grpc::ByteBuffer* request,
+                                                             grpc::ByteBuffer* response) {
+  using Call = MessageCall<v1::NearestWalkableRequest, v1::NearestWalkableResponse>;
+  return respond<v1::NearestWalkableRequest, v1::NearestWalkableResponse>(
+      ctx, "NearestWalkable", Access::kQuery, request, response,
+      [this](Call& call, const std::function<bool()>* interrupt) {
+        return nearest_walkable(call.request(), call.answer(), interrupt);
       });
 }
 

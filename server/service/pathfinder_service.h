@@ -12,6 +12,7 @@
 #include "cache/any_angle_caches.h"
 #include "cache/field_cache.h"
 #include "cache/field_flights.h"
+#include "cache/nearest_cache.h"
 #include "cache/query_caches.h"
 #include "cache/usable_mask_cache.h"
 #include "pathcore/codec.h"
@@ -33,6 +34,12 @@ struct ServiceLimits {
   std::uint64_t max_pixels = pathcore::kDefaultMaxPixels;
   // Most pairs one Reachable request may carry (more: RESOURCE_EXHAUSTED).
   int max_reachable_pairs = kDefaultMaxReachablePairs;
+  // Most pairs one LineOfSight request, and points one NearestWalkable
+  // request, may carry (more: RESOURCE_EXHAUSTED).
+  int max_line_pairs = kDefaultMaxLinePairs;
+  int max_nearest_points = kDefaultMaxNearestPoints;
+  // NearestWalkable's distance transforms kept (LRU; 0 disables caching).
+  std::size_t nearest_entries = 64;
   // Component labellings kept for Reachable (LRU; 0 disables caching).
   std::size_t component_cache_entries = 64;
   // Stitched StandardMove answers kept (LRU; 0 disables caching).
@@ -116,7 +123,9 @@ using RawPathfinderService = pathfinding::v1::Pathfinder::WithRawCallbackMethod_
                         pathfinding::v1::Pathfinder::WithRawCallbackMethod_Reachable<
                             pathfinding::v1::Pathfinder::WithRawCallbackMethod_StandardMove<
                                 pathfinding::v1::Pathfinder::WithRawCallbackMethod_GetField<
-                                    pathfinding::v1::Pathfinder::CallbackService>>>>>>>>>;
+                                    pathfinding::v1::Pathfinder::WithRawCallbackMethod_LineOfSight<
+                                        pathfinding::v1::Pathfinder::WithRawCallbackMethod_NearestWalkable<
+                                            pathfinding::v1::Pathfinder::CallbackService>>>>>>>>>>>;
 
 // Thrown by a handler body on gRPC's thread when its call needs heavy work:
 // the call is handed to the compute pool and the body run again there.
@@ -169,6 +178,11 @@ class PathfinderService final : public RawPathfinderService {
   // In field_stream.cc: server streaming, one chunk written at a time.
   grpc::ServerWriteReactor<grpc::ByteBuffer>* GetField(grpc::CallbackServerContext* ctx,
                                                        const grpc::ByteBuffer* request) override;
+  grpc::ServerUnaryReactor* LineOfSight(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* request,
+                                        grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* NearestWalkable(grpc::CallbackServerContext* ctx,
+                                            const grpc::ByteBuffer* request,
+                                            grpc::ByteBuffer* response) override;
 
  private:
   // Handler bodies. `interrupt` is null on gRPC's thread: a body that needs
@@ -197,6 +211,13 @@ class PathfinderService final : public RawPathfinderService {
   grpc::Status standard_move(const pathfinding::v1::StandardMoveRequest& request,
                              pathfinding::v1::StandardMoveResponse& response,
                              const std::function<bool()>* interrupt);
+  // In line_queries.cc.
+  grpc::Status line_of_sight(const pathfinding::v1::LineOfSightRequest& request,
+                             pathfinding::v1::LineOfSightResponse& response,
+                             const std::function<bool()>* interrupt);
+  grpc::Status nearest_walkable(const pathfinding::v1::NearestWalkableRequest& request,
+                                pathfinding::v1::NearestWalkableResponse& response,
+                                const std::function<bool()>* interrupt);
   grpc::Status find_path(const pathfinding::v1::FindPathRequest& request,
                          pathfinding::v1::FindPathResponse& response, FieldSource& source);
 
@@ -266,6 +287,8 @@ class PathfinderService final : public RawPathfinderService {
                                    limits_.any_angle_goal_entries};
   // The usable pixels of requests with agent clearance, charged to the same budget.
   UsableMaskCache usable_masks_{cache_.budget(), "usable_masks", limits_.usable_mask_entries};
+  // NearestWalkable's distance transforms, charged to the same budget.
+  NearestCache nearest_{cache_.budget(), "nearest", limits_.nearest_entries};
   // Fills in progress, one per field (single flight), and usable-mask builds.
   FieldFlights flights_;
   // Large answers not yet read by their clients.

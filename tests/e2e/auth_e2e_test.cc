@@ -95,6 +95,23 @@ std::vector<Rpc> all_rpcs() {
          *request.mutable_goal() = pathfinder::make_point(3, 2);
          return c.get_field(request).status;
        }},
+      {"LineOfSight", false,
+       [](Client& c) {
+         pb::LineOfSightRequest request;
+         request.set_mask("m");
+         auto* pair = request.add_pairs();
+         *pair->mutable_a() = pathfinder::make_point(0, 0);
+         *pair->mutable_b() = pathfinder::make_point(3, 2);
+         return c.line_of_sight(request).status;
+       }},
+      {"NearestWalkable", false,
+       [](Client& c) {
+         pb::NearestWalkableRequest request;
+         request.set_mask("m");
+         *request.add_points() = pathfinder::make_point(3, 2);
+         *request.mutable_reachable_from() = pathfinder::make_point(0, 0);
+         return c.nearest_walkable(request).status;
+       }},
   };
 }
 

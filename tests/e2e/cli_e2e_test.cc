@@ -205,7 +205,7 @@ TEST(CliUsageTest, HelpExitsZeroAndNamesEveryCommand) {
   const auto result = pathfind({"--help"});
   EXPECT_EQ(result.exit_code, 0) << describe(result);
   for (const char* command : {"upload", "get", "list", "delete", "find", "reachable",
-                              "standard-move", "patch", "health", "render"}) {
+                              "standard-move", "los", "nearest", "patch", "health", "render"}) {
     EXPECT_THAT(result.out, HasSubstr(command));
   }
   EXPECT_THAT(result.out, AllOf(HasSubstr("--server"), HasSubstr("--json"), HasSubstr("--timeout"),
@@ -290,6 +290,12 @@ TEST(CliUsageTest, UsageErrorsExitTwo) {
       {"find", "m", "1", "2", "3", "4", "--cost", "nonsense"},
       {"upload", "m", "f", "--format", "gif"},
       {"reachable", "m", "1", "2", "3"},  // not a multiple of four
+      {"los", "m", "1", "2", "3"},        // not a multiple of four
+      {"los", "m"},                       // no pairs
+      {"los", "m", "--file", "/nonexistent/segments.txt"},
+      {"nearest", "m", "1"},              // not a multiple of two
+      {"nearest", "m", "1", "2", "--from", "3"},
+      {"nearest", "m", "1", "2", "--clearance", "-1"},
       {"--timeout", "-3", "list"},
       {"list", "--no-such-option"},
   };
@@ -669,6 +675,46 @@ TEST_F(CliE2eTest, ReachableCommand) {
   EXPECT_EQ(lines[2], std::string("(2,2) -> (9,0): ") + (second ? "reachable" : "unreachable"));
 }
 
+// The level: walls at x = 8 (rows 0..12) and x = 20 (rows 3..15).
+TEST_F(CliE2eTest, LineOfSightCommand) {
+  upload_level("demo");
+  const auto result = run({"los", "demo", "2", "2", "30", "2", "30", "14", "2", "14", "0", "0", "7", "15"});
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  const auto lines = lines_of(result.out);
+  ASSERT_EQ(lines.size(), 4U) << result.out;
+  EXPECT_EQ(lines[0], "revision 1");
+  EXPECT_EQ(lines[1], "(2,2) -> (30,2): blocked at (8,2)");
+  EXPECT_EQ(lines[2], "(30,14) -> (2,14): blocked at (20,14)");  // walking from (30,14)
+  EXPECT_EQ(lines[3], "(0,0) -> (7,15): clear");
+  // The same pairs from a file, with a comment and commas.
+  const std::string file = scratch_file("segments.txt", "# a b\n2,2 30,2\n30 14 2 14\n");
+  const auto from_file = run({"--json", "los", "demo", "--file", file});
+  ASSERT_EQ(from_file.exit_code, 0) << describe(from_file);
+  EXPECT_THAT(from_file.out, HasSubstr("\"first_blocked\":{\"x\":8,\"y\":2}"));
+  EXPECT_THAT(from_file.out, HasSubstr("\"first_blocked\":{\"x\":20,\"y\":14}"));
+  const auto outside = run({"los", "demo", "0", "0", "32", "0"});
+  EXPECT_EQ(outside.exit_code, 1) << describe(outside);
+  EXPECT_THAT(outside.err, HasSubstr("pairs[0].b"));
+}
+
+TEST_F(CliE2eTest, NearestCommand) {
+  upload_level("demo");
+  // (8,5) and (20,10) are wall: their nearest pixels are one to the left
+  // (ties at distance 1 go to the first in row-major order).
+  const std::string file = scratch_file("points.txt", "20 10\n");
+  const auto result = run({"nearest", "demo", "8", "5", "3", "3", "--file", file, "--from", "30", "2"});
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  const auto lines = lines_of(result.out);
+  ASSERT_EQ(lines.size(), 4U) << result.out;
+  EXPECT_EQ(lines[0], "revision 1");
+  EXPECT_EQ(lines[1], "(8,5): (7,5) at 1");
+  EXPECT_EQ(lines[2], "(3,3): (3,3) at 0");
+  EXPECT_EQ(lines[3], "(20,10): (19,10) at 1");
+  const auto outside = run({"nearest", "demo", "1", "1", "--from", "40", "1"});
+  EXPECT_EQ(outside.exit_code, 1) << describe(outside);
+  EXPECT_THAT(outside.err, HasSubstr("--from"));
+}
+
 TEST_F(CliE2eTest, StandardMoveCommand) {
   upload_level("demo");
   const auto result = run({"standard-move", "demo", "2", "2", "6", "10", "--max-moves", "2"});
@@ -814,7 +860,9 @@ TEST_F(CliE2eTest, ServerAddressComesFromTheEnvironmentUnlessGiven) {
 
 TEST_F(CliE2eTest, StaleExpectedRevisionIsFailedPrecondition) {
   expect_stale_revision_refused({{"reachable", "demo", "2", "2", "30", "10"},
-                                 {"standard-move", "demo", "2", "2", "6", "10"}});
+                                 {"standard-move", "demo", "2", "2", "6", "10"},
+                                 {"los", "demo", "2", "2", "6", "10"},
+                                 {"nearest", "demo", "8", "5"}});
 }
 
 // Needs the server to honour FindPathRequest.expected_revision.

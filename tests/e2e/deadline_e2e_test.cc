@@ -204,4 +204,66 @@ TEST(DeadlineE2eTest, OneMillisecondGetFieldNeverEndsInALateOk) {
   EXPECT_EQ(server->terminate_and_wait(std::chrono::seconds(15)), 0) << server->log();
 }
 
+// NearestWalkable's first call on a mask builds a full-HD distance transform
+// (and, with reachable_from, the component labels) on the compute pool: an
+// expired call stops there and never ends in a late OK; asked patiently
+// afterwards it answers. LineOfSight's long batches go to the pool too.
+TEST(DeadlineE2eTest, OneMillisecondColdNearestWalkableAndLongLineOfSightNeverEndInALateOk) {
+  pathtest::TempDir scratch;
+  ServerOptions options;
+  options.binary = PATHFINDER_SERVER_BIN;
+  options.extra_args = {"--compute-threads",   "1",
+                        "--metrics-address",   "127.0.0.1:0",
+                        "--metrics-port-file", scratch.file("metrics.port")};
+  const auto server = std::make_unique<ServerProcess>(std::move(options));
+  const int metrics_port = std::stoi(pathtest::read_text_file(scratch.file("metrics.port")));
+  const auto ok_count = [&](const std::string& rpc) {
+    const auto response = pathtest::http_request(metrics_port, "GET", "/metrics");
+    const auto samples = pathtest::parse_prometheus_text(response.body).samples;
+    const auto it = samples.find("pathfinder_requests_total{rpc=\"" + rpc + "\",code=\"OK\"}");
+    return it == samples.end() ? 0.0 : it->second;
+  };
+  Client patient = make_client(*server, std::chrono::seconds(60));
+  // Full HD, walled at x 960.
+  std::string areas(static_cast<std::size_t>(kWidth) * kHeight, '\x01');
+  for (int y = 0; y < kHeight; ++y) areas[static_cast<std::size_t>(y) * kWidth + 960] = '\0';
+  ASSERT_TRUE(patient.upload_mask(pathtest::raw_upload("halves", kWidth, kHeight, areas)).ok());
+
+  pb::NearestWalkableRequest nearest;
+  nearest.set_mask("halves");
+  *nearest.add_points() = pathfinder::make_point(1500, 500);
+  *nearest.mutable_reachable_from() = pathfinder::make_point(10, 10);
+  pb::LineOfSightRequest los;
+  los.set_mask("halves");
+  for (int i = 0; i < 2000; ++i) {  // about 4 million pixels of segments
+    auto* pair = los.add_pairs();
+    *pair->mutable_a() = pathfinder::make_point(0, i % kHeight);
+    *pair->mutable_b() = pathfinder::make_point(kWidth - 1, (i * 7) % kHeight);
+  }
+  Client hasty = make_client(*server, std::chrono::milliseconds(1));
+  for (int i = 0; i < 3; ++i) {
+    const auto result = hasty.nearest_walkable(nearest);
+    EXPECT_EQ(result.status.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED)
+        << i << ": " << result.status.error_message();
+    const auto lines = hasty.line_of_sight(los);
+    EXPECT_EQ(lines.status.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED)
+        << i << ": " << lines.status.error_message();
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  EXPECT_EQ(ok_count("NearestWalkable"), 0.0) << "a call ran past its deadline to an OK";
+  EXPECT_EQ(ok_count("LineOfSight"), 0.0) << "a call ran past its deadline to an OK";
+
+  const auto answered = patient.nearest_walkable(nearest);
+  ASSERT_TRUE(answered.ok()) << answered.status.error_message();
+  EXPECT_EQ(answered.value.results(0).point().x(), 959);  // the nearest left of the wall
+  EXPECT_EQ(answered.value.results(0).point().y(), 500);
+  const auto lines = patient.line_of_sight(los);
+  ASSERT_TRUE(lines.ok()) << lines.status.error_message();
+  EXPECT_FALSE(lines.value.results(0).clear());
+  EXPECT_EQ(lines.value.results(0).first_blocked().x(), 960);
+  const auto health = patient.health_check();
+  ASSERT_TRUE(health.ok()) << health.status.error_message();
+  EXPECT_EQ(server->terminate_and_wait(std::chrono::seconds(15)), 0) << server->log();
+}
+
 }  // namespace

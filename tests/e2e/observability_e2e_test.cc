@@ -168,6 +168,33 @@ TEST_F(MetricsEndpoint, CountsCallsByRpcAndCodeAndReportsTheStore) {
   EXPECT_EQ(server_->terminate_and_wait(), 0) << server_->log();
 }
 
+TEST_F(MetricsEndpoint, CountsLineOfSightAndNearestWalkable) {
+  std::string areas(std::size_t{22} * 18, '\x01');
+  areas[0] = '\0';  // (0,0) blocked: its nearest walkable pixel needs the transform
+  ASSERT_TRUE(client_->upload_mask(pathtest::raw_upload("room", 22, 18, areas)).ok());
+  pb::LineOfSightRequest los;
+  los.set_mask("room");
+  auto* pair = los.add_pairs();
+  *pair->mutable_a() = pathfinder::make_point(1, 1);
+  *pair->mutable_b() = pathfinder::make_point(20, 16);
+  ASSERT_TRUE(client_->line_of_sight(los).ok());
+  *pair->mutable_b() = pathfinder::make_point(22, 16);  // outside
+  EXPECT_EQ(client_->line_of_sight(los).status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  pb::NearestWalkableRequest nearest;
+  nearest.set_mask("room");
+  *nearest.add_points() = pathfinder::make_point(0, 0);
+  const auto answered = client_->nearest_walkable(nearest);
+  ASSERT_TRUE(answered.ok()) << answered.status.error_message();
+  EXPECT_TRUE(answered.value.results(0).found());
+
+  const auto parsed = scrape();
+  EXPECT_EQ(parsed.samples.at(requests("LineOfSight", "OK")), 1);
+  EXPECT_EQ(parsed.samples.at(requests("LineOfSight", "INVALID_ARGUMENT")), 1);
+  EXPECT_EQ(parsed.samples.at(requests("NearestWalkable", "OK")), 1);
+  // The transform (5 bytes a pixel) is charged to the one cache budget.
+  EXPECT_GE(parsed.samples.at("pathfinder_cache_bytes{cache=\"nearest\"}"), 22 * 18 * 5);
+}
+
 TEST_F(MetricsEndpoint, CountsReachableAndStandardMove) {
   ASSERT_TRUE(client_->upload_mask(open_room("tiles", 22, 18)).ok());
   pb::ReachableRequest reachable;
@@ -839,7 +866,8 @@ TEST(Reflection, DescribesThePathfinderAndTheHealthService) {
   const auto* pathfinder = pool.FindServiceByName("pathfinding.v1.Pathfinder");
   ASSERT_NE(pathfinder, nullptr);
   for (const char* method : {"UploadMask", "PatchMask", "DeleteMask", "GetMask", "ListMasks",
-                             "FindPath", "Reachable", "StandardMove"}) {
+                             "FindPath", "Reachable", "StandardMove", "LineOfSight",
+                             "NearestWalkable"}) {
     EXPECT_NE(pathfinder->FindMethodByName(method), nullptr) << method;
   }
 

@@ -426,6 +426,76 @@ class PathfinderInteropTest(unittest.TestCase):
             # The level is what we think: the room only by the road, the pocket sealed.
             self.assertEqual(want, [enabled == 0, False, True, enabled == 0])
 
+    def test_line_of_sight(self):
+        self.upload("los")
+
+        def supercover(a, b):
+            """Pixels whose closed square the segment a-b touches, ordered from a by the
+            parameter t where it first touches them, ties row-major (exact fractions)."""
+            from fractions import Fraction
+            touched = []
+            for y in range(min(a[1], b[1]) - 1, max(a[1], b[1]) + 2):
+                for x in range(min(a[0], b[0]) - 1, max(a[0], b[0]) + 2):
+                    enter, leave = Fraction(0), Fraction(1)
+                    for c0, d, p in ((a[0], b[0] - a[0], x), (a[1], b[1] - a[1], y)):
+                        if d == 0:
+                            if c0 != p:
+                                enter, leave = Fraction(1), Fraction(0)
+                            continue
+                        lo = Fraction(2 * p - 1 - 2 * c0, 2 * d)
+                        hi = Fraction(2 * p + 1 - 2 * c0, 2 * d)
+                        enter, leave = max(enter, min(lo, hi)), min(leave, max(lo, hi))
+                    if enter <= leave:
+                        touched.append((enter, y, x))
+            return [(x, y) for _, y, x in sorted(touched)]
+
+        pairs = [((0, 0), (9, 0)), ((0, 0), (9, 8)), ((2, 2), (7, 6)), ((9, 8), (0, 0)),
+                 ((0, 8), (9, 8)), ((5, 7), (5, 0)), ((3, 4), (3, 4)), ((0, 2), (9, 2))]
+        response = self.stub.LineOfSight(pb.LineOfSightRequest(
+            mask="los", pairs=[pb.PointPair(a=pb.Point(x=a[0], y=a[1]), b=pb.Point(x=b[0], y=b[1]))
+                               for a, b in pairs]), timeout=CALL_TIMEOUT)
+        self.assertEqual(len(response.results), len(pairs))
+        for (a, b), result in zip(pairs, response.results):
+            blocked = [p for p in supercover(a, b) if not walkable(AREAS, *p)]
+            self.assertEqual(result.clear, not blocked, (a, b))
+            if blocked:
+                self.assertEqual(xy(result.first_blocked), blocked[0], (a, b))
+            else:
+                self.assertFalse(result.HasField("first_blocked"))
+        self.assertTrue(response.results[0].clear)  # the top row is open
+        details = self.assert_status(grpc.StatusCode.INVALID_ARGUMENT, self.stub.LineOfSight,
+                                     pb.LineOfSightRequest(mask="los", pairs=[
+                                         pb.PointPair(a=pb.Point(x=0, y=0), b=pb.Point(x=10, y=0))]))
+        self.assertTrue(details.startswith("pairs[0].b:"), details)
+
+    def test_nearest_walkable(self):
+        self.upload("near")
+        points = [(0, 0), (3, 1), (4, 4), (5, 4), (1, 7), (9, 1), (6, 7)]
+        for enabled in (0, 1 << 2):
+            response = self.stub.NearestWalkable(pb.NearestWalkableRequest(
+                mask="near", points=[pb.Point(x=x, y=y) for x, y in points],
+                enabled_areas=enabled), timeout=CALL_TIMEOUT)
+            for (px, py), result in zip(points, response.results):
+                # Exhaustive: smallest squared distance, ties to the first in row-major order.
+                best = min(((x - px) ** 2 + (y - py) ** 2, y, x)
+                           for y in range(HEIGHT) for x in range(WIDTH)
+                           if walkable(AREAS, x, y, enabled))
+                self.assertTrue(result.found)
+                self.assertEqual(xy(result.point), (best[2], best[1]), (px, py, enabled))
+                self.assertAlmostEqual(result.distance, math.sqrt(best[0]))
+        # Only pixels reachable from the road: the sealed pocket and the room's inside
+        # count only through the door at (5, 7).
+        response = self.stub.NearestWalkable(pb.NearestWalkableRequest(
+            mask="near", points=[pb.Point(x=4, y=4)], reachable_from=pb.Point(x=0, y=8)),
+            timeout=CALL_TIMEOUT)
+        reach = bfs_distances(AREAS, (0, 8))
+        best = min(((x - 4) ** 2 + (y - 4) ** 2, y, x) for (x, y) in reach)
+        self.assertEqual(xy(response.results[0].point), (best[2], best[1]))
+        details = self.assert_status(grpc.StatusCode.INVALID_ARGUMENT, self.stub.NearestWalkable,
+                                     pb.NearestWalkableRequest(mask="near", points=[
+                                         pb.Point(x=1, y=1), pb.Point(x=-1, y=0)]))
+        self.assertTrue(details.startswith("points[1]:"), details)
+
     def walk_route(self, response, start, forbid_corner_cutting=False):
         """Steps a StandardMove answer tile by tile; returns where it ends."""
         x, y = start

@@ -5,6 +5,7 @@
 // the exact cost of segments and polylines over weighted terrain.
 // Below smoothing.h and path.h, which both use it (core/src/line).
 
+#include <optional>
 #include <vector>
 
 #include "pathcore/distance_field.h"  // AreaCosts
@@ -31,6 +32,17 @@ enum class LineRule {
 // Symmetric: a-b and b-a always give the same answer. O(|b - a|), no allocation.
 [[nodiscard]] bool segment_walkable(const Mask& mask, AreaSet enabled, Point a, Point b,
                                     LineRule rule);
+
+// The first pixel of segment a-b (per rule), walking from a, that is not
+// walkable for `enabled`; nullopt when segment_walkable. The order: kBresenham
+// walks bresenham_line(a, b) from a; kNoCornerCutting orders the supercover by
+// where the segment first touches each pixel's closed square going from a,
+// the three pixels first touched at once where it passes through a pixel
+// corner (the two beside the corner and the one beyond it) in row-major order
+// (y, then x). So a itself comes first. Throws InvalidArgument (naming "a" or
+// "b") for a point outside the mask. O(|b - a|), no allocation.
+[[nodiscard]] std::optional<Point> first_blocked_pixel(const Mask& mask, AreaSet enabled, Point a,
+                                                       Point b, LineRule rule);
 
 // The Bresenham pixels of segment a-b, from a to b inclusive: one pixel per
 // step along the longer axis, 8-connected. They are computed from the

@@ -5,11 +5,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <utility>
 #include <vector>
 
 #include "pathcore/clearance.h"
 #include "pathcore/line.h"
+#include "mask/point_checks.h"
 #include "segment_walk.h"
 
 namespace pathcore {
@@ -71,14 +73,22 @@ bool walk_supercover(Point a, Point b, Visit&& visit) {
     const std::int64_t vertical = (1 + 2 * ix) * ny;    // next column border, scaled
     const std::int64_t horizontal = (1 + 2 * iy) * nx;  // next row border, scaled
     if (vertical == horizontal) {
-      // Exactly through a corner: the two pixels beside it count too.
-      if (!visit(x + sx, y) || !visit(x, y + sy)) {
+      // Exactly through a corner: the two pixels beside it count too. The
+      // three pixels entered at the corner are visited in row-major order
+      // (first_blocked_pixel's documented order; the others do not care).
+      const std::int64_t near_row_x = sx > 0 ? x : x + sx;  // row y + sy: two pixels
+      const bool ok = sy > 0 ? visit(x + sx, y) && visit(near_row_x, y + sy) &&
+                                   visit(near_row_x + 1, y + sy)
+                             : visit(near_row_x, y + sy) && visit(near_row_x + 1, y + sy) &&
+                                   visit(x + sx, y);
+      if (!ok) {
         return false;
       }
       x += sx;
       y += sy;
       ++ix;
       ++iy;
+      continue;
     } else if (vertical < horizontal) {
       x += sx;
       ++ix;
@@ -131,6 +141,40 @@ int segment_max_cost(const Mask& mask, AreaSet enabled, Point a, Point b, LineRu
   const bool walkable =
       rule == LineRule::kBresenham ? walk_bresenham(a, b, visit) : walk_supercover(a, b, visit);
   return walkable ? highest : 0;
+}
+
+std::optional<Point> first_blocked_pixel(const Mask& mask, AreaSet enabled, Point a, Point b,
+                                         LineRule rule) {
+  require_inside(mask, a, "a");
+  require_inside(mask, b, "b");
+  enabled &= kAllAreas;
+  std::optional<Point> blocked;
+  const auto note_blocked = [&](std::int64_t x, std::int64_t y) {
+    const Point p{static_cast<std::int32_t>(x), static_cast<std::int32_t>(y)};
+    if (mask.walkable(p, enabled)) {
+      return true;
+    }
+    blocked = p;
+    return false;
+  };
+  if (rule == LineRule::kNoCornerCutting) {
+    // The supercover is the same set walked from either end, so walk from a.
+    walk_supercover(a, b, note_blocked);
+    return blocked;
+  }
+  // Bresenham pixels depend on the walking direction: walk from the
+  // lexicographically smaller endpoint as segment_walkable does; from the
+  // other end, the first blocked pixel is the last one found.
+  if (!lexicographically_less(b, a)) {
+    walk_bresenham(a, b, note_blocked);
+    return blocked;
+  }
+  walk_bresenham(b, a, [&](std::int64_t x, std::int64_t y) {
+    const Point p{static_cast<std::int32_t>(x), static_cast<std::int32_t>(y)};
+    if (!mask.walkable(p, enabled)) blocked = p;
+    return true;
+  });
+  return blocked;
 }
 
 std::vector<Point> bresenham_line(Point a, Point b) {

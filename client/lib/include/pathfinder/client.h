@@ -34,7 +34,7 @@ inline constexpr const char* kMaskHeader = "x-pathfinder-mask";
 // Retries of calls that failed with UNAVAILABLE (the server or a balancer in
 // front of it was unreachable or went away), done by gRPC itself through the
 // channel's service config. Only the idempotent calls are retried: FindPath,
-// Reachable, StandardMove, GetMask and ListMasks. UploadMask, PatchMask and
+// Reachable, StandardMove, LineOfSight, NearestWalkable, GetMask and ListMasks. UploadMask, PatchMask and
 // DeleteMask never are: a write that reached a replica which died before
 // answering may have been applied, and a repeated PatchMask without
 // expected_revision would apply twice.
@@ -183,6 +183,13 @@ class Client {
   // Finds an RPG-style route of standard moves.
   Result<pathfinding::v1::StandardMoveResponse> standard_move(
       const pathfinding::v1::StandardMoveRequest& request);
+  // Answers, for each pair, whether the segment a-b is walkable and if not
+  // where it is first blocked.
+  Result<pathfinding::v1::LineOfSightResponse> line_of_sight(
+      const pathfinding::v1::LineOfSightRequest& request);
+  // Finds, for each point, the nearest usable pixel (snapping's rule).
+  Result<pathfinding::v1::NearestWalkableResponse> nearest_walkable(
+      const pathfinding::v1::NearestWalkableRequest& request);
 
   // Streams the distance field toward request.goal: on_chunk runs for each
   // chunk, in order, on the calling thread; returning false cancels the

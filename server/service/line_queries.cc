@@ -1,0 +1,283 @@
+// The LineOfSight and NearestWalkable handlers' bodies: validate the request,
+// find the pixels it walks on (the mask, or with clearance its usable pixels,
+// cached as FindPath's), and answer each pair or point.
+
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "pathcore/agent_clearance.h"
+#include "pathcore/clearance.h"
+#include "pathcore/components.h"
+#include "pathcore/line.h"
+#include "pathcore/nearest_pixels.h"
+#include "service/pathfinder_service.h"
+#include "service/proto_convert.h"
+#include "service/rpc_status.h"
+#include "service/usable_entry.h"
+
+namespace pathserver {
+namespace {
+
+namespace v1 = pathfinding::v1;
+
+// Segments whose summed length (pixels along their longer axes) passes this
+// are walked on the compute pool, with interrupt checks, not on gRPC's thread.
+constexpr std::int64_t kLineStepsOnCallThread = std::int64_t{1} << 21;
+
+// Builds a usable mask where it may: on the compute pool (interrupt set)
+// directly; on gRPC's thread it moves the call to the pool first.
+class PoolBuildSource final : public FieldSource {
+ public:
+  explicit PoolBuildSource(const std::function<bool()>* interrupt) : interrupt_(interrupt) {}
+  [[nodiscard]] FieldLease field(const FieldKey& /*key*/, const MaskEntry& /*entry*/,
+                                 pathcore::Point /*start*/) override {
+    throw std::logic_error("line queries use no distance field");
+  }
+  void build_once(const FieldKey& /*flight_key*/, const std::function<void()>& build) override {
+    if (interrupt_ == nullptr) throw NeedsComputePool{};
+    build();
+  }
+
+ private:
+  const std::function<bool()>* interrupt_;
+};
+
+// INVALID_ARGUMENT unless the clearance is valid (FindPath's wording); else
+// the clearance that keys caches (0 when it excludes no pixel).
+std::optional<grpc::Status> clearance_problem(double clearance) {
+  if (!std::isfinite(clearance) || clearance < 0) {
+    return invalid("clearance: must be a finite number of pixels, at least 0 (got " +
+                   std::to_string(clearance) + ")");
+  }
+  return std::nullopt;
+}
+
+double clearance_key_of(double clearance) {
+  return pathcore::clearance_excludes_pixels(clearance) ? clearance : 0;
+}
+
+grpc::Status too_many(const char* field, std::size_t count, int limit, const char* flag) {
+  return {grpc::StatusCode::RESOURCE_EXHAUSTED,
+          std::string(field) + ": " + std::to_string(count) + " " + field + "; the limit is " +
+              std::to_string(limit) + " per request (" + flag + ")"};
+}
+
+}  // namespace
+
+grpc::Status PathfinderService::line_of_sight(const v1::LineOfSightRequest& request,
+                                              v1::LineOfSightResponse& response,
+                                              const std::function<bool()>* interrupt) {
+  if (auto problem = mask_name_problem(request.mask())) return invalid("mask: " + *problem);
+  const pathcore::AreaSet enabled = pathcore::effective_areas(request.enabled_areas());
+  if (enabled == 0) return no_walkable_area();
+  if (auto problem = clearance_problem(request.clearance())) return *problem;
+  const double clearance_key = clearance_key_of(request.clearance());
+  const auto pair_count = static_cast<std::size_t>(request.pairs_size());
+  if (pair_count > static_cast<std::size_t>(limits_.max_line_pairs)) {
+    return too_many("pairs", pair_count, limits_.max_line_pairs, "--max-line-pairs");
+  }
+  const MaskEntryPtr entry = store_.get(request.mask());
+  if (!entry) return mask_missing(store_, request.mask());
+  if (auto status = check_revision(request.expected_revision(), *entry); !status.ok()) {
+    return status;
+  }
+  std::int64_t steps = 0;
+  for (int i = 0; i < request.pairs_size(); ++i) {
+    const v1::PointPair& pair = request.pairs(i);
+    const std::string field = "pairs[" + std::to_string(i) + "]";
+    if (!pair.has_a()) return invalid(field + ".a: is required");
+    if (!pair.has_b()) return invalid(field + ".b: is required");
+    const pathcore::Point a = to_core(pair.a());
+    const pathcore::Point b = to_core(pair.b());
+    if (!entry->mask->contains(a)) return invalid(outside(field + ".a", a, *entry));
+    if (!entry->mask->contains(b)) return invalid(outside(field + ".b", b, *entry));
+    steps += std::max(std::llabs(std::int64_t{b.x} - a.x), std::llabs(std::int64_t{b.y} - a.y)) + 1;
+  }
+  if (interrupt == nullptr && steps > kLineStepsOnCallThread) throw NeedsComputePool{};
+
+  // With clearance the segments walk the usable pixels (built or found as
+  // FindPath's are), whose ClearanceMap is built for exactly these areas.
+  std::optional<UsableEntry> usable;
+  if (clearance_key != 0) {
+    PoolBuildSource source(interrupt);
+    usable = usable_entry(usable_masks_, source, *entry, enabled, clearance_key);
+  }
+  const MaskEntry& walked = usable ? usable->entry : *entry;
+  const pathcore::Mask& mask = *walked.mask;
+  // The stored map describes every area; it answers only requests it serves.
+  const pathcore::ClearanceMap* map =
+      walked.clearance && walked.clearance->serves(mask, enabled) ? walked.clearance.get() : nullptr;
+  // Without connectivity in the request, the corner rule alone picks the
+  // line rule (as for SMOOTHING_ANY_ANGLE).
+  const pathcore::LineRule rule = request.allow_corner_cutting()
+                                      ? pathcore::LineRule::kBresenham
+                                      : pathcore::LineRule::kNoCornerCutting;
+  auto* results = response.mutable_results();
+  results->Reserve(request.pairs_size());
+  std::int64_t since_check = 0;
+  for (const v1::PointPair& pair : request.pairs()) {
+    const pathcore::Point a = to_core(pair.a());
+    const pathcore::Point b = to_core(pair.b());
+    v1::LineOfSightResult* result = results->Add();
+    const bool clear = map != nullptr ? pathcore::segment_walkable(*map, a, b, rule)
+                                      : pathcore::segment_walkable(mask, enabled, a, b, rule);
+    result->set_clear(clear);
+    if (!clear) {
+      if (const auto blocked = pathcore::first_blocked_pixel(mask, enabled, a, b, rule)) {
+        to_proto(*blocked, result->mutable_first_blocked());
+      }
+    }
+    if (interrupt != nullptr) {
+      since_check +=
+          std::max(std::llabs(std::int64_t{b.x} - a.x), std::llabs(std::int64_t{b.y} - a.y)) + 1;
+      if (since_check > (1 << 16)) {
+        since_check = 0;
+        if ((*interrupt)()) throw pathcore::Interrupted();
+      }
+    }
+  }
+  response.set_mask_revision(entry->revision);
+  return grpc::Status::OK;
+}
+
+grpc::Status PathfinderService::nearest_walkable(const v1::NearestWalkableRequest& request,
+                                                 v1::NearestWalkableResponse& response,
+                                                 const std::function<bool()>* interrupt) {
+  if (auto problem = mask_name_problem(request.mask())) return invalid("mask: " + *problem);
+  const auto connectivity = to_core(request.connectivity());
+  if (!connectivity) {
+    return invalid("connectivity: unknown value " + std::to_string(request.connectivity()));
+  }
+  const pathcore::AreaSet enabled = pathcore::effective_areas(request.enabled_areas());
+  if (enabled == 0) return no_walkable_area();
+  if (auto problem = clearance_problem(request.clearance())) return *problem;
+  const double clearance_key = clearance_key_of(request.clearance());
+  const auto point_count = static_cast<std::size_t>(request.points_size());
+  if (point_count > static_cast<std::size_t>(limits_.max_nearest_points)) {
+    return too_many("points", point_count, limits_.max_nearest_points, "--max-nearest-points");
+  }
+  const MaskEntryPtr entry = store_.get(request.mask());
+  if (!entry) return mask_missing(store_, request.mask());
+  if (auto status = check_revision(request.expected_revision(), *entry); !status.ok()) {
+    return status;
+  }
+  for (int i = 0; i < request.points_size(); ++i) {
+    const pathcore::Point p = to_core(request.points(i));
+    if (!entry->mask->contains(p)) {
+      return invalid(outside("points[" + std::to_string(i) + "]", p, *entry));
+    }
+  }
+  std::optional<pathcore::Point> reachable_from;
+  if (request.has_reachable_from()) {
+    reachable_from = to_core(request.reachable_from());
+    if (!entry->mask->contains(*reachable_from)) {
+      return invalid(outside("reachable_from", *reachable_from, *entry));
+    }
+  }
+
+  std::optional<UsableEntry> usable;
+  if (clearance_key != 0) {
+    PoolBuildSource source(interrupt);
+    usable = usable_entry(usable_masks_, source, *entry, enabled, clearance_key);
+  }
+  const pathcore::Mask& mask = usable ? *usable->entry.mask : *entry->mask;
+  // Eight neighbours without corner cutting connect exactly what four do.
+  const bool cutting =
+      *connectivity == pathcore::Connectivity::kEight && request.allow_corner_cutting();
+  const pathcore::Connectivity labelled =
+      cutting ? pathcore::Connectivity::kEight : pathcore::Connectivity::kFour;
+  // Connectivity plays no part without reachable_from: one entry serves all.
+  const NearestKey every_usable{entry->name, entry->revision, enabled, clearance_key,
+                                pathcore::Connectivity::kFour, false, 0};
+  // The transform for key, from the cache or built (O(pixels), on the pool)
+  // from targets(index) over the walked pixels.
+  const auto transform = [&](const NearestKey& key, const std::function<bool(std::size_t)>& target) {
+    auto nearest = nearest_.get(key);
+    if (nearest) return nearest;
+    if (interrupt == nullptr) throw NeedsComputePool{};
+    std::vector<std::uint8_t> targets(mask.pixel_count());
+    for (std::size_t i = 0; i < targets.size(); ++i) targets[i] = target(i) ? 1 : 0;
+    nearest = std::make_shared<const pathcore::NearestPixels>(mask.width(), mask.height(),
+                                                              std::move(targets), *interrupt);
+    nearest_.put(key, nearest);
+    return nearest;
+  };
+  const std::uint8_t* areas = mask.areas().data();
+  const auto usable_at = [&](std::size_t i) { return ((enabled >> areas[i]) & 1U) != 0; };
+
+  // Which pixels qualify, and the transform to them (built only when some
+  // point does not qualify itself).
+  std::function<bool(pathcore::Point)> qualifies = [&](pathcore::Point p) {
+    return mask.walkable(p, enabled);
+  };
+  NearestKey key = every_usable;
+  std::shared_ptr<const pathcore::Components> components;
+  bool nothing_qualifies = false;
+  if (reachable_from) {
+    // As snapping does: an unusable reachable_from first moves to its nearest usable pixel.
+    std::optional<pathcore::Point> from = *reachable_from;
+    if (!mask.walkable(*from, enabled)) from = transform(every_usable, usable_at)->nearest(*from);
+    if (!from) {
+      nothing_qualifies = true;
+    } else {
+      key.connectivity = labelled;
+      key.allow_corner_cutting = cutting;
+      const ComponentKey component_key{entry->name, entry->revision, enabled, labelled, cutting,
+                                       clearance_key};
+      components = query_caches_.components.get(component_key);
+      if (!components) {
+        if (interrupt == nullptr) throw NeedsComputePool{};  // labelling reads the whole mask
+        pathcore::ComponentOptions options;
+        options.enabled = enabled;
+        options.connectivity = labelled;
+        options.allow_corner_cutting = cutting;
+        components = std::make_shared<const pathcore::Components>(
+            pathcore::label_components(mask, options, *interrupt));
+        query_caches_.components.put(component_key, components);
+      }
+      key.component = components->label(*from);
+      qualifies = [&components, label = key.component](pathcore::Point p) {
+        return components->label(p) == label;
+      };
+    }
+  }
+  std::shared_ptr<const pathcore::NearestPixels> nearest;
+  auto* results = response.mutable_results();
+  results->Reserve(request.points_size());
+  for (const v1::Point& wire : request.points()) {
+    const pathcore::Point p = to_core(wire);
+    v1::NearestWalkableResult* result = results->Add();
+    if (nothing_qualifies) continue;
+    std::optional<pathcore::Point> found;
+    if (qualifies(p)) {
+      found = p;
+    } else {
+      if (!nearest) {
+        if (key.component == 0) {
+          nearest = transform(key, usable_at);
+        } else {
+          const auto labels = components->labels();
+          nearest = transform(key, [&](std::size_t i) { return labels[i] == key.component; });
+        }
+      }
+      found = nearest->nearest(p);
+    }
+    if (!found) continue;
+    result->set_found(true);
+    to_proto(*found, result->mutable_point());
+    const double dx = static_cast<double>(found->x) - p.x;
+    const double dy = static_cast<double>(found->y) - p.y;
+    result->set_distance(std::sqrt(dx * dx + dy * dy));
+  }
+  response.set_mask_revision(entry->revision);
+  return grpc::Status::OK;
+}
+
+}  // namespace pathserver
