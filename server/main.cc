@@ -88,6 +88,7 @@ int run(const ServerConfig& config, const sigset_t& stop_signals) {
       store, cache,
       {.max_pixels = config.max_pixels,
        .max_reachable_pairs = config.max_reachable_pairs,
+       .max_batch_starts = config.max_batch_starts,
        .max_message_bytes = static_cast<std::size_t>(config.max_message_mb) * 1024 * 1024,
        .max_query_bytes = static_cast<std::size_t>(config.max_query_kb) * 1024,
        .pending_answer_bytes = static_cast<std::size_t>(config.pending_answers_mb) * 1024 * 1024,

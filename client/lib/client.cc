@@ -196,7 +196,7 @@ std::string retry_service_config(const RetryPolicy& policy) {
   if (!policy.enabled) return "";
   // The calls that change nothing: repeating one is always safe.
   static constexpr const char* kIdempotent[] = {"FindPath", "Reachable", "StandardMove", "GetMask",
-                                                "ListMasks"};
+                                                "ListMasks", "BatchFindPaths"};
   std::ostringstream json;
   json << R"({"methodConfig":[{"name":[)";
   const char* separator = "";
@@ -307,6 +307,12 @@ Result<pb::ReachableResponse> Client::reachable(const pb::ReachableRequest& requ
 Result<pb::StandardMoveResponse> Client::standard_move(const pb::StandardMoveRequest& request) {
   return call<pb::StandardMoveResponse>(stub_.get(), &pb::Pathfinder::Stub::StandardMove, request,
                                         options_, request.mask());
+}
+
+Result<pb::BatchFindPathsResponse> Client::batch_find_paths(
+    const pb::BatchFindPathsRequest& request) {
+  return call<pb::BatchFindPathsResponse>(stub_.get(), &pb::Pathfinder::Stub::BatchFindPaths,
+                                          request, options_, request.mask());
 }
 
 Result<ServingStatus> Client::health_check(const std::string& service) {

@@ -134,6 +134,12 @@ std::optional<int> parse_config(int argc, char** argv, ServerConfig& config) {
       ->type_name("N")
       ->check(CLI::Range(1, 1 << 30))
       ->capture_default_str();
+  app.add_option("--max-batch-starts", config.max_batch_starts,
+                 "Most starts one BatchFindPaths request may carry (more is RESOURCE_EXHAUSTED); "
+                 "its answer must also fit --max-message-mb")
+      ->type_name("N")
+      ->check(CLI::Range(1, 1 << 30))
+      ->capture_default_str();
   app.add_option("--cache-mb", config.cache_mb,
                  "Memory budget in MiB shared by every cache: distance fields (2-8 bytes per "
                  "mask pixel), Reachable's component labels (4 per pixel), StandardMove routes "

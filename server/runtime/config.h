@@ -13,6 +13,8 @@ namespace pathserver {
 
 // Default ServiceLimits::max_reachable_pairs and --max-reachable-pairs.
 inline constexpr int kDefaultMaxReachablePairs = 10000;
+// Default ServiceLimits::max_batch_starts and --max-batch-starts.
+inline constexpr int kDefaultMaxBatchStarts = 10000;
 
 // What pathfinder-server was asked to do: one field per flag, defaults as
 // --help shows them.
@@ -39,6 +41,7 @@ struct ServerConfig {
   std::size_t max_masks = kDefaultMaxMasks;
   std::uint64_t max_stored_mb = kDefaultMaxStoredBytes / (1024 * 1024);
   int max_reachable_pairs = kDefaultMaxReachablePairs;
+  int max_batch_starts = kDefaultMaxBatchStarts;
   std::vector<std::string> seed_masks;  // NAME=FILE
   std::string port_file;
   std::string admin_token_file;

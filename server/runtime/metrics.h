@@ -18,9 +18,9 @@
 namespace pathserver {
 
 // The RPCs of pathfinding.v1.Pathfinder, as they appear in the `rpc` label.
-inline constexpr std::array<std::string_view, 8> kMetricsRpcNames = {
-    "UploadMask", "PatchMask", "DeleteMask", "GetMask",
-    "ListMasks",  "FindPath",  "Reachable",  "StandardMove"};
+inline constexpr std::array<std::string_view, 9> kMetricsRpcNames = {
+    "UploadMask", "PatchMask", "DeleteMask",   "GetMask",       "ListMasks",
+    "FindPath",   "Reachable", "StandardMove", "BatchFindPaths"};
 
 // gRPC status codes 0 (OK) .. 16 (UNAUTHENTICATED).
 inline constexpr std::size_t kMetricsStatusCodes = 17;

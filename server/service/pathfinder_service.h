@@ -20,10 +20,12 @@
 #include "runtime/compute_pool.h"
 #include "runtime/config.h"
 #include "runtime/metrics.h"
+#include "service/any_angle_find_path.h"
 #include "service/cached_find_path.h"
 #include "service/in_flight_calls.h"
 #include "service/raw_call.h"
 #include "service/reachable_wire.h"
+#include "service/usable_entry.h"
 #include "store/mask_store.h"
 
 namespace pathserver {
@@ -33,6 +35,8 @@ struct ServiceLimits {
   std::uint64_t max_pixels = pathcore::kDefaultMaxPixels;
   // Most pairs one Reachable request may carry (more: RESOURCE_EXHAUSTED).
   int max_reachable_pairs = kDefaultMaxReachablePairs;
+  // Most starts one BatchFindPaths request may carry (more: RESOURCE_EXHAUSTED).
+  int max_batch_starts = kDefaultMaxBatchStarts;
   // Component labellings kept for Reachable (LRU; 0 disables caching).
   std::size_t component_cache_entries = 64;
   // Stitched StandardMove answers kept (LRU; 0 disables caching).
@@ -115,7 +119,8 @@ using RawPathfinderService = pathfinding::v1::Pathfinder::WithRawCallbackMethod_
                     pathfinding::v1::Pathfinder::WithRawCallbackMethod_FindPath<
                         pathfinding::v1::Pathfinder::WithRawCallbackMethod_Reachable<
                             pathfinding::v1::Pathfinder::WithRawCallbackMethod_StandardMove<
-                                pathfinding::v1::Pathfinder::CallbackService>>>>>>>>;
+                                pathfinding::v1::Pathfinder::WithRawCallbackMethod_BatchFindPaths<
+                                    pathfinding::v1::Pathfinder::CallbackService>>>>>>>>>;
 
 // Thrown by a handler body on gRPC's thread when its call needs heavy work:
 // the call is handed to the compute pool and the body run again there.
@@ -165,6 +170,10 @@ class PathfinderService final : public RawPathfinderService {
                                       grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* StandardMove(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* request,
                                        grpc::ByteBuffer* response) override;
+  // In batch_find_paths.cc.
+  grpc::ServerUnaryReactor* BatchFindPaths(grpc::CallbackServerContext* ctx,
+                                           const grpc::ByteBuffer* request,
+                                           grpc::ByteBuffer* response) override;
 
  private:
   // Handler bodies. `interrupt` is null on gRPC's thread: a body that needs
@@ -197,6 +206,32 @@ class PathfinderService final : public RawPathfinderService {
                          pathfinding::v1::FindPathResponse& response, FieldSource& source);
 
   class FindPathCall;  // a cold FindPath on the compute pool
+
+  // A FindPath request checked and translated, its start aside: what every
+  // start of a BatchFindPaths shares.
+  struct FindPathPlan {
+    MaskEntryPtr entry;
+    pathcore::Point goal;
+    bool any_angle = false;                // SMOOTHING_ANY_ANGLE
+    pathcore::AreaSet enabled = 0;         // effective
+    double clearance_key = 0;              // normalised (0: excludes no pixel)
+    pathcore::FindPathOptions options;     // grid paths
+    AnyAngleOptions any_angle_options;     // any-angle paths
+    std::optional<FieldKey> goal_key;      // grid paths' field
+    std::optional<UsableEntry> usable;     // with clearance, once needed
+  };
+  // Validates request's options, goal and (when not null) start, finds the
+  // mask and checks expected_revision: the errors FindPath answers.
+  grpc::Status plan_find_path(const pathfinding::v1::FindPathRequest& request,
+                              const pathcore::Point* start, FindPathPlan& plan);
+  // FindPath's answer for `start` (inside the mask) under `plan`.
+  grpc::Status find_path_planned(FindPathPlan& plan, pathcore::Point start,
+                                 pathfinding::v1::FindPathResponse& response, FieldSource& source);
+  // In batch_find_paths.cc. `interrupt`: null on gRPC's thread.
+  grpc::Status batch_find_paths(const pathfinding::v1::BatchFindPathsRequest& request,
+                                pathfinding::v1::BatchFindPathsResponse& response,
+                                FieldSource& source, const std::function<bool()>* interrupt);
+  class BatchFindPathsCall;  // a BatchFindPaths on the compute pool
 
   // Drops the usable masks of every revision of the named mask.
   void erase_usable_masks(std::string_view mask) {
