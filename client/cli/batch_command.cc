@@ -48,8 +48,8 @@ pb::Point parse_start(std::string_view text, const std::string& where) {
   std::int32_t y = 0;
   if (comma == std::string_view::npos || !parse_int(text.substr(0, comma), x) ||
       !parse_int(text.substr(comma + 1), y)) {
-    throw UsageError(where + ": expected a start as X,Y (two integers), got '" +
-                     std::string(text) + "'");
+    throw UsageError(where + ": expected a start as X,Y (two integers), got '" + std::string(text) +
+                     "'");
   }
   return pathfinder::make_point(x, y);
 }
@@ -110,7 +110,8 @@ int run_batch(pathfinder::Client& client, const BatchArgs& args, bool json) {
   int missing = 0;
   for (const auto& path : result.value.paths()) missing += path.found() ? 0 : 1;
   if (missing > 0) {
-    if (json) std::cerr << "no path for " << missing << " of " << request.starts_size() << " starts\n";
+    if (json)
+      std::cerr << "no path for " << missing << " of " << request.starts_size() << " starts\n";
     return kExitNoPath;
   }
   return kExitOk;
@@ -125,8 +126,9 @@ Command add_batch_command(CLI::App& app) {
   batch->add_option("GX", args->gx, "Goal column")->required();
   batch->add_option("GY", args->gy, "Goal row")->required();
   batch->add_option("START", args->starts, "Starts as X,Y (e.g. 3,4 10,2)");
-  batch->add_option("--starts-file", args->starts_file,
-                    "Also the starts of FILE, one X,Y a line (blank lines skipped); - reads stdin")
+  batch
+      ->add_option("--starts-file", args->starts_file,
+                   "Also the starts of FILE, one X,Y a line (blank lines skipped); - reads stdin")
       ->type_name("FILE");
   add_path_options(*batch, args->path);
   batch->add_option("--expected-revision", args->expected_revision,

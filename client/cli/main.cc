@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
+#include "batch_command.h"
 #include "cli_format.h"
 #include "cli_suggest.h"
-#include "batch_command.h"
 #include "command.h"
 #include "health_command.h"
 #include "mask_commands.h"
@@ -72,10 +72,11 @@ int main(int argc, char** argv) {
   app.add_option("--timeout", global.timeout_seconds, "Deadline of each call, in seconds")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  app.add_flag("--no-retry", global.no_retry,
-               "Do not retry a call that fails with UNAVAILABLE (by default find, batch, reachable, "
-               "standard-move, get and list are tried up to 5 times within --timeout, with "
-               "backoff; upload, patch and delete never are)");
+  app.add_flag(
+      "--no-retry", global.no_retry,
+      "Do not retry a call that fails with UNAVAILABLE (by default find, batch, reachable, "
+      "standard-move, get and list are tried up to 5 times within --timeout, with "
+      "backoff; upload, patch and delete never are)");
   app.add_option("--token-file", global.token_file,
                  "Send the token in FILE as 'authorization: Bearer <token>' (default: env "
                  "PATHFIND_TOKEN when set)")

@@ -195,8 +195,8 @@ std::string json_seconds(std::chrono::milliseconds duration) {
 std::string retry_service_config(const RetryPolicy& policy) {
   if (!policy.enabled) return "";
   // The calls that change nothing: repeating one is always safe.
-  static constexpr const char* kIdempotent[] = {"FindPath", "Reachable", "StandardMove", "GetMask",
-                                                "ListMasks", "BatchFindPaths"};
+  static constexpr const char* kIdempotent[] = {"FindPath", "Reachable", "StandardMove",
+                                                "GetMask",  "ListMasks", "BatchFindPaths"};
   std::ostringstream json;
   json << R"({"methodConfig":[{"name":[)";
   const char* separator = "";

@@ -198,8 +198,8 @@ int main(int argc, char** argv) {
       ->type_name("X,Y");
   app.add_option("--random-starts", args.random_starts,
                  "find-warm and batch: start from N distinct random walkable pixels of the "
-                 "mask's west half in turn instead of --start (more than the server's 4096-answer FindPath cache "
-                 "makes every call trace and smooth a new path)")
+                 "mask's west half in turn instead of --start (more than the server's "
+                 "4096-answer FindPath cache makes every call trace and smooth a new path)")
       ->type_name("N")
       ->check(CLI::Range(1, 10000000));
   app.add_option("--smoothing", args.smoothing,

@@ -30,9 +30,8 @@ const char* rpc_name(Rpc rpc) {
 }
 
 std::optional<Rpc> parse_rpc(std::string_view text) {
-  for (const Rpc rpc :
-       {Rpc::kHealth, Rpc::kFindWarm, Rpc::kFindCold, Rpc::kReachable, Rpc::kStandardMove,
-        Rpc::kBatch}) {
+  for (const Rpc rpc : {Rpc::kHealth, Rpc::kFindWarm, Rpc::kFindCold, Rpc::kReachable,
+                        Rpc::kStandardMove, Rpc::kBatch}) {
     if (text == rpc_name(rpc)) return rpc;
   }
   return std::nullopt;

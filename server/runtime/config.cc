@@ -85,9 +85,9 @@ std::optional<int> parse_config(int argc, char** argv, ServerConfig& config) {
       ->check(CLI::Range(1, 2047))
       ->capture_default_str();
   app.add_option("--max-query-kb", config.max_query_kb,
-                 "Largest request of a query (FindPath, Reachable, StandardMove, GetMask, "
-                 "ListMasks) or DeleteMask, in KiB; larger ones are RESOURCE_EXHAUSTED before "
-                 "they are decoded (uploads and patches may use --max-message-mb)")
+                 "Largest request of a query (FindPath, BatchFindPaths, Reachable, StandardMove, "
+                 "GetMask, ListMasks) or DeleteMask, in KiB; larger ones are RESOURCE_EXHAUSTED "
+                 "before they are decoded (uploads and patches may use --max-message-mb)")
       ->type_name("KIB")
       ->check(CLI::Range(1, 2047 * 1024))
       ->capture_default_str();

@@ -107,15 +107,15 @@ grpc::Status PathfinderService::batch_find_paths(const v1::BatchFindPathsRequest
       throw RequestGone{};
     }
     v1::FindPathResponse& path = *response.add_paths();
-    grpc::Status status =
-        find_path_planned(plan, to_core(request.starts(i)), path, batch_source);
+    grpc::Status status = find_path_planned(plan, to_core(request.starts(i)), path, batch_source);
     if (!status.ok()) return status;
     // Its tag and length take at most 6 bytes more.
     answer_bytes += path.ByteSizeLong() + 6;
     if (answer_bytes > limits_.max_message_bytes) {
       return {grpc::StatusCode::RESOURCE_EXHAUSTED,
               "starts: the paths of the first " + std::to_string(i + 1) + " starts take " +
-                  std::to_string(answer_bytes) + " bytes, more than the server's message limit of " +
+                  std::to_string(answer_bytes) +
+                  " bytes, more than the server's message limit of " +
                   std::to_string(limits_.max_message_bytes) +
                   " bytes (--max-message-mb): send fewer starts per request"};
     }
@@ -186,7 +186,7 @@ class PathfinderService::BatchFindPathsCall final
   }
 
   PathfinderService& service_;
-  BatchMessages& call_;  // alive until answered
+  BatchMessages& call_;                         // alive until answered
   const std::optional<FieldKey> counted_miss_;  // the miss that sent the call here
   std::atomic<bool> answered_{false};
 };

@@ -12,8 +12,8 @@
 #include <new>
 #include <optional>
 #include <span>
-#include <type_traits>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "pathcore/agent_clearance.h"
@@ -25,8 +25,8 @@
 #include "service/mask_areas_wire.h"
 #include "service/proto_convert.h"
 #include "service/request_decoding.h"
-#include "service/run_handler.h"
 #include "service/rpc_status.h"
+#include "service/run_handler.h"
 #include "service/usable_entry.h"
 
 namespace pathserver {

@@ -212,13 +212,13 @@ class PathfinderService final : public RawPathfinderService {
   struct FindPathPlan {
     MaskEntryPtr entry;
     pathcore::Point goal;
-    bool any_angle = false;                // SMOOTHING_ANY_ANGLE
-    pathcore::AreaSet enabled = 0;         // effective
-    double clearance_key = 0;              // normalised (0: excludes no pixel)
-    pathcore::FindPathOptions options;     // grid paths
-    AnyAngleOptions any_angle_options;     // any-angle paths
-    std::optional<FieldKey> goal_key;      // grid paths' field
-    std::optional<UsableEntry> usable;     // with clearance, once needed
+    bool any_angle = false;             // SMOOTHING_ANY_ANGLE
+    pathcore::AreaSet enabled = 0;      // effective
+    double clearance_key = 0;           // normalised (0: excludes no pixel)
+    pathcore::FindPathOptions options;  // grid paths
+    AnyAngleOptions any_angle_options;  // any-angle paths
+    std::optional<FieldKey> goal_key;   // grid paths' field
+    std::optional<UsableEntry> usable;  // with clearance, once needed
   };
   // Validates request's options, goal and (when not null) start, finds the
   // mask and checks expected_revision: the errors FindPath answers.

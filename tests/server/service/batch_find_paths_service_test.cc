@@ -5,8 +5,8 @@
 // textbook Dijkstra written for the tests, and bad input, limits and
 // expected_revision answer FindPath's errors with starts[i] named.
 
-#include <grpcpp/grpcpp.h>
 #include <gmock/gmock.h>
+#include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -210,7 +210,7 @@ TEST_F(BatchFindPathsServiceTest, GridCostsAndFoundAgreeWithATextbookDijkstra) {
       for (bool cutting : {false, true}) {
         pathtest::ReferenceGrid grid;
         grid.diagonals = connectivity == pb::CONNECTIVITY_FOUR ? pathtest::Diagonals::kNone
-                         : cutting ? pathtest::Diagonals::kAlways
+                         : cutting                             ? pathtest::Diagonals::kAlways
                                    : pathtest::Diagonals::kBothSidesFree;
         grid.area_costs = {{2, 4.0}, {3, 9.0}};
         pb::BatchFindPathsRequest r;
