@@ -108,6 +108,11 @@ struct ServiceLimits {
 // wait without a thread) and stop when no caller wants them any more
 // (deadline passed, cancelled): such calls end DEADLINE_EXCEEDED/CANCELLED.
 //
+// BatchFindPaths (batch_find_paths.cc) answers every start with FindPath's
+// own code: up to 32 starts on a cached field on gRPC's thread; more starts,
+// or a cold field, on the compute pool, which fills the field whole once
+// (FillingSource::fill_whole_fields) and checks the call between starts.
+//
 // Reachable is served raw: its request bytes are decoded by
 // decode_reachable_request (reachable_wire.h), a flat decoder several times
 // cheaper than protobuf's parser for its thousands of nested points.
