@@ -28,7 +28,9 @@
 // (tests/support/clearance_reference.h) in place of the walkable ones, which
 // UsableMask must equal, and an unusable end that is walkable flagged
 // lacks_clearance; a bad clearance throws InvalidArgument naming it; one up
-// to 0.5 answers as no clearance does.
+// to 0.5 answers as no clearance does. One field, many starts (what
+// BatchFindPaths relies on): without snapping or clearance, a field computed
+// once for the goal answers eight more starts exactly as find_path does.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -306,6 +308,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const PathResult again = pathcore::find_path(mask, start, goal, options);
   if (again.points != result.points || again.found != result.found || again.cost != result.cost) {
     fail("a second call answered differently");
+  }
+
+  // One field, many starts (BatchFindPaths): a field computed once for the
+  // goal answers eight more starts exactly as a find_path per start does.
+  if (!options.snap_to_reachable && options.clearance == 0) {
+    const pathcore::DistanceField field =
+        pathcore::compute_distance_field(mask, goal, options.field);
+    for (std::int32_t k = 1; k <= 8; ++k) {
+      const Point other{(start.x + 7 * k) % w, (start.y + 13 * k) % h};
+      const PathResult single = pathcore::find_path(mask, other, goal, options);
+      std::optional<PathResult> shared = pathcore::beeline_answer(mask, other, goal, options);
+      if (!shared) shared = pathcore::path_from_field(mask, field, other, options);
+      if (shared->found != single.found || shared->points != single.points ||
+          shared->cost != single.cost || shared->grid_cost != single.grid_cost) {
+        fail("one field for many starts answered " + pathtest::text(other) + " unlike find_path");
+      }
+    }
   }
   return 0;
 }

@@ -88,6 +88,7 @@ int run(const ServerConfig& config, const sigset_t& stop_signals) {
       store, cache,
       {.max_pixels = config.max_pixels,
        .max_reachable_pairs = config.max_reachable_pairs,
+       .max_batch_starts = config.max_batch_starts,
        .max_line_pairs = config.max_line_pairs,
        .max_nearest_points = config.max_nearest_points,
        .max_message_bytes = static_cast<std::size_t>(config.max_message_mb) * 1024 * 1024,

@@ -5,7 +5,8 @@
 //
 // Exit codes: 0 success; 1 the server (or the connection) reported an error,
 // printed as "error: <STATUS_CODE>: <message>", or `health` found it not
-// serving; 2 a usage error or unreadable local input; 3 `find` found no path.
+// serving; 2 a usage error or unreadable local input; 3 `find` found no path
+// (`batch`: a start had none).
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "batch_command.h"
 #include "cli_format.h"
 #include "cli_suggest.h"
 #include "command.h"
@@ -54,7 +56,8 @@ int main(int argc, char** argv) {
   CLI::App app{"pathfind: a command-line client for the pathfinder gRPC service.", "pathfind"};
   app.footer(
       "Exit codes: 0 ok; 1 the server or the connection reported an error (or health: not "
-      "serving); 2 a usage error or unusable local input; 3 find found no path.\n"
+      "serving); 2 a usage error or unusable local input; 3 find found no path (batch: a "
+      "start had none).\n"
       "The server is --server, else env PATHFINDER_SERVER, else " +
       std::string(kDefaultServer) + ".");
   app.require_subcommand(1);
@@ -71,10 +74,11 @@ int main(int argc, char** argv) {
   app.add_option("--timeout", global.timeout_seconds, "Deadline of each call, in seconds")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  app.add_flag("--no-retry", global.no_retry,
-               "Do not retry a call that fails with UNAVAILABLE (by default find, reachable, "
-               "standard-move, los, nearest, get and list are tried up to 5 times within --timeout, with "
-               "backoff; upload, patch and delete never are)");
+  app.add_flag(
+      "--no-retry", global.no_retry,
+      "Do not retry a call that fails with UNAVAILABLE (by default find, batch, reachable, "
+      "standard-move, los, nearest, get and list are tried up to 5 times within --timeout, "
+      "with backoff; upload, patch and delete never are)");
   app.add_option("--token-file", global.token_file,
                  "Send the token in FILE as 'authorization: Bearer <token>' (default: env "
                  "PATHFIND_TOKEN when set)")
@@ -96,6 +100,7 @@ int main(int argc, char** argv) {
     list.push_back(cli::add_list_command(app));
     list.push_back(cli::add_delete_command(app));
     list.push_back(cli::add_find_command(app));
+    list.push_back(cli::add_batch_command(app));
     list.push_back(cli::add_reachable_command(app));
     list.push_back(cli::add_standard_move_command(app));
     list.push_back(cli::add_line_of_sight_command(app));

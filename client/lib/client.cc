@@ -197,8 +197,8 @@ std::string retry_service_config(const RetryPolicy& policy) {
   if (!policy.enabled) return "";
   // The calls that change nothing: repeating one is always safe.
   static constexpr const char* kIdempotent[] = {"FindPath", "Reachable", "StandardMove",
-                                                "LineOfSight", "NearestWalkable", "GetMask",
-                                                "ListMasks"};
+                                                "BatchFindPaths", "LineOfSight",
+                                                "NearestWalkable", "GetMask", "ListMasks"};
   std::ostringstream json;
   json << R"({"methodConfig":[{"name":[)";
   const char* separator = "";
@@ -391,6 +391,12 @@ Result<pb::NearestWalkableResponse> Client::nearest_walkable(
     const pb::NearestWalkableRequest& request) {
   return call<pb::NearestWalkableResponse>(stub_.get(), &pb::Pathfinder::Stub::NearestWalkable,
                                            request, options_, request.mask());
+}
+
+Result<pb::BatchFindPathsResponse> Client::batch_find_paths(
+    const pb::BatchFindPathsRequest& request) {
+  return call<pb::BatchFindPathsResponse>(stub_.get(), &pb::Pathfinder::Stub::BatchFindPaths,
+                                          request, options_, request.mask());
 }
 
 Result<ServingStatus> Client::health_check(const std::string& service) {

@@ -48,6 +48,8 @@ std::string method_name(Rpc rpc) {
       return "/pathfinding.v1.Pathfinder/Reachable";
     case Rpc::kStandardMove:
       return "/pathfinding.v1.Pathfinder/StandardMove";
+    case Rpc::kBatch:
+      return "/pathfinding.v1.Pathfinder/BatchFindPaths";
   }
   return {};
 }
@@ -84,6 +86,9 @@ std::vector<grpc::ByteBuffer> serialized_requests(const Workload& workload) {
     case Rpc::kStandardMove:
       for (const auto& request : workload.standard_move) out.push_back(serialized(request));
       break;
+    case Rpc::kBatch:
+      for (const auto& request : workload.batch) out.push_back(serialized(request));
+      break;
   }
   return out;
 }
@@ -104,6 +109,7 @@ struct Slot {
   pb::FindPathResponse find_response;
   pb::ReachableResponse reachable_response;
   pb::StandardMoveResponse standard_move_response;
+  pb::BatchFindPathsResponse batch_response;  // kSync only: counted by status
   Ticket ticket;
 
   LatencyHistogram histogram;
@@ -336,6 +342,8 @@ class LoadRun {
       case Rpc::kStandardMove:
         return stub->StandardMove(context, pick(workload_.standard_move, i),
                                   &slot.standard_move_response);
+      case Rpc::kBatch:
+        return stub->BatchFindPaths(context, pick(workload_.batch, i), &slot.batch_response);
     }
     return {grpc::StatusCode::INTERNAL, "unknown rpc"};
   }
@@ -431,6 +439,9 @@ RunReport run_load(const Workload& workload, const RunOptions& options) {
   }
   if (workload.rpc == Rpc::kReachable && workload.reachable.empty()) {
     throw std::invalid_argument("the workload has no Reachable requests");
+  }
+  if (workload.rpc == Rpc::kBatch && workload.batch.empty()) {
+    throw std::invalid_argument("the workload has no BatchFindPaths requests");
   }
   if (workload.rpc == Rpc::kStandardMove && workload.standard_move.empty()) {
     throw std::invalid_argument("the workload has no StandardMove requests");

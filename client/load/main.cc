@@ -42,6 +42,7 @@ struct Args {
   std::vector<std::string> goals;
   std::vector<std::string> starts;
   int random_starts = 0;
+  int batch_starts = 1000;
   std::string smoothing = "default";
   int pairs = 100;
   int concurrency = 32;
@@ -171,8 +172,11 @@ int main(int argc, char** argv) {
   app.add_option("--rpc", args.rpc,
                  "What to call: health (grpc.health.v1 Check, the no-op baseline), find-warm "
                  "(FindPath, one goal, a few starts: cached field), find-cold (FindPath, a new "
-                 "goal each call), reachable (Reachable, --pairs pairs), standard-move")
-      ->check(CLI::IsMember({"health", "find-warm", "find-cold", "reachable", "standard-move"}))
+                 "goal each call), reachable (Reachable, --pairs pairs), standard-move, batch "
+                 "(BatchFindPaths: find-warm's requests, --batch-starts starts to one goal per "
+                 "call; requests/s counts calls, not paths)")
+      ->check(CLI::IsMember(
+          {"health", "find-warm", "find-cold", "reachable", "standard-move", "batch"}))
       ->capture_default_str();
   app.add_flag("--compare-health", args.compare_health,
                "Run the health baseline first, then --rpc, with the same options, and print "
@@ -193,15 +197,18 @@ int main(int argc, char** argv) {
                  "west of the built-in maze's wall, or of the west eighth of the mask)")
       ->type_name("X,Y");
   app.add_option("--random-starts", args.random_starts,
-                 "find-warm: start from N distinct random walkable pixels of the mask's west half "
-                 "in turn instead of --start (more than the server's 4096-answer FindPath cache "
-                 "makes every call trace and smooth a new path)")
+                 "find-warm and batch: start from N distinct random walkable pixels of the "
+                 "mask's west half in turn instead of --start (more than the server's "
+                 "4096-answer FindPath cache makes every call trace and smooth a new path)")
       ->type_name("N")
       ->check(CLI::Range(1, 10000000));
   app.add_option("--smoothing", args.smoothing,
                  "FindPath smoothing: default (leave unset: the server beautifies), beautify, "
                  "simplify, none")
       ->check(CLI::IsMember({"default", "beautify", "simplify", "none"}))
+      ->capture_default_str();
+  app.add_option("--batch-starts", args.batch_starts, "Starts per BatchFindPaths call (batch)")
+      ->check(CLI::Range(1, 1000000))
       ->capture_default_str();
   app.add_option("--pairs", args.pairs, "Point pairs per Reachable call")
       ->check(CLI::Range(1, 100000))
@@ -300,6 +307,7 @@ int main(int argc, char** argv) {
       workload_options.starts.push_back(parse_point(start, "--start"));
     }
     workload_options.random_starts = args.random_starts;
+    workload_options.batch_starts = args.batch_starts;
     if (rpc != load::Rpc::kHealth) {
       std::tie(workload_options.mask, workload_options.shape) = prepare_mask(args);
     }

@@ -23,13 +23,15 @@ const char* rpc_name(Rpc rpc) {
       return "reachable";
     case Rpc::kStandardMove:
       return "standard-move";
+    case Rpc::kBatch:
+      return "batch";
   }
   return "?";
 }
 
 std::optional<Rpc> parse_rpc(std::string_view text) {
-  for (const Rpc rpc :
-       {Rpc::kHealth, Rpc::kFindWarm, Rpc::kFindCold, Rpc::kReachable, Rpc::kStandardMove}) {
+  for (const Rpc rpc : {Rpc::kHealth, Rpc::kFindWarm, Rpc::kFindCold, Rpc::kReachable,
+                        Rpc::kStandardMove, Rpc::kBatch}) {
     if (text == rpc_name(rpc)) return rpc;
   }
   return std::nullopt;
@@ -80,6 +82,38 @@ std::string SyntheticMaze::areas() {
 Workload build_workload(Rpc rpc, const WorkloadOptions& options) {
   if (options.pairs < 1) throw std::invalid_argument("--pairs must be at least 1");
   if (options.cold_goals < 1) throw std::invalid_argument("cold goals must be at least 1");
+  if (rpc == Rpc::kBatch) {
+    if (options.batch_starts < 1) throw std::invalid_argument("--batch-starts must be at least 1");
+    const Workload singles = build_workload(Rpc::kFindWarm, options);
+    Workload workload;
+    workload.rpc = rpc;
+    workload.mask = singles.mask;
+    std::vector<pb::BatchFindPathsRequest> open;  // per goal, the call being filled
+    for (const pb::FindPathRequest& single : singles.find_path) {
+      auto batch = std::find_if(open.begin(), open.end(), [&](const auto& b) {
+        return b.goal().x() == single.goal().x() && b.goal().y() == single.goal().y();
+      });
+      if (batch == open.end()) {
+        pb::BatchFindPathsRequest fresh;
+        fresh.set_mask(single.mask());
+        *fresh.mutable_goal() = single.goal();
+        fresh.set_smoothing(single.smoothing());
+        open.push_back(std::move(fresh));
+        batch = open.end() - 1;
+      }
+      *batch->add_starts() = single.start();
+      if (batch->starts_size() == options.batch_starts) {
+        workload.batch.push_back(*batch);
+        batch->clear_starts();
+      }
+    }
+    for (auto& batch : open) {
+      if (batch.starts_size() > 0) workload.batch.push_back(std::move(batch));
+    }
+    workload.description = "BatchFindPaths, up to " + std::to_string(options.batch_starts) +
+                           " starts per call, of: " + singles.description;
+    return workload;
+  }
   const MaskShape& shape = options.shape;
   if (rpc != Rpc::kHealth && (shape.width == 0 || shape.height == 0)) {
     throw std::invalid_argument("the mask has no pixels");
@@ -145,6 +179,7 @@ Workload build_workload(Rpc rpc, const WorkloadOptions& options) {
 
   switch (rpc) {
     case Rpc::kHealth:
+    case Rpc::kBatch:  // made of find-warm's requests, above
       break;
     case Rpc::kFindWarm: {
       if (options.random_starts > 0) {

@@ -21,6 +21,7 @@ enum class Rpc {
   kFindCold,      // FindPath, a different goal each call: every call computes a field
   kReachable,     // Reachable with --pairs pairs per call
   kStandardMove,  // StandardMove between nearby tiles
+  kBatch,         // BatchFindPaths: find-warm's starts, batch_starts of one goal per call
 };
 
 // "health", "find-warm", "find-cold", "reachable", "standard-move".
@@ -34,6 +35,7 @@ struct Workload {
   std::vector<pathfinding::v1::FindPathRequest> find_path;          // kFindWarm, kFindCold
   std::vector<pathfinding::v1::ReachableRequest> reachable;         // kReachable
   std::vector<pathfinding::v1::StandardMoveRequest> standard_move;  // kStandardMove
+  std::vector<pathfinding::v1::BatchFindPathsRequest> batch;        // kBatch
   std::string description;  // one line for people: mask, points, pairs
   std::string mask;         // the mask every request names ("" for health)
 };
@@ -81,6 +83,8 @@ struct WorkloadOptions {
   // a new path on a cached field once there are more starts than the server's
   // FindPath answer cache holds (many characters, few destinations).
   int random_starts = 0;
+  // batch: starts per BatchFindPaths call (find-warm's requests, grouped by goal).
+  int batch_starts = 1000;
 };
 
 // Builds the request lists. On the synthetic maze: find-warm goes from four
@@ -91,7 +95,9 @@ struct WorkloadOptions {
 // fixed-seed generator (standard-move: goal within 12 tiles of the start).
 // On another mask (no walkability known): the goal defaults to (7/8 w, 1/2 h)
 // and the starts to points of the west eighth; other points are spread over
-// the whole mask. Throws std::invalid_argument on bad options.
+// the whole mask. batch: find-warm's requests, each goal's in order, cut into
+// calls of batch_starts starts (the last of a goal may have fewer). Throws
+// std::invalid_argument on bad options.
 [[nodiscard]] Workload build_workload(Rpc rpc, const WorkloadOptions& options);
 
 }  // namespace pathfinder::load

@@ -85,9 +85,9 @@ std::optional<int> parse_config(int argc, char** argv, ServerConfig& config) {
       ->check(CLI::Range(1, 2047))
       ->capture_default_str();
   app.add_option("--max-query-kb", config.max_query_kb,
-                 "Largest request of a query (FindPath, Reachable, StandardMove, GetMask, "
-                 "ListMasks) or DeleteMask, in KiB; larger ones are RESOURCE_EXHAUSTED before "
-                 "they are decoded (uploads and patches may use --max-message-mb)")
+                 "Largest request of a query (FindPath, BatchFindPaths, Reachable, StandardMove, "
+                 "GetMask, ListMasks) or DeleteMask, in KiB; larger ones are RESOURCE_EXHAUSTED "
+                 "before they are decoded (uploads and patches may use --max-message-mb)")
       ->type_name("KIB")
       ->check(CLI::Range(1, 2047 * 1024))
       ->capture_default_str();
@@ -131,6 +131,12 @@ std::optional<int> parse_config(int argc, char** argv, ServerConfig& config) {
       ->capture_default_str();
   app.add_option("--max-reachable-pairs", config.max_reachable_pairs,
                  "Most pairs one Reachable request may carry (more is RESOURCE_EXHAUSTED)")
+      ->type_name("N")
+      ->check(CLI::Range(1, 1 << 30))
+      ->capture_default_str();
+  app.add_option("--max-batch-starts", config.max_batch_starts,
+                 "Most starts one BatchFindPaths request may carry (more is RESOURCE_EXHAUSTED); "
+                 "its answer must also fit --max-message-mb")
       ->type_name("N")
       ->check(CLI::Range(1, 1 << 30))
       ->capture_default_str();

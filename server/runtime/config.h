@@ -13,6 +13,8 @@ namespace pathserver {
 
 // Default ServiceLimits::max_reachable_pairs and --max-reachable-pairs.
 inline constexpr int kDefaultMaxReachablePairs = 10000;
+// Default ServiceLimits::max_batch_starts and --max-batch-starts.
+inline constexpr int kDefaultMaxBatchStarts = 10000;
 // Defaults of ServiceLimits::max_line_pairs (--max-line-pairs) and
 // max_nearest_points (--max-nearest-points).
 inline constexpr int kDefaultMaxLinePairs = 100000;
@@ -43,6 +45,7 @@ struct ServerConfig {
   std::size_t max_masks = kDefaultMaxMasks;
   std::uint64_t max_stored_mb = kDefaultMaxStoredBytes / (1024 * 1024);
   int max_reachable_pairs = kDefaultMaxReachablePairs;
+  int max_batch_starts = kDefaultMaxBatchStarts;
   int max_line_pairs = kDefaultMaxLinePairs;
   int max_nearest_points = kDefaultMaxNearestPoints;
   std::vector<std::string> seed_masks;  // NAME=FILE

@@ -18,9 +18,9 @@
 namespace pathserver {
 
 // The RPCs of pathfinding.v1.Pathfinder, as they appear in the `rpc` label.
-inline constexpr std::array<std::string_view, 11> kMetricsRpcNames = {
-    "UploadMask", "PatchMask",    "DeleteMask", "GetMask",     "ListMasks",      "FindPath",
-    "Reachable",  "StandardMove", "GetField",   "LineOfSight", "NearestWalkable"};
+inline constexpr std::array<std::string_view, 12> kMetricsRpcNames = {
+    "UploadMask",   "PatchMask",      "DeleteMask", "GetMask",     "ListMasks",      "FindPath",
+    "Reachable",    "StandardMove",   "BatchFindPaths", "GetField", "LineOfSight", "NearestWalkable"};
 
 // gRPC status codes 0 (OK) .. 16 (UNAUTHENTICATED).
 inline constexpr std::size_t kMetricsStatusCodes = 17;

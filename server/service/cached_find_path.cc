@@ -146,7 +146,11 @@ FieldLease FillingSource::lead(const std::shared_ptr<Flight>& flight, const Mask
       fill->builder.set_interrupt(
           [this, f = flight.get()] { return flights_.poll(*f, request_.get()); });
     }
-    fill->builder.run_until_settled(start);
+    if (whole_fields_) {
+      fill->builder.finish();
+    } else {
+      fill->builder.run_until_settled(start);
+    }
   } catch (const pathcore::Interrupted&) {
     // poll() removed the flight: nobody needs it. Not cached.
     cache_.record_interrupted();
@@ -157,7 +161,7 @@ FieldLease FillingSource::lead(const std::shared_ptr<Flight>& flight, const Mask
   }
   fill->seconds = seconds_since(started);
   if (fill->builder.finished()) {
-    // Start was not reachable: the fill ran to the end already.
+    // Whole fills, or start was not reachable: the fill ran to the end already.
     FieldPtr field = cache_.storage_pool().share(fill->builder.take());
     cache_.record_computed(fill->seconds);
     cache_.put(key, field);

@@ -115,6 +115,9 @@ class FillingSource final : public FieldSource {
   void give(const FieldKey& key, FieldPtr field);
   // A key whose cache miss was counted already (by CacheOnlySource).
   void set_counted_miss(std::optional<FieldKey> key) { counted_miss_ = std::move(key); }
+  // Fills run to the end before the field is lent (no half-built answers):
+  // for callers that trace from many starts on one field (BatchFindPaths).
+  void fill_whole_fields() { whole_fields_ = true; }
 
   [[nodiscard]] FieldLease field(const FieldKey& key, const MaskEntry& entry,
                                  pathcore::Point start) override;
@@ -154,6 +157,7 @@ class FillingSource final : public FieldSource {
   std::optional<FieldKey> given_key_;
   FieldPtr given_;
   std::optional<FieldKey> counted_miss_;
+  bool whole_fields_ = false;
   std::vector<std::unique_ptr<Deferred>> deferred_;
   std::vector<LaterWork> later_;
 };

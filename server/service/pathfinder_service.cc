@@ -12,8 +12,8 @@
 #include <new>
 #include <optional>
 #include <span>
-#include <type_traits>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "pathcore/agent_clearance.h"
@@ -26,6 +26,7 @@
 #include "service/proto_convert.h"
 #include "service/request_decoding.h"
 #include "service/rpc_status.h"
+#include "service/run_handler.h"
 #include "service/usable_entry.h"
 
 namespace pathserver {
@@ -70,34 +71,6 @@ spdlog::level::level_enum call_log_level(grpc::StatusCode code) {
                  code == grpc::StatusCode::DATA_LOSS
              ? spdlog::level::err
              : spdlog::level::warn;
-}
-
-// Runs a handler body, turning escaped exceptions into statuses.
-template <typename Body>
-grpc::Status run_handler(Body&& body) {
-  grpc::Status status;
-  try {
-    status = std::forward<Body>(body)();
-  } catch (const pathcore::Interrupted&) {
-    throw;  // the caller knows why (deadline, cancellation, shutdown)
-  } catch (const pathcore::InvalidArgument& e) {
-    status = invalid(e.what());
-  } catch (const InvalidMaskName& e) {
-    status = invalid(e.what());
-  } catch (const StoreLimitExceeded& e) {
-    status = {grpc::StatusCode::RESOURCE_EXHAUSTED, e.what()};
-  } catch (const StoreFull& e) {
-    status = {grpc::StatusCode::RESOURCE_EXHAUSTED, e.what()};
-  } catch (const StoreUnavailable& e) {  // transient: the database is back soon
-    status = {grpc::StatusCode::UNAVAILABLE, e.what()};
-  } catch (const StoreError& e) {  // names the mask only; the store logged the path
-    status = {grpc::StatusCode::INTERNAL, e.what()};
-  } catch (const std::bad_alloc&) {
-    status = {grpc::StatusCode::RESOURCE_EXHAUSTED, "out of memory"};
-  } catch (const std::exception& e) {
-    status = {grpc::StatusCode::INTERNAL, std::string("internal error: ") + e.what()};
-  }
-  return status;
 }
 
 // The mask a request names, for its call's log line.
@@ -739,6 +712,14 @@ grpc::Status PathfinderService::list_masks(v1::ListMasksResponse& response) cons
 
 grpc::Status PathfinderService::find_path(const v1::FindPathRequest& request,
                                           v1::FindPathResponse& response, FieldSource& source) {
+  FindPathPlan plan;
+  const pathcore::Point start = to_core(request.start());
+  if (auto status = plan_find_path(request, &start, plan); !status.ok()) return status;
+  return find_path_planned(plan, start, response, source);
+}
+
+grpc::Status PathfinderService::plan_find_path(const v1::FindPathRequest& request,
+                                               const pathcore::Point* start, FindPathPlan& plan) {
   if (auto problem = mask_name_problem(request.mask())) return invalid("mask: " + *problem);
   const auto connectivity = to_core(request.connectivity());
   if (!connectivity) {
@@ -775,7 +756,7 @@ grpc::Status PathfinderService::find_path(const v1::FindPathRequest& request,
   const double clearance_key = pathcore::clearance_excludes_pixels(clearance) ? clearance : 0;
   const pathcore::AreaSet enabled = pathcore::effective_areas(request.enabled_areas());
   if (enabled == 0) return no_walkable_area();
-  if (!request.has_start()) return invalid("start: is required");
+  if (start != nullptr && !request.has_start()) return invalid("start: is required");
   if (!request.has_goal()) return invalid("goal: is required");
 
   const MaskEntryPtr entry = store_.get(request.mask());
@@ -784,46 +765,19 @@ grpc::Status PathfinderService::find_path(const v1::FindPathRequest& request,
     return status;
   }
   const pathcore::Mask& mask = *entry->mask;
-  const pathcore::Point start = to_core(request.start());
   const pathcore::Point goal = to_core(request.goal());
-  for (const auto& [field, point] : {std::pair{"start", start}, std::pair{"goal", goal}}) {
-    if (!mask.contains(point)) {
-      return invalid(outside(field, point, *entry));
-    }
-  }
+  if (start != nullptr && !mask.contains(*start)) return invalid(outside("start", *start, *entry));
+  if (!mask.contains(goal)) return invalid(outside("goal", goal, *entry));
 
-  // With clearance, everything below runs on the usable pixels (built or
-  // found on first need) in place of the stored mask.
-  std::optional<UsableEntry> usable;
-  const auto walked_entry = [&]() -> const MaskEntry& {
-    if (clearance_key == 0) return *entry;
-    if (!usable) usable = usable_entry(usable_masks_, source, *entry, enabled, clearance_key);
-    return usable->entry;
-  };
-  const auto explain = [&](pathcore::PathResult& path) {
-    if (usable) {
-      pathcore::explain_result(mask, usable->grid->usable, start, goal, path);
-    } else {
-      pathcore::explain_result(mask, enabled, start, goal, path);
-    }
-  };
-
-  if (any_angle) {
-    // Connectivity plays no part; the corner rule does, whatever the connectivity.
-    const AnyAngleOptions any_angle_options{enabled, request.allow_corner_cutting(),
-                                            request.snap_to_reachable(), clearance_key};
-    AnyAnglePathResult result = any_angle_find_path(walked_entry(), any_angle_caches_, source,
-                                                    start, goal, any_angle_options);
-    explain(result.path);
-    to_proto(result.path, &response);
-    response.clear_precise_points();
-    for (const pathcore::PointD p : result.precise) to_proto(p, response.add_precise_points());
-    response.set_mask_revision(entry->revision);
-    response.set_cache_hit(result.cache_hit);
-    return grpc::Status::OK;
-  }
-
-  pathcore::FindPathOptions options;
+  plan.entry = entry;
+  plan.goal = goal;
+  plan.any_angle = any_angle;
+  plan.enabled = enabled;
+  plan.clearance_key = clearance_key;
+  // Connectivity plays no part in any-angle paths; the corner rule does, whatever the connectivity.
+  plan.any_angle_options = {enabled, request.allow_corner_cutting(), request.snap_to_reachable(),
+                            clearance_key};
+  pathcore::FindPathOptions& options = plan.options;
   options.field.enabled = enabled;
   options.field.connectivity = *connectivity;
   // A four-connected walker cannot squeeze between diagonal neighbours, so
@@ -834,20 +788,57 @@ grpc::Status PathfinderService::find_path(const v1::FindPathRequest& request,
   options.smoothing = *smoothing;
   options.snap_to_reachable = request.snap_to_reachable();
   options.clearance = clearance_key;
+  if (!any_angle) plan.goal_key = field_key(*entry, options.field, goal, clearance_key);
+  return grpc::Status::OK;
+}
 
-  PathKey key{field_key(*entry, options.field, goal, clearance_key), start, options.smoothing,
-              options.snap_to_reachable};
+grpc::Status PathfinderService::find_path_planned(FindPathPlan& plan, pathcore::Point start,
+                                                  v1::FindPathResponse& response,
+                                                  FieldSource& source) {
+  const MaskEntry& entry = *plan.entry;
+  const pathcore::Mask& mask = *entry.mask;
+  const pathcore::Point goal = plan.goal;
+  // With clearance, everything below runs on the usable pixels (built or
+  // found on first need) in place of the stored mask.
+  const auto walked_entry = [&]() -> const MaskEntry& {
+    if (plan.clearance_key == 0) return entry;
+    if (!plan.usable) {
+      plan.usable = usable_entry(usable_masks_, source, entry, plan.enabled, plan.clearance_key);
+    }
+    return plan.usable->entry;
+  };
+  const auto explain = [&](pathcore::PathResult& path) {
+    if (plan.usable) {
+      pathcore::explain_result(mask, plan.usable->grid->usable, start, goal, path);
+    } else {
+      pathcore::explain_result(mask, plan.enabled, start, goal, path);
+    }
+  };
+
+  if (plan.any_angle) {
+    AnyAnglePathResult result = any_angle_find_path(walked_entry(), any_angle_caches_, source,
+                                                    start, goal, plan.any_angle_options);
+    explain(result.path);
+    to_proto(result.path, &response);
+    response.clear_precise_points();
+    for (const pathcore::PointD p : result.precise) to_proto(p, response.add_precise_points());
+    response.set_mask_revision(entry.revision);
+    response.set_cache_hit(result.cache_hit);
+    return grpc::Status::OK;
+  }
+
+  PathKey key{*plan.goal_key, start, plan.options.smoothing, plan.options.snap_to_reachable};
   if (const auto answer = query_caches_.paths.get(key)) {
     to_proto(*answer, &response);
-    response.set_mask_revision(entry->revision);
+    response.set_mask_revision(entry.revision);
     response.set_cache_hit(true);
     return grpc::Status::OK;
   }
   CachedPathResult result =
-      cached_find_path(walked_entry(), source, start, goal, options, &key.field);
+      cached_find_path(walked_entry(), source, start, goal, plan.options, &key.field);
   explain(result.path);
   to_proto(result.path, &response);
-  response.set_mask_revision(entry->revision);
+  response.set_mask_revision(entry.revision);
   response.set_cache_hit(result.cache_hit);
   if (result.path.points.size() <= kMaxCachedPathPoints &&
       query_caches_.path_admission.missed_before(PathKeyHash{}(key))) {

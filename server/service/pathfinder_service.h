@@ -21,10 +21,12 @@
 #include "runtime/compute_pool.h"
 #include "runtime/config.h"
 #include "runtime/metrics.h"
+#include "service/any_angle_find_path.h"
 #include "service/cached_find_path.h"
 #include "service/in_flight_calls.h"
 #include "service/raw_call.h"
 #include "service/reachable_wire.h"
+#include "service/usable_entry.h"
 #include "store/mask_store.h"
 
 namespace pathserver {
@@ -34,6 +36,8 @@ struct ServiceLimits {
   std::uint64_t max_pixels = pathcore::kDefaultMaxPixels;
   // Most pairs one Reachable request may carry (more: RESOURCE_EXHAUSTED).
   int max_reachable_pairs = kDefaultMaxReachablePairs;
+  // Most starts one BatchFindPaths request may carry (more: RESOURCE_EXHAUSTED).
+  int max_batch_starts = kDefaultMaxBatchStarts;
   // Most pairs one LineOfSight request, and points one NearestWalkable
   // request, may carry (more: RESOURCE_EXHAUSTED).
   int max_line_pairs = kDefaultMaxLinePairs;
@@ -111,6 +115,11 @@ struct ServiceLimits {
 // wait without a thread) and stop when no caller wants them any more
 // (deadline passed, cancelled): such calls end DEADLINE_EXCEEDED/CANCELLED.
 //
+// BatchFindPaths (batch_find_paths.cc) answers every start with FindPath's
+// own code: up to 32 starts on a cached field on gRPC's thread; more starts,
+// or a cold field, on the compute pool, which fills the field whole once
+// (FillingSource::fill_whole_fields) and checks the call between starts.
+//
 // Reachable is served raw: its request bytes are decoded by
 // decode_reachable_request (reachable_wire.h), a flat decoder several times
 // cheaper than protobuf's parser for its thousands of nested points.
@@ -122,10 +131,11 @@ using RawPathfinderService = pathfinding::v1::Pathfinder::WithRawCallbackMethod_
                     pathfinding::v1::Pathfinder::WithRawCallbackMethod_FindPath<
                         pathfinding::v1::Pathfinder::WithRawCallbackMethod_Reachable<
                             pathfinding::v1::Pathfinder::WithRawCallbackMethod_StandardMove<
-                                pathfinding::v1::Pathfinder::WithRawCallbackMethod_GetField<
-                                    pathfinding::v1::Pathfinder::WithRawCallbackMethod_LineOfSight<
-                                        pathfinding::v1::Pathfinder::WithRawCallbackMethod_NearestWalkable<
-                                            pathfinding::v1::Pathfinder::CallbackService>>>>>>>>>>>;
+                                pathfinding::v1::Pathfinder::WithRawCallbackMethod_BatchFindPaths<
+                                    pathfinding::v1::Pathfinder::WithRawCallbackMethod_GetField<
+                                        pathfinding::v1::Pathfinder::WithRawCallbackMethod_LineOfSight<
+                                            pathfinding::v1::Pathfinder::WithRawCallbackMethod_NearestWalkable<
+                                                pathfinding::v1::Pathfinder::CallbackService>>>>>>>>>>>>;
 
 // Thrown by a handler body on gRPC's thread when its call needs heavy work:
 // the call is handed to the compute pool and the body run again there.
@@ -175,6 +185,10 @@ class PathfinderService final : public RawPathfinderService {
                                       grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* StandardMove(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* request,
                                        grpc::ByteBuffer* response) override;
+  // In batch_find_paths.cc.
+  grpc::ServerUnaryReactor* BatchFindPaths(grpc::CallbackServerContext* ctx,
+                                           const grpc::ByteBuffer* request,
+                                           grpc::ByteBuffer* response) override;
   // In field_stream.cc: server streaming, one chunk written at a time.
   grpc::ServerWriteReactor<grpc::ByteBuffer>* GetField(grpc::CallbackServerContext* ctx,
                                                        const grpc::ByteBuffer* request) override;
@@ -234,6 +248,32 @@ class PathfinderService final : public RawPathfinderService {
   PlannedField planned_field(const FieldPlan& plan, FieldSource& source,
                              const std::function<FieldPtr(const FieldKey&, const MaskEntry&,
                                                           bool&)>& whole);
+
+  // A FindPath request checked and translated, its start aside: what every
+  // start of a BatchFindPaths shares.
+  struct FindPathPlan {
+    MaskEntryPtr entry;
+    pathcore::Point goal;
+    bool any_angle = false;             // SMOOTHING_ANY_ANGLE
+    pathcore::AreaSet enabled = 0;      // effective
+    double clearance_key = 0;           // normalised (0: excludes no pixel)
+    pathcore::FindPathOptions options;  // grid paths
+    AnyAngleOptions any_angle_options;  // any-angle paths
+    std::optional<FieldKey> goal_key;   // grid paths' field
+    std::optional<UsableEntry> usable;  // with clearance, once needed
+  };
+  // Validates request's options, goal and (when not null) start, finds the
+  // mask and checks expected_revision: the errors FindPath answers.
+  grpc::Status plan_find_path(const pathfinding::v1::FindPathRequest& request,
+                              const pathcore::Point* start, FindPathPlan& plan);
+  // FindPath's answer for `start` (inside the mask) under `plan`.
+  grpc::Status find_path_planned(FindPathPlan& plan, pathcore::Point start,
+                                 pathfinding::v1::FindPathResponse& response, FieldSource& source);
+  // In batch_find_paths.cc. `interrupt`: null on gRPC's thread.
+  grpc::Status batch_find_paths(const pathfinding::v1::BatchFindPathsRequest& request,
+                                pathfinding::v1::BatchFindPathsResponse& response,
+                                FieldSource& source, const std::function<bool()>* interrupt);
+  class BatchFindPathsCall;  // a BatchFindPaths on the compute pool
 
   // Drops what was derived from revisions of `mask` below
   // `first_live_revision` (and the smaller per-mask caches whole): after a

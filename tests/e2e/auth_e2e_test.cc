@@ -112,6 +112,15 @@ std::vector<Rpc> all_rpcs() {
          *request.mutable_reachable_from() = pathfinder::make_point(0, 0);
          return c.nearest_walkable(request).status;
        }},
+      {"BatchFindPaths", false,
+       [](Client& c) {
+         pb::BatchFindPathsRequest request;
+         request.set_mask("m");
+         *request.add_starts() = pathfinder::make_point(0, 0);
+         *request.add_starts() = pathfinder::make_point(1, 1);
+         *request.mutable_goal() = pathfinder::make_point(3, 2);
+         return c.batch_find_paths(request).status;
+       }},
   };
 }
 

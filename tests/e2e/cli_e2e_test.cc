@@ -494,6 +494,56 @@ TEST_F(CliE2eTest, FindPrintsThePath) {
   EXPECT_THAT(lines_of(smooth.out).at(1), AllOf(HasSubstr(": (2,2) "), EndsWith(" (30,10)")));
 }
 
+TEST_F(CliE2eTest, BatchPrintsOnePathPerStartFromArgumentsFileAndStdin) {
+  upload_level("demo");
+  const Grid grid = level();
+  ASSERT_FALSE(grid.walkable(8, 5));  // in the first wall: no path
+  const std::string file = scratch_file("starts.txt", "4,4\n\n 10 , 3\n8,5\n");
+  const auto result =
+      run({"batch", "demo", "30", "10", "2,2", "--starts-file", file, "--smoothing", "none"});
+  EXPECT_EQ(result.exit_code, 3) << describe(result);  // (8,5) has no path
+  const auto lines = lines_of(result.out);
+  const std::vector<std::pair<int, int>> starts = {{2, 2}, {4, 4}, {10, 3}};
+  ASSERT_GE(lines.size(), 3 * starts.size() + 3) << result.out;
+  for (std::size_t i = 0; i < starts.size(); ++i) {
+    const auto [x, y] = starts[i];
+    const int distance = bfs_distance(grid, x, y, 30, 10);
+    ASSERT_GT(distance, 0);
+    const std::string start = "(" + std::to_string(x) + "," + std::to_string(y) + ")";
+    EXPECT_EQ(lines[3 * i], "start " + std::to_string(i) + " " + start);
+    EXPECT_THAT(lines[3 * i + 1], AllOf(StartsWith("found true "),
+                                        HasSubstr("cost " + std::to_string(distance) + " ")));
+    EXPECT_THAT(lines[3 * i + 2],
+                AllOf(StartsWith("points " + std::to_string(distance + 1) + ": " + start + " "),
+                      EndsWith(" (30,10)")));
+  }
+  EXPECT_EQ(lines[9], "start 3 (8,5)");
+  EXPECT_THAT(lines[10], StartsWith("found false "));
+  EXPECT_THAT(lines[11], StartsWith("no path: "));
+
+  // Starts from stdin, answered as one JSON object; all found: exit 0.
+  const auto piped = pathtest::run_command(
+      {"sh", "-c",
+       "printf '2,2\\n4,4\\n' | \"$0\" --server \"$1\" --json batch demo 30 10 "
+       "--starts-file -",
+       PATHFIND_CLI_BIN, server_->target()});
+  EXPECT_EQ(piped.exit_code, 0) << describe(piped);
+  ASSERT_EQ(lines_of(piped.out).size(), 1U) << piped.out;
+  EXPECT_THAT(piped.out, StartsWith("{\"paths\":[{\"found\":true"));
+
+  // Bad local input is a usage error naming where; no starts at all too.
+  const auto bad =
+      run({"batch", "demo", "30", "10", "--starts-file", scratch_file("bad.txt", "1,1\n1;2\n")});
+  EXPECT_EQ(bad.exit_code, 2) << describe(bad);
+  EXPECT_THAT(bad.err, HasSubstr("line 2"));
+  EXPECT_EQ(run({"batch", "demo", "30", "10", "3"}).exit_code, 2);
+  EXPECT_EQ(run({"batch", "demo", "30", "10"}).exit_code, 2);
+  // A start outside the mask is the server's INVALID_ARGUMENT: exit 1.
+  const auto outside = run({"batch", "demo", "30", "10", "2,2", "99,1"});
+  EXPECT_EQ(outside.exit_code, 1) << describe(outside);
+  EXPECT_THAT(outside.err, HasSubstr("starts[1]"));
+}
+
 TEST_F(CliE2eTest, FindJson) {
   upload_level("demo");
   const int distance = bfs_distance(level(), 2, 2, 30, 10);

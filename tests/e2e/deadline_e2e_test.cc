@@ -1,4 +1,4 @@
-// End-to-end: deadlines on cold FindPath calls against the real server
+// End-to-end: deadlines on cold FindPath and BatchFindPaths calls against the real server
 // binary (127.0.0.1, port chosen at run time). An expired call must end
 // DEADLINE_EXCEEDED, its flood fill must stop, and the server must stay
 // healthy and keep answering.
@@ -263,6 +263,55 @@ TEST(DeadlineE2eTest, OneMillisecondColdNearestWalkableAndLongLineOfSightNeverEn
   EXPECT_EQ(lines.value.results(0).first_blocked().x(), 960);
   const auto health = patient.health_check();
   ASSERT_TRUE(health.ok()) << health.status.error_message();
+  EXPECT_EQ(server->terminate_and_wait(std::chrono::seconds(15)), 0) << server->log();
+}
+
+// A cold BatchFindPaths past its deadline: no late OK (its fill and its
+// traces stop), nothing of it cached, and the server keeps answering.
+TEST(DeadlineE2eTest, OneMillisecondColdBatchEndsDeadlineExceededWithoutALateOk) {
+  pathtest::TempDir scratch;
+  ServerOptions options;
+  options.binary = PATHFINDER_SERVER_BIN;
+  options.extra_args = {"--compute-threads",   "1",
+                        "--metrics-address",   "127.0.0.1:0",
+                        "--metrics-port-file", scratch.file("metrics.port")};
+  const auto server = std::make_unique<ServerProcess>(std::move(options));
+  const int metrics_port = std::stoi(pathtest::read_text_file(scratch.file("metrics.port")));
+  const auto batch_ok = [&] {
+    const auto response = pathtest::http_request(metrics_port, "GET", "/metrics");
+    const auto samples = pathtest::parse_prometheus_text(response.body).samples;
+    const auto it = samples.find("pathfinder_requests_total{rpc=\"BatchFindPaths\",code=\"OK\"}");
+    return it == samples.end() ? 0.0 : it->second;
+  };
+  Client patient = make_client(*server, std::chrono::seconds(60));
+  ASSERT_TRUE(patient.upload_mask(pathtest::open_raw_upload("open", kWidth, kHeight)).ok());
+
+  pb::BatchFindPathsRequest request;
+  request.set_mask("open");
+  *request.mutable_goal() = pathfinder::make_point(kWidth - 1, kHeight - 1);
+  request.set_smoothing(pb::SMOOTHING_NONE);
+  for (int i = 0; i < 1000; ++i) *request.add_starts() = pathfinder::make_point(i, i % kHeight);
+  Client hasty = make_client(*server, std::chrono::milliseconds(1));
+  for (int i = 0; i < 3; ++i) {
+    const auto result = hasty.batch_find_paths(request);
+    EXPECT_EQ(result.status.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED)
+        << i << ": " << pathfinder::status_code_name(result.status.error_code()) << " "
+        << result.status.error_message();
+  }
+  // A fill and 1,000 traces of this mask take well under a second.
+  std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+  EXPECT_EQ(batch_ok(), 0.0) << "a batch ran past its deadline to an OK";
+
+  const auto result = patient.batch_find_paths(request);
+  ASSERT_TRUE(result.ok()) << result.status.error_message();
+  ASSERT_EQ(result.value.paths_size(), 1000);
+  EXPECT_FALSE(result.value.paths(0).cache_hit()) << "a fill stopped by its deadline is not kept";
+  for (int i = 0; i < 1000; ++i) {
+    const auto& path = result.value.paths(i);
+    EXPECT_TRUE(path.found());
+    EXPECT_EQ(path.cost(), (kWidth - 1 - i) + (kHeight - 1 - i % kHeight)) << i;
+  }
+  EXPECT_EQ(batch_ok(), 1.0);
   EXPECT_EQ(server->terminate_and_wait(std::chrono::seconds(15)), 0) << server->log();
 }
 

@@ -193,6 +193,23 @@ TEST_F(LimitsE2eTest, ReachablePairsPerRequestIsAFlag) {
               HasSubstr("pairs: 6 pairs; the limit is 5 per request (--max-reachable-pairs)"));
 }
 
+TEST_F(LimitsE2eTest, BatchStartsPerRequestIsAFlag) {
+  start_server({"--max-batch-starts", "5"});
+  ASSERT_OK(client_->upload_mask(raw_upload("room", 10, 10)));
+  pb::BatchFindPathsRequest request;
+  request.set_mask("room");
+  *request.mutable_goal() = pathfinder::make_point(9, 9);
+  for (int i = 0; i < 5; ++i) *request.add_starts() = pathfinder::make_point(0, i);
+  const auto five = client_->batch_find_paths(request);
+  ASSERT_OK(five);
+  EXPECT_EQ(five.value.paths_size(), 5);
+  *request.add_starts() = request.starts(0);
+  const auto six = client_->batch_find_paths(request);
+  EXPECT_CODE(six, RESOURCE_EXHAUSTED);
+  EXPECT_THAT(six.status.error_message(),
+              HasSubstr("starts: 6 starts; the limit is 5 per request (--max-batch-starts)"));
+}
+
 TEST_F(LimitsE2eTest, ImagesDeclaringHugeDimensionsAreRefusedBeforeAnyAllocation) {
   start_server({});
   // Warm the server up (threads, arenas, caches) before measuring.
@@ -246,11 +263,12 @@ TEST_F(LimitsE2eTest, LimitFlagsAreDescribedAndChecked) {
   const auto help = pathtest::run_command({PATHFINDER_SERVER_BIN, "--help"});
   EXPECT_EQ(help.exit_code, 0);
   for (const char* flag : {"--max-pixels", "--max-message-mb", "--max-masks", "--max-stored-mb",
-                           "--max-reachable-pairs"}) {
+                           "--max-reachable-pairs", "--max-batch-starts"}) {
     EXPECT_THAT(help.out, HasSubstr(flag));
   }
   pathtest::TempDir dir("pathfinder-limits");
-  for (const char* bad : {"--max-masks=0", "--max-stored-mb=0", "--max-reachable-pairs=0"}) {
+  for (const char* bad :
+       {"--max-masks=0", "--max-stored-mb=0", "--max-reachable-pairs=0", "--max-batch-starts=0"}) {
     const auto result = pathtest::run_command(
         {PATHFINDER_SERVER_BIN, "--listen", "127.0.0.1:0", "--data-dir", dir.file("data"), bad});
     EXPECT_NE(result.exit_code, 0) << bad;

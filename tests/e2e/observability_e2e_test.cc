@@ -225,6 +225,26 @@ TEST_F(MetricsEndpoint, CountsReachableAndStandardMove) {
   EXPECT_GE(parsed.samples.at("pathfinder_cache_bytes{cache=\"labels\"}"), 22 * 18 * 4);
 }
 
+TEST_F(MetricsEndpoint, CountsBatchFindPaths) {
+  ASSERT_TRUE(client_->upload_mask(open_room("crowd", 30, 20)).ok());
+  pb::BatchFindPathsRequest batch;
+  batch.set_mask("crowd");
+  *batch.mutable_goal() = pathfinder::make_point(25, 15);
+  for (int i = 0; i < 40; ++i) *batch.add_starts() = pathfinder::make_point(i % 30, i / 30);
+  const auto answered = client_->batch_find_paths(batch);  // on the compute pool
+  ASSERT_TRUE(answered.ok()) << answered.status.error_message();
+  EXPECT_EQ(answered.value.paths_size(), 40);
+  batch.mutable_starts()->DeleteSubrange(1, 39);
+  ASSERT_TRUE(client_->batch_find_paths(batch).ok());  // warm, on gRPC's thread
+  batch.mutable_starts(0)->set_x(30);
+  EXPECT_EQ(client_->batch_find_paths(batch).status.error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
+
+  const auto parsed = scrape();
+  EXPECT_EQ(parsed.samples.at(requests("BatchFindPaths", "OK")), 2);
+  EXPECT_EQ(parsed.samples.at(requests("BatchFindPaths", "INVALID_ARGUMENT")), 1);
+}
+
 // Clients that connect and send half a request line hold a worker each
 // until they time out; the scraper must still be answered.
 TEST_F(MetricsEndpoint, AScrapeIsAnsweredWhileClientsStall) {
@@ -866,8 +886,8 @@ TEST(Reflection, DescribesThePathfinderAndTheHealthService) {
   const auto* pathfinder = pool.FindServiceByName("pathfinding.v1.Pathfinder");
   ASSERT_NE(pathfinder, nullptr);
   for (const char* method : {"UploadMask", "PatchMask", "DeleteMask", "GetMask", "ListMasks",
-                             "FindPath", "Reachable", "StandardMove", "LineOfSight",
-                             "NearestWalkable"}) {
+                             "FindPath", "Reachable", "StandardMove", "BatchFindPaths",
+                             "LineOfSight", "NearestWalkable"}) {
     EXPECT_NE(pathfinder->FindMethodByName(method), nullptr) << method;
   }
 

@@ -409,6 +409,49 @@ class PathfinderInteropTest(unittest.TestCase):
                                crop=pb.Rect(x=WIDTH - 1, y=0, width=2, height=1)))
         self.assertTrue(details.startswith("crop:"), details)
 
+    def test_batch_find_paths(self):
+        info = self.upload("batch")
+        goal = (4, 2)
+        starts = [(0, 0), (9, 0), (4, 4), (0, 8), (4, 2)]
+        batch = self.stub.BatchFindPaths(pb.BatchFindPathsRequest(
+            mask="batch", goal=pb.Point(x=goal[0], y=goal[1]), smoothing=pb.SMOOTHING_NONE,
+            starts=[pb.Point(x=x, y=y) for x, y in starts]), timeout=CALL_TIMEOUT)
+        self.assertEqual(len(batch.paths), len(starts))
+        distances = bfs_distances(AREAS, goal)
+        for start, path in zip(starts, batch.paths):
+            # What FindPath answers for that start, field for field.
+            single = self.stub.FindPath(pb.FindPathRequest(
+                mask="batch", start=pb.Point(x=start[0], y=start[1]),
+                goal=pb.Point(x=goal[0], y=goal[1]), smoothing=pb.SMOOTHING_NONE),
+                timeout=CALL_TIMEOUT)
+            path.ClearField("cache_hit")
+            single.ClearField("cache_hit")
+            self.assertEqual(path, single, "start %s" % (start,))
+            self.assertEqual(path.mask_revision, info.revision)
+            reachable = walkable(AREAS, *start) and start in distances
+            self.assertEqual(path.found, reachable, "start %s" % (start,))
+            if reachable:
+                self.check_grid_path(path, start, goal)
+
+        details = self.assert_status(grpc.StatusCode.INVALID_ARGUMENT, self.stub.BatchFindPaths,
+                                     pb.BatchFindPathsRequest(
+                                         mask="batch", goal=pb.Point(x=4, y=2),
+                                         starts=[pb.Point(x=0, y=0), pb.Point(x=WIDTH, y=0)]))
+        self.assertTrue(details.startswith("starts[1]:"), details)
+        details = self.assert_status(
+            grpc.StatusCode.INVALID_ARGUMENT, self.stub.BatchFindPaths,
+            pb.BatchFindPathsRequest(mask="batch", goal=pb.Point(x=4, y=2)))
+        self.assertTrue(details.startswith("starts:"), details)
+        details = self.assert_status(grpc.StatusCode.RESOURCE_EXHAUSTED, self.stub.BatchFindPaths,
+                                     pb.BatchFindPathsRequest(
+                                         mask="batch", goal=pb.Point(x=4, y=2),
+                                         starts=[pb.Point(x=0, y=0)] * 10001))
+        self.assertIn("--max-batch-starts", details)
+        self.assert_status(grpc.StatusCode.FAILED_PRECONDITION, self.stub.BatchFindPaths,
+                           pb.BatchFindPathsRequest(mask="batch", goal=pb.Point(x=4, y=2),
+                                                    starts=[pb.Point(x=0, y=0)],
+                                                    expected_revision=info.revision + 1))
+
     def test_reachable(self):
         self.upload("reach")
 

@@ -34,7 +34,8 @@ inline constexpr const char* kMaskHeader = "x-pathfinder-mask";
 // Retries of calls that failed with UNAVAILABLE (the server or a balancer in
 // front of it was unreachable or went away), done by gRPC itself through the
 // channel's service config. Only the idempotent calls are retried: FindPath,
-// Reachable, StandardMove, LineOfSight, NearestWalkable, GetMask and ListMasks. UploadMask, PatchMask and
+// Reachable, StandardMove, BatchFindPaths, LineOfSight, NearestWalkable, GetMask
+// and ListMasks. UploadMask, PatchMask and
 // DeleteMask never are: a write that reached a replica which died before
 // answering may have been applied, and a repeated PatchMask without
 // expected_revision would apply twice.
@@ -183,6 +184,11 @@ class Client {
   // Finds an RPG-style route of standard moves.
   Result<pathfinding::v1::StandardMoveResponse> standard_move(
       const pathfinding::v1::StandardMoveRequest& request);
+  // Finds the paths from many starts to one goal: one FindPathResponse per
+  // start, in request order.
+  Result<pathfinding::v1::BatchFindPathsResponse> batch_find_paths(
+      const pathfinding::v1::BatchFindPathsRequest& request);
+
   // Answers, for each pair, whether the segment a-b is walkable and if not
   // where it is first blocked.
   Result<pathfinding::v1::LineOfSightResponse> line_of_sight(

@@ -1,0 +1,145 @@
+// `pathfind batch`: BatchFindPaths, the paths from many starts to one goal.
+
+#include "batch_command.h"
+
+#include <charconv>
+#include <cstdint>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cli_format.h"
+#include "cli_options.h"
+
+namespace pathfinder::cli {
+
+namespace pb = pathfinding::v1;
+
+namespace {
+
+struct BatchArgs {
+  std::string mask;
+  std::int32_t gx = 0, gy = 0;
+  std::vector<std::string> starts;  // "X,Y"
+  std::string starts_file;          // one "X,Y" a line; "-" = stdin
+  PathArgs path;
+  std::uint64_t expected_revision = 0;
+};
+
+std::string_view trimmed(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t\r");
+  if (first == std::string_view::npos) return {};
+  const auto last = text.find_last_not_of(" \t\r");
+  return text.substr(first, last - first + 1);
+}
+
+bool parse_int(std::string_view text, std::int32_t& value) {
+  text = trimmed(text);
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return error == std::errc() && end == text.data() + text.size() && !text.empty();
+}
+
+// "X,Y" (spaces around either number allowed). Throws UsageError naming `where`.
+pb::Point parse_start(std::string_view text, const std::string& where) {
+  const auto comma = text.find(',');
+  std::int32_t x = 0;
+  std::int32_t y = 0;
+  if (comma == std::string_view::npos || !parse_int(text.substr(0, comma), x) ||
+      !parse_int(text.substr(comma + 1), y)) {
+    throw UsageError(where + ": expected a start as X,Y (two integers), got '" + std::string(text) +
+                     "'");
+  }
+  return pathfinder::make_point(x, y);
+}
+
+// The starts of a file or stdin: one "X,Y" a line, blank lines skipped.
+void read_starts(std::istream& in, const std::string& name, pb::BatchFindPathsRequest& request) {
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    if (trimmed(line).empty()) continue;
+    *request.add_starts() = parse_start(line, name + " line " + std::to_string(number));
+  }
+  if (in.bad()) throw FileError("cannot read " + name);
+}
+
+int run_batch(pathfinder::Client& client, const BatchArgs& args, bool json) {
+  pb::BatchFindPathsRequest request;
+  request.set_mask(args.mask);
+  *request.mutable_goal() = pathfinder::make_point(args.gx, args.gy);
+  for (const std::string& start : args.starts) *request.add_starts() = parse_start(start, "START");
+  if (args.starts_file == "-") {
+    read_starts(std::cin, "stdin", request);
+  } else if (!args.starts_file.empty()) {
+    std::ifstream file(args.starts_file);
+    if (!file) throw FileError("cannot open " + args.starts_file);
+    read_starts(file, args.starts_file, request);
+  }
+  if (request.starts_size() == 0) {
+    throw UsageError("batch: no starts (give X,Y arguments or --starts-file)");
+  }
+  // FindPath's options, set as find sets them, then copied field by field.
+  pb::FindPathRequest options;
+  fill_path_request(args.path, options);
+  request.set_enabled_areas(options.enabled_areas());
+  request.set_connectivity(options.connectivity());
+  request.set_allow_corner_cutting(options.allow_corner_cutting());
+  request.set_smoothing(options.smoothing());
+  request.set_snap_to_reachable(options.snap_to_reachable());
+  *request.mutable_area_costs() = options.area_costs();
+  request.set_clearance(options.clearance());
+  request.set_expected_revision(args.expected_revision);
+
+  const auto result = client.batch_find_paths(request);
+  const int code = report(result, json, [&](const pb::BatchFindPathsResponse& response) {
+    std::string text;
+    pb::FindPathRequest single = options;  // each start's FindPath, for the wording
+    single.set_mask(request.mask());
+    *single.mutable_goal() = request.goal();
+    for (int i = 0; i < response.paths_size() && i < request.starts_size(); ++i) {
+      *single.mutable_start() = request.starts(i);
+      if (i > 0) text += "\n";
+      text += "start " + std::to_string(i) + " (" + std::to_string(request.starts(i).x()) + "," +
+              std::to_string(request.starts(i).y()) + ")\n" +
+              format_find_path(single, response.paths(i));
+    }
+    return text;
+  });
+  if (code != kExitOk) return code;
+  int missing = 0;
+  for (const auto& path : result.value.paths()) missing += path.found() ? 0 : 1;
+  if (missing > 0) {
+    if (json)
+      std::cerr << "no path for " << missing << " of " << request.starts_size() << " starts\n";
+    return kExitNoPath;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+Command add_batch_command(CLI::App& app) {
+  auto [batch, args, command] =
+      add_command(app, "batch", "Find the paths on MASK from many starts to (GX,GY)", run_batch);
+  batch->add_option("MASK", args->mask, "Mask name")->required();
+  batch->add_option("GX", args->gx, "Goal column")->required();
+  batch->add_option("GY", args->gy, "Goal row")->required();
+  batch->add_option("START", args->starts, "Starts as X,Y (e.g. 3,4 10,2)");
+  batch
+      ->add_option("--starts-file", args->starts_file,
+                   "Also the starts of FILE, one X,Y a line (blank lines skipped); - reads stdin")
+      ->type_name("FILE");
+  add_path_options(*batch, args->path);
+  batch->add_option("--expected-revision", args->expected_revision,
+                    "Answer only from this mask revision, else FAILED_PRECONDITION (default any)");
+  batch->footer(
+      "One BatchFindPaths call: the starts of the arguments, then those of --starts-file, in that "
+      "order, at most the server's --max-batch-starts (10,000 by default). Prints, per start, "
+      "'start I (X,Y)' and what find prints for it; with --json the whole answer as one JSON "
+      "object. Exits 3 when at least one start has no path (each says why; with --json the "
+      "count goes to stderr).");
+  return command;
+}
+
+}  // namespace pathfinder::cli
