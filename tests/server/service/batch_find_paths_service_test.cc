@@ -21,6 +21,7 @@
 #include "pathfinding/v1/pathfinding.grpc.pb.h"
 #include "service/pathfinder_service.h"
 #include "store/file_mask_store.h"
+#include "support/loopback_service.h"
 #include "support/random_mask.h"
 #include "support/reference.h"
 #include "support/server_process.h"
@@ -36,19 +37,10 @@ class BatchFindPathsServiceTest : public ::testing::Test {
   void start(ServiceLimits limits = {}) {
     store_ = std::make_unique<FileMaskStore>(dir_.file("data"));
     service_ = std::make_unique<PathfinderService>(*store_, cache_, limits);
-    grpc::ServerBuilder builder;
-    int port = 0;
-    builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
-    builder.RegisterService(service_.get());
-    server_ = builder.BuildAndStart();
-    ASSERT_NE(server_, nullptr);
-    ASSERT_NE(port, 0);
-    stub_ = pb::Pathfinder::NewStub(grpc::CreateChannel("127.0.0.1:" + std::to_string(port),
-                                                        grpc::InsecureChannelCredentials()));
+    server_ = std::make_unique<pathtest::LoopbackService>(*service_);
   }
 
   void TearDown() override {
-    if (server_) server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
     server_.reset();
     service_.reset();
   }
@@ -56,21 +48,20 @@ class BatchFindPathsServiceTest : public ::testing::Test {
   grpc::Status batch(const pb::BatchFindPathsRequest& r, pb::BatchFindPathsResponse& response) {
     grpc::ClientContext ctx;
     ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
-    return stub_->BatchFindPaths(&ctx, r, &response);
+    return server_->stub().BatchFindPaths(&ctx, r, &response);
   }
 
   grpc::Status find(const pb::FindPathRequest& r, pb::FindPathResponse& response) {
     grpc::ClientContext ctx;
     ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
-    return stub_->FindPath(&ctx, r, &response);
+    return server_->stub().FindPath(&ctx, r, &response);
   }
 
   pathtest::TempDir dir_{"pathfinder-batch-find-paths"};
   FieldCache cache_{std::size_t{1} << 28};
   std::unique_ptr<MaskStore> store_;
   std::unique_ptr<PathfinderService> service_;
-  std::unique_ptr<grpc::Server> server_;
-  std::unique_ptr<pb::Pathfinder::Stub> stub_;
+  std::unique_ptr<pathtest::LoopbackService> server_;
 };
 
 pb::Point point(pathcore::Point p) {
@@ -425,7 +416,7 @@ TEST_F(BatchFindPathsServiceTest, ABatchPastItsDeadlineIsNotAnswered) {
   grpc::ClientContext ctx;
   ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(20));
   pb::BatchFindPathsResponse answer;
-  const grpc::Status status = stub_->BatchFindPaths(&ctx, r, &answer);
+  const grpc::Status status = server_->stub().BatchFindPaths(&ctx, r, &answer);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED) << status.error_message();
   EXPECT_EQ(answer.paths_size(), 0);
 }

@@ -23,6 +23,7 @@
 #include "store/file_mask_store.h"
 #include "support/any_angle_reference.h"
 #include "support/clearance_reference.h"
+#include "support/loopback_service.h"
 #include "support/reference.h"
 #include "support/server_process.h"
 
@@ -57,19 +58,10 @@ class ClearanceFindPathServiceTest : public ::testing::Test {
     store_ = std::make_unique<FileMaskStore>(dir_.file("data"));
     store_->put("doors", two_doors());
     service_ = std::make_unique<PathfinderService>(*store_, cache_, ServiceLimits{});
-    grpc::ServerBuilder builder;
-    int port = 0;
-    builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
-    builder.RegisterService(service_.get());
-    server_ = builder.BuildAndStart();
-    ASSERT_NE(server_, nullptr);
-    ASSERT_NE(port, 0);
-    stub_ = pb::Pathfinder::NewStub(grpc::CreateChannel("127.0.0.1:" + std::to_string(port),
-                                                        grpc::InsecureChannelCredentials()));
+    server_ = std::make_unique<pathtest::LoopbackService>(*service_);
   }
 
   void TearDown() override {
-    if (server_) server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
     server_.reset();
     service_.reset();
   }
@@ -89,7 +81,7 @@ class ClearanceFindPathServiceTest : public ::testing::Test {
   grpc::Status find(const pb::FindPathRequest& r, pb::FindPathResponse& response) {
     grpc::ClientContext ctx;
     ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
-    return stub_->FindPath(&ctx, r, &response);
+    return server_->stub().FindPath(&ctx, r, &response);
   }
 
   pb::FindPathResponse find_ok(const pb::FindPathRequest& r) {
@@ -123,8 +115,7 @@ class ClearanceFindPathServiceTest : public ::testing::Test {
   FieldCache cache_{std::size_t{64} << 20};
   std::unique_ptr<MaskStore> store_;
   std::unique_ptr<PathfinderService> service_;
-  std::unique_ptr<grpc::Server> server_;
-  std::unique_ptr<pb::Pathfinder::Stub> stub_;
+  std::unique_ptr<pathtest::LoopbackService> server_;
 };
 
 const pathcore::Mask& doors() {

@@ -31,6 +31,7 @@
 #include "service/pathfinder_service.h"
 #include "store/file_mask_store.h"
 #include "support/clearance_reference.h"
+#include "support/loopback_service.h"
 #include "support/random_mask.h"
 #include "support/server_process.h"
 
@@ -149,21 +150,10 @@ class GetFieldServiceTest : public ::testing::Test {
   void SetUp() override {
     store_ = std::make_unique<FileMaskStore>(dir_.file("data"));
     service_ = std::make_unique<PathfinderService>(*store_, cache_, ServiceLimits{});
-    grpc::ServerBuilder builder;
-    int port = 0;
-    builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
-    builder.RegisterService(service_.get());
-    builder.SetMaxSendMessageSize(64 << 20);
-    server_ = builder.BuildAndStart();
-    ASSERT_NE(server_, nullptr);
-    grpc::ChannelArguments arguments;
-    arguments.SetMaxReceiveMessageSize(64 << 20);
-    stub_ = pb::Pathfinder::NewStub(grpc::CreateCustomChannel(
-        "127.0.0.1:" + std::to_string(port), grpc::InsecureChannelCredentials(), arguments));
+    server_ = std::make_unique<pathtest::LoopbackService>(*service_);
   }
 
   void TearDown() override {
-    if (server_) server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
     server_.reset();
     service_.reset();
   }
@@ -172,7 +162,7 @@ class GetFieldServiceTest : public ::testing::Test {
     grpc::ClientContext ctx;
     ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
     Downloaded out;
-    auto reader = stub_->GetField(&ctx, request);
+    auto reader = server_->stub().GetField(&ctx, request);
     pb::FieldChunk chunk;
     while (reader->Read(&chunk)) {
       out.distances += chunk.distances();
@@ -186,7 +176,7 @@ class GetFieldServiceTest : public ::testing::Test {
   grpc::Status find(const pb::FindPathRequest& request, pb::FindPathResponse& response) {
     grpc::ClientContext ctx;
     ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
-    return stub_->FindPath(&ctx, request, &response);
+    return server_->stub().FindPath(&ctx, request, &response);
   }
 
   static pb::GetFieldRequest field_request(const std::string& mask, pathcore::Point goal,
@@ -214,8 +204,7 @@ class GetFieldServiceTest : public ::testing::Test {
   FieldCache cache_{std::size_t{1} << 30};
   std::unique_ptr<MaskStore> store_;
   std::unique_ptr<PathfinderService> service_;
-  std::unique_ptr<grpc::Server> server_;
-  std::unique_ptr<pb::Pathfinder::Stub> stub_;
+  std::unique_ptr<pathtest::LoopbackService> server_;
 };
 
 // Checks the chunks' framing: the same size in each, rows in order, each

@@ -29,6 +29,7 @@
 #include "store/file_mask_store.h"
 #include "support/clearance_reference.h"
 #include "support/line_reference.h"
+#include "support/loopback_service.h"
 #include "support/random_mask.h"
 #include "support/server_process.h"
 
@@ -49,19 +50,10 @@ class LineQueriesServiceTest : public ::testing::Test {
     limits.max_line_pairs = kLineLimit;
     limits.max_nearest_points = kNearestLimit;
     service_ = std::make_unique<PathfinderService>(*store_, cache_, limits);
-    grpc::ServerBuilder builder;
-    int port = 0;
-    builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
-    builder.RegisterService(service_.get());
-    server_ = builder.BuildAndStart();
-    ASSERT_NE(server_, nullptr);
-    ASSERT_NE(port, 0);
-    stub_ = pb::Pathfinder::NewStub(grpc::CreateChannel("127.0.0.1:" + std::to_string(port),
-                                                        grpc::InsecureChannelCredentials()));
+    server_ = std::make_unique<pathtest::LoopbackService>(*service_);
   }
 
   void TearDown() override {
-    if (server_) server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
     server_.reset();
     service_.reset();
   }
@@ -74,21 +66,20 @@ class LineQueriesServiceTest : public ::testing::Test {
   grpc::Status line_of_sight(const pb::LineOfSightRequest& r, pb::LineOfSightResponse& response) {
     grpc::ClientContext ctx;
     ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
-    return stub_->LineOfSight(&ctx, r, &response);
+    return server_->stub().LineOfSight(&ctx, r, &response);
   }
 
   grpc::Status nearest(const pb::NearestWalkableRequest& r, pb::NearestWalkableResponse& response) {
     grpc::ClientContext ctx;
     ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
-    return stub_->NearestWalkable(&ctx, r, &response);
+    return server_->stub().NearestWalkable(&ctx, r, &response);
   }
 
   pathtest::TempDir dir_{"pathfinder-line-queries"};
   FieldCache cache_{std::size_t{64} << 20};
   std::unique_ptr<MaskStore> store_;
   std::unique_ptr<PathfinderService> service_;
-  std::unique_ptr<grpc::Server> server_;
-  std::unique_ptr<pb::Pathfinder::Stub> stub_;
+  std::unique_ptr<pathtest::LoopbackService> server_;
 };
 
 // The pixels a request walks on: walkable for enabled and, above half a
