@@ -41,7 +41,7 @@ FieldKey field_key(const MaskEntry& entry, const pathcore::FieldOptions& options
                   normal.connectivity,
                   normal.allow_corner_cutting,
                   normal.area_costs,
-                  pathcore::clearance_excludes_pixels(clearance) ? clearance : 0,
+                  clearance_key(clearance),
                   goal};
 }
 

@@ -8,6 +8,7 @@
 
 #include "cache/field_cache.h"
 #include "cache/field_flights.h"
+#include "pathcore/agent_clearance.h"
 #include "pathcore/distance_field.h"
 #include "pathcore/mask.h"
 #include "pathcore/path.h"
@@ -19,6 +20,13 @@ struct CachedPathResult {
   pathcore::PathResult path;
   bool cache_hit = false;  // the distance field came from the cache (or another request's fill)
 };
+
+// The clearance that keys caches for a valid request clearance: 0 when it
+// excludes no pixel (up to half a pixel), so such requests share the entries
+// of requests without one.
+[[nodiscard]] inline double clearance_key(double clearance) {
+  return pathcore::clearance_excludes_pixels(clearance) ? clearance : 0;
+}
 
 // The cache key of the field a request needs toward goal; clearance: the
 // request's agent clearance (valid; normalised to 0 when it excludes no

@@ -11,7 +11,6 @@
 #include <grpcpp/grpcpp.h>
 
 #include <atomic>
-#include <cmath>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -63,24 +62,11 @@ grpc::Status PathfinderService::plan_field(const v1::GetFieldRequest& request,
   if (!connectivity) {
     return invalid("connectivity: unknown value " + std::to_string(request.connectivity()));
   }
-  pathcore::AreaCosts costs = pathcore::unit_area_costs();
-  for (const auto& [area, cost] : request.area_costs()) {
-    if (area < 1 || area > static_cast<std::uint32_t>(pathcore::kMaxAreaId)) {
-      return invalid("area_costs: area id " + std::to_string(area) + " is out of range 1.." +
-                     std::to_string(pathcore::kMaxAreaId));
-    }
-    if (cost < 1 || cost > 255) {
-      return invalid("area_costs: cost " + std::to_string(cost) + " for area " +
-                     std::to_string(area) + " is out of range 1..255");
-    }
-    costs[area] = static_cast<std::uint8_t>(cost);
-  }
+  pathcore::AreaCosts costs;
+  if (auto status = decode_area_costs(request.area_costs(), costs); !status.ok()) return status;
   const double clearance = request.clearance();
-  if (!std::isfinite(clearance) || clearance < 0) {
-    return invalid("clearance: must be a finite number of pixels, at least 0 (got " +
-                   std::to_string(clearance) + ")");
-  }
-  plan.clearance = pathcore::clearance_excludes_pixels(clearance) ? clearance : 0;
+  if (auto status = check_clearance(clearance); !status.ok()) return status;
+  plan.clearance = clearance_key(clearance);
   const pathcore::AreaSet enabled = pathcore::effective_areas(request.enabled_areas());
   if (enabled == 0) return no_walkable_area();
   if (!request.has_goal()) return invalid("goal: is required");

@@ -49,20 +49,6 @@ class PoolBuildSource final : public FieldSource {
   const std::function<bool()>* interrupt_;
 };
 
-// INVALID_ARGUMENT unless the clearance is valid (FindPath's wording); else
-// the clearance that keys caches (0 when it excludes no pixel).
-std::optional<grpc::Status> clearance_problem(double clearance) {
-  if (!std::isfinite(clearance) || clearance < 0) {
-    return invalid("clearance: must be a finite number of pixels, at least 0 (got " +
-                   std::to_string(clearance) + ")");
-  }
-  return std::nullopt;
-}
-
-double clearance_key_of(double clearance) {
-  return pathcore::clearance_excludes_pixels(clearance) ? clearance : 0;
-}
-
 grpc::Status too_many(const char* field, std::size_t count, int limit, const char* flag) {
   return {grpc::StatusCode::RESOURCE_EXHAUSTED,
           std::string(field) + ": " + std::to_string(count) + " " + field + "; the limit is " +
@@ -77,8 +63,8 @@ grpc::Status PathfinderService::line_of_sight(const v1::LineOfSightRequest& requ
   if (auto problem = mask_name_problem(request.mask())) return invalid("mask: " + *problem);
   const pathcore::AreaSet enabled = pathcore::effective_areas(request.enabled_areas());
   if (enabled == 0) return no_walkable_area();
-  if (auto problem = clearance_problem(request.clearance())) return *problem;
-  const double clearance_key = clearance_key_of(request.clearance());
+  if (auto status = check_clearance(request.clearance()); !status.ok()) return status;
+  const double clearance_key = pathserver::clearance_key(request.clearance());
   const auto pair_count = static_cast<std::size_t>(request.pairs_size());
   if (pair_count > static_cast<std::size_t>(limits_.max_line_pairs)) {
     return too_many("pairs", pair_count, limits_.max_line_pairs, "--max-line-pairs");
@@ -157,8 +143,8 @@ grpc::Status PathfinderService::nearest_walkable(const v1::NearestWalkableReques
   }
   const pathcore::AreaSet enabled = pathcore::effective_areas(request.enabled_areas());
   if (enabled == 0) return no_walkable_area();
-  if (auto problem = clearance_problem(request.clearance())) return *problem;
-  const double clearance_key = clearance_key_of(request.clearance());
+  if (auto status = check_clearance(request.clearance()); !status.ok()) return status;
+  const double clearance_key = pathserver::clearance_key(request.clearance());
   const auto point_count = static_cast<std::size_t>(request.points_size());
   if (point_count > static_cast<std::size_t>(limits_.max_nearest_points)) {
     return too_many("points", point_count, limits_.max_nearest_points, "--max-nearest-points");

@@ -730,30 +730,17 @@ grpc::Status PathfinderService::plan_find_path(const v1::FindPathRequest& reques
   const bool any_angle = request.smoothing() == v1::SMOOTHING_ANY_ANGLE;
   const auto smoothing = any_angle ? pathcore::Smoothing::kBeautify : to_core(request.smoothing());
   if (!smoothing) return invalid("smoothing: unknown value " + std::to_string(request.smoothing()));
-  pathcore::AreaCosts costs = pathcore::unit_area_costs();
-  for (const auto& [area, cost] : request.area_costs()) {
-    if (area < 1 || area > static_cast<std::uint32_t>(pathcore::kMaxAreaId)) {
-      return invalid("area_costs: area id " + std::to_string(area) + " is out of range 1.." +
-                     std::to_string(pathcore::kMaxAreaId));
-    }
-    if (cost < 1 || cost > 255) {
-      return invalid("area_costs: cost " + std::to_string(cost) + " for area " +
-                     std::to_string(area) + " is out of range 1..255");
-    }
-    costs[area] = static_cast<std::uint8_t>(cost);
-  }
+  pathcore::AreaCosts costs;
+  if (auto status = decode_area_costs(request.area_costs(), costs); !status.ok()) return status;
   if (any_angle && !request.area_costs().empty()) {
     return invalid(
         "area_costs: must be empty with SMOOTHING_ANY_ANGLE (its paths are the shortest in "
         "Euclidean length, whatever the terrain costs)");
   }
   const double clearance = request.clearance();
-  if (!std::isfinite(clearance) || clearance < 0) {
-    return invalid("clearance: must be a finite number of pixels, at least 0 (got " +
-                   std::to_string(clearance) + ")");
-  }
+  if (auto status = check_clearance(clearance); !status.ok()) return status;
   // Up to half a pixel no walkable pixel is excluded: today's path, no usable mask.
-  const double clearance_key = pathcore::clearance_excludes_pixels(clearance) ? clearance : 0;
+  const double clearance_key = pathserver::clearance_key(clearance);
   const pathcore::AreaSet enabled = pathcore::effective_areas(request.enabled_areas());
   if (enabled == 0) return no_walkable_area();
   if (start != nullptr && !request.has_start()) return invalid("start: is required");

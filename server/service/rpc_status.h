@@ -2,10 +2,12 @@
 
 #include <grpcpp/support/status.h>
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <string_view>
 
+#include "pathcore/distance_field.h"
 #include "pathcore/mask.h"
 #include "service/proto_convert.h"
 #include "store/mask_store.h"
@@ -39,6 +41,34 @@ namespace pathserver {
 [[nodiscard]] inline grpc::Status no_walkable_area() {
   return invalid(
       "enabled_areas: enables only area 0, which is never walkable (0 means all areas 1..63)");
+}
+
+// INVALID_ARGUMENT naming clearance unless the request's clearance is a
+// finite number of pixels, at least 0.
+[[nodiscard]] inline grpc::Status check_clearance(double clearance) {
+  if (std::isfinite(clearance) && clearance >= 0) return grpc::Status::OK;
+  return invalid("clearance: must be a finite number of pixels, at least 0 (got " +
+                 std::to_string(clearance) + ")");
+}
+
+// A request's area_costs map as core's step costs (1 where unlisted), or
+// INVALID_ARGUMENT naming area_costs for an id outside 1..63 or a cost
+// outside 1..255.
+[[nodiscard]] inline grpc::Status decode_area_costs(
+    const google::protobuf::Map<std::uint32_t, std::uint32_t>& wire, pathcore::AreaCosts& costs) {
+  costs = pathcore::unit_area_costs();
+  for (const auto& [area, cost] : wire) {
+    if (area < 1 || area > static_cast<std::uint32_t>(pathcore::kMaxAreaId)) {
+      return invalid("area_costs: area id " + std::to_string(area) + " is out of range 1.." +
+                     std::to_string(pathcore::kMaxAreaId));
+    }
+    if (cost < 1 || cost > 255) {
+      return invalid("area_costs: cost " + std::to_string(cost) + " for area " +
+                     std::to_string(area) + " is out of range 1..255");
+    }
+    costs[area] = static_cast<std::uint8_t>(cost);
+  }
+  return grpc::Status::OK;
 }
 
 // "<field>: (x, y) is outside mask 'name' of WxH", for INVALID_ARGUMENT.
