@@ -6,12 +6,12 @@
 #include <functional>
 #include <limits>
 #include <optional>
-#include <queue>
 #include <utility>
 #include <vector>
 
 #include "anyangle/blocked_grid.h"
 #include "anyangle/line_of_sight.h"
+#include "anyangle/open_set.h"
 #include "anyangle/region_budget.h"
 #include "anyangle/visible_region.h"
 #include "mask/interrupt_check.h"
@@ -113,9 +113,8 @@ AnyAngleGoalTable AnyAngleGoalTable::search(const AnyAngleGraph& graph, Point go
     return toward ? pixel_distance({corners[c].x2, corners[c].y2}, start2) : 0.0;
   };
 
-  // (distance + estimate, corner); the next corner on the way, for tautness.
-  using Entry = std::pair<double, std::uint32_t>;
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> open;
+  // By distance + estimate; the next corner on the way, for tautness.
+  OpenSet open;
   std::vector<std::uint32_t> next(count, kGoal);
   // The corners the goal sees start the search. Where the goal's visible
   // region is large next to the number of corners (open maps), testing
@@ -130,7 +129,7 @@ AnyAngleGoalTable AnyAngleGoalTable::search(const AnyAngleGraph& graph, Point go
     check.after(16);
     if (!segment_free(grid, goal2, corner2, corner_cutting)) return;
     table.distance_[c] = pixel_distance(goal2, corner2);
-    open.emplace(table.distance_[c] + to_start(c), c);
+    open.push(table.distance_[c] + to_start(c), c);
   };
   VisibleRegionScan scan(grid);
   const bool scanned = scan.for_each_corner(
@@ -149,9 +148,10 @@ AnyAngleGoalTable AnyAngleGoalTable::search(const AnyAngleGraph& graph, Point go
     const auto [estimate, u] = open.top();
     if (estimate > best_through_seen * (1 + kSearchMargin)) break;
     open.pop();
+    // An entry left behind by a later improvement: the improved one came
+    // out first (the estimate is consistent) and settled u.
     if (settled[u]) continue;
     const double distance = table.distance_[u];
-    if (estimate > distance + to_start(u)) continue;  // a stale entry
     settled[u] = true;
     const AnyAngleGraph::Corner from = corners[u];
     if (toward && start_sees[u] == kMaybeSeen) {
@@ -180,7 +180,7 @@ AnyAngleGoalTable AnyAngleGoalTable::search(const AnyAngleGraph& graph, Point go
       if (through < table.distance_[v]) {
         table.distance_[v] = through;
         next[v] = u;
-        open.emplace(through + to_start(v), v);
+        open.push(through + to_start(v), v);
       }
     }
   }

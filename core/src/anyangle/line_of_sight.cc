@@ -110,10 +110,4 @@ bool segment_free(const BlockedGrid& grid, Point a2, Point b2, bool corner_cutti
   return true;
 }
 
-double pixel_distance(Point a2, Point b2) {
-  const auto dx = static_cast<double>(std::int64_t{a2.x} - b2.x);
-  const auto dy = static_cast<double>(std::int64_t{a2.y} - b2.y);
-  return std::sqrt(dx * dx + dy * dy) / 2;
-}
-
 }  // namespace pathcore

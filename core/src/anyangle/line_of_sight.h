@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 
 #include "anyangle/blocked_grid.h"
@@ -16,8 +17,13 @@ namespace pathcore {
 [[nodiscard]] bool segment_free(const BlockedGrid& grid, Point a2, Point b2, bool corner_cutting);
 
 // The Euclidean distance in pixels between two doubled points (exact
-// squares, one correctly rounded sqrt, then halved).
-[[nodiscard]] double pixel_distance(Point a2, Point b2);
+// squares, one correctly rounded sqrt, then halved). Inline: the goal
+// table's search calls it for every edge it relaxes.
+[[nodiscard]] inline double pixel_distance(Point a2, Point b2) {
+  const auto dx = static_cast<double>(std::int64_t{a2.x} - b2.x);
+  const auto dy = static_cast<double>(std::int64_t{a2.y} - b2.y);
+  return std::sqrt(dx * dx + dy * dy) / 2;
+}
 
 // A taut path bending at a convex corner whose blocked pixel lies in
 // direction (blocked_dx, blocked_dy) runs along lines that do not cut into
