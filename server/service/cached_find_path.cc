@@ -17,6 +17,22 @@ pathcore::SmoothingScratch& smoothing_scratch() {
   return scratch;
 }
 
+}  // namespace
+
+SharedSmoothingScope::SharedSmoothingScope() { smoothing_scratch().remember_corners(); }
+
+SharedSmoothingScope::~SharedSmoothingScope() { smoothing_scratch().forget_corners(); }
+
+void SharedSmoothingScope::bound(std::size_t max_bytes) {
+  pathcore::SmoothingScratch& scratch = smoothing_scratch();
+  if (scratch.remembered_bytes() > max_bytes) {
+    scratch.forget_corners();
+    scratch.remember_corners();
+  }
+}
+
+namespace {
+
 pathcore::FieldOptions field_options(const FieldKey& key) {
   pathcore::FieldOptions options;
   options.enabled = key.enabled;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -210,6 +211,24 @@ class PartialSource final : public FieldSource {
                                                 pathcore::Point start, pathcore::Point goal,
                                                 const pathcore::FindPathOptions& options,
                                                 const FieldKey* goal_key = nullptr);
+
+// For the paths of one BatchFindPaths call, which share one mask and
+// options (many starts, one goal): while alive, cached_find_path on this
+// thread lets beautify remember how each corner came out from one path to
+// the next (pathcore::SmoothingScratch::remember_corners) and forgets it at
+// the end. The same answers; a crowd's paths toward one goal share most of
+// their corners once they merge. Not for calls with other masks or options
+// in between on the thread (nothing else runs on it while a batch does).
+class SharedSmoothingScope {
+ public:
+  SharedSmoothingScope();
+  ~SharedSmoothingScope();
+  SharedSmoothingScope(const SharedSmoothingScope&) = delete;
+  SharedSmoothingScope& operator=(const SharedSmoothingScope&) = delete;
+
+  // Forgets and starts over once more than max_bytes are remembered.
+  void bound(std::size_t max_bytes);
+};
 
 // The same, filling synchronously on the caller's thread on a miss (no
 // single flight, no deadline): for tests and tools.

@@ -26,6 +26,18 @@ class SmoothingScratch {
   SmoothingScratch(const SmoothingScratch&) = delete;
   SmoothingScratch& operator=(const SmoothingScratch&) = delete;
 
+  // From now on, beautify calls with this scratch remember how each corner
+  // of their paths came out (cut, and where, or not) and look it up when a
+  // later call meets the same corner: the same answers with far fewer
+  // segment checks where paths share corners, as the paths of a crowd
+  // toward one goal do once they merge. Only while every call has the same
+  // mask (unchanged), enabled areas, line rule, area costs and clearance
+  // map: an outcome depends on them. forget_corners() ends it and frees the
+  // memory (remembered_bytes(): what it holds, growing with the corners).
+  void remember_corners();
+  void forget_corners();
+  [[nodiscard]] std::size_t remembered_bytes() const;
+
   struct Sets;  // defined with beautify
   [[nodiscard]] Sets& sets() { return *sets_; }
 

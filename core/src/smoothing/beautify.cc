@@ -204,6 +204,7 @@ class FailedCorners {
     return (std::uint64_t{static_cast<std::uint32_t>(p.x)} << 32) |
            static_cast<std::uint32_t>(p.y);
   }
+ public:
   // Three independent multiplies, folded so the low bits (the slot index)
   // depend on every coordinate.
   static std::size_t hash(Point a, Point b, Point c) {
@@ -213,9 +214,87 @@ class FailedCorners {
     return static_cast<std::size_t>(h ^ (h >> 29) ^ (h >> 47));
   }
 
+ private:
   std::vector<Slot> slots_;
   std::size_t count_ = 0;
   std::uint32_t generation_ = 0;
+};
+
+// How each corner A-B-C tried came out: no cut, or B replaced by P (unless
+// P is A) and Q (unless Q is C). The outcome is a function of the corner,
+// the search effort and the smoother's mask, areas, rule, costs and
+// clearance alone, so calls that share all of those (the paths of one batch
+// toward one goal, whose corners repeat where the paths merge) look it up
+// instead of searching again (SmoothingScratch::remember_corners). Open
+// addressing, grown at half load.
+class CornerCuts {
+ public:
+  struct Outcome {
+    bool cut = false;
+    Point p;
+    Point q;
+  };
+
+  void clear() {
+    std::vector<Slot>().swap(slots_);
+    count_ = 0;
+  }
+  [[nodiscard]] std::size_t memory_bytes() const { return slots_.capacity() * sizeof(Slot); }
+
+  [[nodiscard]] const Outcome* find(Point a, Point b, Point c, bool far) const {
+    if (slots_.empty()) {
+      return nullptr;
+    }
+    const std::size_t last = slots_.size() - 1;
+    for (std::size_t i = slot_of(a, b, c, far) & last;; i = (i + 1) & last) {
+      const Slot& slot = slots_[i];
+      if (!slot.used) {
+        return nullptr;
+      }
+      if (slot.a == a && slot.b == b && slot.c == c && slot.far == far) {
+        return &slot.outcome;
+      }
+    }
+  }
+
+  void insert(Point a, Point b, Point c, bool far, const Outcome& outcome) {
+    if (2 * (count_ + 1) > slots_.size()) {
+      std::vector<Slot> old(std::max<std::size_t>(1024, slots_.size() * 2));
+      old.swap(slots_);
+      count_ = 0;
+      for (const Slot& slot : old) {
+        if (slot.used) {
+          insert(slot.a, slot.b, slot.c, slot.far, slot.outcome);
+        }
+      }
+    }
+    const std::size_t last = slots_.size() - 1;
+    std::size_t i = slot_of(a, b, c, far) & last;
+    while (slots_[i].used) {
+      if (slots_[i].a == a && slots_[i].b == b && slots_[i].c == c && slots_[i].far == far) {
+        return;
+      }
+      i = (i + 1) & last;
+    }
+    slots_[i] = Slot{a, b, c, outcome, far, true};
+    ++count_;
+  }
+
+ private:
+  struct Slot {
+    Point a;
+    Point b;
+    Point c;
+    Outcome outcome;
+    bool far = false;
+    bool used = false;
+  };
+  static std::size_t slot_of(Point a, Point b, Point c, bool far) {
+    return FailedCorners::hash(a, b, c) ^ (far ? 0x5bd1e995U : 0U);
+  }
+
+  std::vector<Slot> slots_;
+  std::size_t count_ = 0;
 };
 
 // The sets a call uses, kept between calls in the caller's SmoothingScratch
@@ -226,9 +305,17 @@ struct SmootherScratch {
   static constexpr std::size_t kKeptBytes = std::size_t{256} << 10;
   FailedCorners hidden;  // pairs (P, P, Q): P does not see Q
   FailedCorners failed;  // corners a pass failed to cut
+  // With SmoothingScratch::remember_corners: every corner's outcome, kept
+  // across calls until forget_corners (not trimmed).
+  bool remember_corners = false;
+  CornerCuts cuts;
+  bool hidden_shared = false;  // hidden holds the remembering calls' pairs
 
   void trim() {
     for (FailedCorners* set : {&hidden, &failed}) {
+      if (set == &hidden && hidden_shared) {
+        continue;
+      }
       if (set->memory_bytes() > kKeptBytes) {
         set->release();
       }
@@ -290,7 +377,12 @@ class Smoother {
         weighted_(coster_.uniform_charge() == 0),
         scratch_(scratch),
         hidden_(scratch.hidden) {
-    hidden_.reset(points);
+    // Remembering calls share the hidden pairs too (a function of the two
+    // points and the same inputs as a corner's outcome).
+    if (!scratch.remember_corners || !scratch.hidden_shared) {
+      hidden_.reset(points);
+      scratch.hidden_shared = scratch.remember_corners;
+    }
   }
 
   // Weighted terrain: the area costs of the enabled areas present differ.
@@ -454,7 +546,19 @@ class Smoother {
       if (failed.contains(a, b, c)) {
         continue;
       }
-      if (cut_corner(path, k)) {
+      CornerCuts::Outcome outcome;
+      if (const CornerCuts::Outcome* known =
+              scratch_.remember_corners ? scratch_.cuts.find(a, b, c, effort_.far_candidates)
+                                        : nullptr) {
+        outcome = *known;
+      } else {
+        outcome = best_cut(a, b, c);
+        if (scratch_.remember_corners) {
+          scratch_.cuts.insert(a, b, c, effort_.far_candidates, outcome);
+        }
+      }
+      if (outcome.cut) {
+        apply_cut(path, k, outcome);
         changed = true;
       } else {
         failed.insert(a, b, c);
@@ -463,22 +567,43 @@ class Smoother {
     return changed;
   }
 
-  // Replaces path[k] (B, between A and C) by the cut A-P-Q-C that gains the
-  // most length, if any gains. k then indexes the last point of the cut
-  // before C (A itself when B was simply dropped).
-  bool cut_corner(Path& path, std::size_t& k) const {
+  // B (path[k]) replaced by the outcome's P (unless it is A) and Q (unless
+  // it is C), in place (moving the rest of the path only when the count
+  // changes). k then indexes the last point of the cut before C (A itself
+  // when B was simply dropped).
+  static void apply_cut(Path& path, std::size_t& k, const CornerCuts::Outcome& cut) {
     const Point a = path[k - 1];
-    const Point b = path[k];
     const Point c = path[k + 1];
+    std::array<Point, 2> replacement{};
+    std::size_t count = 0;
+    if (cut.p != a) {
+      replacement[count++] = cut.p;
+    }
+    if (cut.q != c) {
+      replacement[count++] = cut.q;
+    }
+    const auto at = path.begin() + static_cast<std::ptrdiff_t>(k);
+    if (count == 0) {
+      path.erase(at);
+    } else {
+      *at = replacement[0];
+      if (count == 2) {
+        path.insert(at + 1, replacement[1]);
+      }
+    }
+    k = k + count - 1;
+  }
+
+  // The cut A-P-Q-C of corner A-B-C that gains the most length, if any
+  // gains (B dropped, P = A and Q = C, when it lies on A or C).
+  [[nodiscard]] CornerCuts::Outcome best_cut(Point a, Point b, Point c) const {
     const double before = distance(a, b) + distance(b, c);
     // Weighted terrain: what a cut may cost at most.
     const double before_cost = weighted_ ? coster_.cost(a, b) + coster_.cost(b, c) : 0.0;
     const std::int64_t to_a = steps_between(b, a);
     const std::int64_t to_c = steps_between(b, c);
     if (to_a == 0 || to_c == 0) {
-      path.erase(path.begin() + static_cast<std::ptrdiff_t>(k));
-      --k;
-      return true;
+      return {true, a, c};
     }
 
     double best_gain = kMinGain;
@@ -539,30 +664,7 @@ class Smoother {
       }
     }
     try_p(to_a);
-    if (!found) {
-      return false;
-    }
-    // B becomes P and/or Q, in place (moving the rest of the path only when
-    // the count changes).
-    std::array<Point, 2> replacement{};
-    std::size_t count = 0;
-    if (best_p != a) {
-      replacement[count++] = best_p;
-    }
-    if (best_q != c) {
-      replacement[count++] = best_q;
-    }
-    const auto at = path.begin() + static_cast<std::ptrdiff_t>(k);
-    if (count == 0) {
-      path.erase(at);
-    } else {
-      *at = replacement[0];
-      if (count == 2) {
-        path.insert(at + 1, replacement[1]);
-      }
-    }
-    k = k + count - 1;
-    return true;
+    return {found, best_p, best_q};
   }
 
   // The largest j in 1..to_c such that p sees Q_j (the pixel j steps from b
@@ -706,6 +808,19 @@ struct SmoothingScratch::Sets : SmootherScratch {};
 
 SmoothingScratch::SmoothingScratch() : sets_(std::make_unique<Sets>()) {}
 SmoothingScratch::~SmoothingScratch() = default;
+
+void SmoothingScratch::remember_corners() { sets_->remember_corners = true; }
+
+void SmoothingScratch::forget_corners() {
+  sets_->remember_corners = false;
+  sets_->hidden_shared = false;
+  sets_->cuts.clear();
+  sets_->trim();
+}
+
+std::size_t SmoothingScratch::remembered_bytes() const {
+  return sets_->cuts.memory_bytes() + (sets_->hidden_shared ? sets_->hidden.memory_bytes() : 0);
+}
 
 namespace {
 

@@ -553,6 +553,45 @@ TEST(Beautify, AReusedScratchChangesNoAnswer) {
   }
 }
 
+// A scratch that remembers corners across calls (as BatchFindPaths does for
+// the paths of one batch: one mask and options, many starts to one goal,
+// whose paths merge and so share corners) gives exactly the answers of calls
+// without it, on every mask, rule, weighting and with or without the
+// clearance map; forget_corners() empties it for the next mask.
+TEST(Beautify, RememberingCornersAcrossCallsChangesNoAnswer) {
+  std::mt19937_64 rng(0x5eed0023);
+  std::uniform_int_distribution<std::uint32_t> size(8, 120);
+  std::uniform_real_distribution<double> obstacles(0.0, 0.35);
+  std::uniform_int_distribution<int> cost(2, 9);
+  SmoothingScratch scratch;
+  int remembered = 0;
+  for (int round = 0; round < 120; ++round) {
+    const Mask mask = pathtest::random_mask(rng, size(rng), size(rng), obstacles(rng), 2);
+    const Point goal = random_endpoint(rng, mask, kAllAreas);
+    AreaCosts costs = unit_area_costs();
+    if (round % 3 == 0) costs[2] = static_cast<std::uint8_t>(cost(rng));
+    FieldOptions options;
+    options.connectivity = round % 2 == 0 ? Connectivity::kFour : Connectivity::kEight;
+    options.area_costs = costs;
+    const DistanceField field = compute_distance_field(mask, goal, options);
+    const ClearanceMap map(mask, kAllAreas);
+    const LineRule rule = round % 4 < 2 ? LineRule::kNoCornerCutting : LineRule::kBresenham;
+    const ClearanceMap* clearance = round % 5 < 3 ? &map : nullptr;
+    scratch.remember_corners();
+    for (int start = 0; start < 30; ++start) {
+      const Path input =
+          simplify(trace(mask, field, random_endpoint(rng, mask, kAllAreas), true));
+      EXPECT_EQ(beautify(input, mask, kAllAreas, rule, costs, clearance, &scratch),
+                beautify(input, mask, kAllAreas, rule, costs, clearance))
+          << round << " start " << start;
+    }
+    remembered += scratch.remembered_bytes() > 0 ? 1 : 0;
+    scratch.forget_corners();
+    EXPECT_EQ(scratch.remembered_bytes(), 0U);
+  }
+  EXPECT_GT(remembered, 60);  // most rounds had corners to remember
+}
+
 TEST(Beautify, LeavesShortPathsAlone) {
   const Mask mask = open_mask(5, 5);
   EXPECT_EQ(beautify({}, mask, kAllAreas, LineRule::kNoCornerCutting), Path{});
