@@ -3,10 +3,14 @@
 // per start), on one field (or one any-angle goal table, one usable mask)
 // looked up or computed once for the whole batch.
 
+#include <algorithm>
 #include <atomic>
+#include <condition_variable>
+#include <exception>
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
@@ -73,10 +77,81 @@ class BatchFieldSource final : public FieldSource {
   void build_once(const FieldKey& flight_key, const std::function<void()>& build) override {
     inner_.build_once(flight_key, build);
   }
+  // The fields lent so far (to lend to a helper thread).
+  [[nodiscard]] const std::vector<std::pair<FieldKey, FieldLease>>& leases() const {
+    return leases_;
+  }
 
  private:
   FieldSource& inner_;
   std::vector<std::pair<FieldKey, FieldLease>> leases_;
+};
+
+// A helper thread's fields: those the batch's own thread leased already.
+// Anything else (another key, a snapping scan, a build, work for later)
+// throws NeedsFill, and that start is left to the batch's own thread.
+class LentFieldSource final : public FieldSource {
+ public:
+  explicit LentFieldSource(std::vector<std::pair<FieldKey, FieldLease>> leases)
+      : leases_(std::move(leases)) {}
+
+  [[nodiscard]] FieldLease field(const FieldKey& key, const MaskEntry& /*entry*/,
+                                 pathcore::Point /*start*/) override {
+    for (const auto& [kept_key, lease] : leases_) {
+      if (kept_key == key) return lease;
+    }
+    throw NeedsFill{};
+  }
+  [[nodiscard]] std::function<bool()> begin_scan() override { throw NeedsFill{}; }
+  void build_once(const FieldKey& /*flight_key*/, const std::function<void()>& /*build*/) override {
+    throw NeedsFill{};
+  }
+  void after_answer(LaterWork /*work*/) override { throw NeedsFill{}; }
+
+ private:
+  std::vector<std::pair<FieldKey, FieldLease>> leases_;
+};
+
+// The starts of one batch, shared by its own thread and a helper: each
+// takes the next kStartsPerInterruptCheck starts until none are left. The
+// batch's thread never leaves before a helper that began has ended (the
+// helper uses the call's request, answer and plan), and a helper that had
+// not begun by then does nothing.
+struct SharedStarts {
+  explicit SharedStarts(int first, int count) : next(first), count(count) {}
+
+  std::atomic<int> next;
+  const int count;
+  std::atomic<bool> stop{false};               // the batch's thread left early
+  std::atomic<std::size_t> answer_bytes{0};    // of the paths answered so far
+  std::mutex mutex;
+  std::condition_variable helper_ended;
+  bool closed = false;                         // no helper may begin now
+  int helpers_running = 0;
+  std::vector<int> left;                       // starts a helper could not answer
+  std::exception_ptr helper_error;             // the first a helper threw
+};
+
+// Closes the shared starts and waits for a helper that began, however the
+// batch's thread leaves (answered, parked, gone, or an exception).
+class HelperJoin {
+ public:
+  explicit HelperJoin(SharedStarts& shared) : shared_(shared) {}
+  ~HelperJoin() {
+    shared_.stop.store(true, std::memory_order_relaxed);
+    join();
+  }
+  HelperJoin(const HelperJoin&) = delete;
+  HelperJoin& operator=(const HelperJoin&) = delete;
+
+  void join() {
+    std::unique_lock lock(shared_.mutex);
+    shared_.closed = true;
+    shared_.helper_ended.wait(lock, [&] { return shared_.helpers_running == 0; });
+  }
+
+ private:
+  SharedStarts& shared_;
 };
 
 }  // namespace
@@ -105,28 +180,106 @@ grpc::Status PathfinderService::batch_find_paths(const v1::BatchFindPathsRequest
   if (interrupt == nullptr && start_count > kStartsOnGrpcThread) throw NeedsComputePool{};
 
   BatchFieldSource batch_source(source);
-  // One mask and options for every start: beautify's corners are shared.
-  SharedSmoothingScope shared_smoothing;
-  response.mutable_paths()->Reserve(start_count);
-  std::size_t answer_bytes = 0;
-  for (int i = 0; i < start_count; ++i) {
-    if (interrupt != nullptr && i % kStartsPerInterruptCheck == 0 && (*interrupt)()) {
+  for (int i = 0; i < start_count; ++i) response.add_paths();
+  std::vector<grpc::Status> statuses(start_count);
+  auto shared = std::make_shared<SharedStarts>(0, start_count);
+  // Answers start k in its place; false once the batch must stop (an error,
+  // or the answer over the message limit).
+  const auto answer_start = [&](int k, FieldSource& from, SharedSmoothingScope& smoothing) {
+    smoothing.bound(kMaxSharedSmoothingBytes);
+    v1::FindPathResponse& path = *response.mutable_paths(k);
+    statuses[k] = find_path_planned(plan, to_core(request.starts(k)), path, from);
+    // Its tag and length take at most 6 bytes more.
+    const std::size_t bytes = shared->answer_bytes.fetch_add(path.ByteSizeLong() + 6) +
+                              path.ByteSizeLong() + 6;
+    if (!statuses[k].ok() || bytes > limits_.max_message_bytes) {
+      shared->stop.store(true);
+      return false;
+    }
+    return true;
+  };
+  // Takes the next starts until none are left. A helper gives back (to
+  // `left`) a start its lent fields cannot answer.
+  const auto answer_starts = [&](FieldSource& from, SharedSmoothingScope& smoothing, bool helper) {
+    for (;;) {
+      const int first = shared->next.fetch_add(kStartsPerInterruptCheck);
+      if (first >= start_count) return;
+      if (interrupt != nullptr && (*interrupt)()) throw RequestGone{};
+      for (int k = first; k < std::min(first + kStartsPerInterruptCheck, start_count); ++k) {
+        if (shared->stop.load()) return;
+        try {
+          if (!answer_start(k, from, smoothing)) return;
+        } catch (const NeedsFill&) {
+          if (!helper) throw;
+          response.mutable_paths(k)->Clear();
+          const std::lock_guard lock(shared->mutex);
+          shared->left.push_back(k);
+        }
+      }
+    }
+  };
+
+  HelperJoin join(*shared);
+  // One mask and options for every start: beautify's corners are shared
+  // (per thread).
+  SharedSmoothingScope smoothing;
+  // Grid paths on the compute pool: once the batch's field is leased, another
+  // pool thread may help trace (any-angle answers use caches of their own).
+  bool helper_asked = interrupt == nullptr || plan.any_angle || pool_.threads() < 2;
+  for (;;) {
+    if (!helper_asked && !batch_source.leases().empty()) {
+      helper_asked = true;
+      (void)pool_.try_submit(
+          [shared, leases = batch_source.leases(), &answer_starts]() mutable {
+            {
+              const std::lock_guard lock(shared->mutex);
+              if (shared->closed) return;  // the batch is over
+              ++shared->helpers_running;
+            }
+            try {
+              LentFieldSource lent(std::move(leases));
+              SharedSmoothingScope helper_smoothing;
+              answer_starts(lent, helper_smoothing, /*helper=*/true);
+            } catch (...) {
+              const std::lock_guard lock(shared->mutex);
+              if (!shared->helper_error) shared->helper_error = std::current_exception();
+              shared->stop.store(true);
+            }
+            {
+              const std::lock_guard lock(shared->mutex);
+              --shared->helpers_running;
+            }
+            shared->helper_ended.notify_all();
+          });
+    }
+    if (helper_asked) {
+      answer_starts(batch_source, smoothing, /*helper=*/false);
+      break;
+    }
+    // Until the field is leased: one start at a time (the first usually leases it).
+    const int k = shared->next.fetch_add(1);
+    if (k >= start_count) break;
+    if (interrupt != nullptr && k % kStartsPerInterruptCheck == 0 && (*interrupt)()) {
       throw RequestGone{};
     }
-    shared_smoothing.bound(kMaxSharedSmoothingBytes);
-    v1::FindPathResponse& path = *response.add_paths();
-    grpc::Status status = find_path_planned(plan, to_core(request.starts(i)), path, batch_source);
+    if (!answer_start(k, batch_source, smoothing)) break;
+  }
+  join.join();
+  if (shared->helper_error) std::rethrow_exception(shared->helper_error);
+  for (const int k : shared->left) {
+    if (shared->stop.load()) break;
+    if (interrupt != nullptr && (*interrupt)()) throw RequestGone{};
+    if (!answer_start(k, batch_source, smoothing)) break;
+  }
+  if (const std::size_t bytes = shared->answer_bytes.load(); bytes > limits_.max_message_bytes) {
+    return {grpc::StatusCode::RESOURCE_EXHAUSTED,
+            "starts: the paths of the starts answered so far take " + std::to_string(bytes) +
+                " bytes, more than the server's message limit of " +
+                std::to_string(limits_.max_message_bytes) +
+                " bytes (--max-message-mb): send fewer starts per request"};
+  }
+  for (const grpc::Status& status : statuses) {
     if (!status.ok()) return status;
-    // Its tag and length take at most 6 bytes more.
-    answer_bytes += path.ByteSizeLong() + 6;
-    if (answer_bytes > limits_.max_message_bytes) {
-      return {grpc::StatusCode::RESOURCE_EXHAUSTED,
-              "starts: the paths of the first " + std::to_string(i + 1) + " starts take " +
-                  std::to_string(answer_bytes) +
-                  " bytes, more than the server's message limit of " +
-                  std::to_string(limits_.max_message_bytes) +
-                  " bytes (--max-message-mb): send fewer starts per request"};
-    }
   }
   return grpc::Status::OK;
 }
