@@ -119,17 +119,15 @@ Point point_along(Point from, Point to, std::int64_t step, std::int64_t steps) {
           static_cast<std::int32_t>(from.y + scaled(step, std::int64_t{to.y} - from.y, steps))};
 }
 
-// The corners A-B-C a pass has already failed to cut. Whether a corner can be
-// cut depends only on its three points (and the mask), so a later round
-// skips corners it has seen fail: after the first round, only the corners
-// next to a change are tried again (on a cluttered full-HD mask that is
-// three quarters of the segment checks). Open addressing, grown at half load.
-// The slots outlive a call (see SmootherScratch): reset() empties the set by
-// moving to a new generation, so a call neither allocates nor clears them.
-class FailedCorners {
+// A table keyed by corners A-B-C (three points), open addressing, grown at
+// half load. The slots outlive a call (see SmootherScratch): reset() empties
+// the table by moving to a new generation, so a call neither allocates nor
+// clears them.
+template <typename Value>
+class CornerTable {
  public:
-  // Empties the set, with room for `expected` entries at half load (it grows
-  // when more come).
+  // Empties the table, with room for `expected` entries at half load (it
+  // grows when more come).
   void reset(std::size_t expected) {
     std::size_t size = 64;
     while (size < 2 * expected) {
@@ -148,26 +146,32 @@ class FailedCorners {
 
   // Bytes held.
   [[nodiscard]] std::size_t memory_bytes() const { return slots_.capacity() * sizeof(Slot); }
-  // Gives the slots back (a later reset allocates again).
+  // Gives the slots back (reset() before the next use).
   void release() {
     std::vector<Slot>().swap(slots_);
     count_ = 0;
   }
 
-  [[nodiscard]] bool contains(Point a, Point b, Point c) const {
+  // The value kept for corner a-b-c, or null.
+  [[nodiscard]] const Value* find(Point a, Point b, Point c) const {
+    if (slots_.empty()) {
+      return nullptr;
+    }
     const std::size_t last = slots_.size() - 1;
     for (std::size_t i = hash(a, b, c) & last;; i = (i + 1) & last) {
       const Slot& slot = slots_[i];
       if (slot.generation != generation_) {
-        return false;
+        return nullptr;
       }
       if (slot.a == a && slot.b == b && slot.c == c) {
-        return true;
+        return &slot.value;
       }
     }
   }
+  [[nodiscard]] bool contains(Point a, Point b, Point c) const { return find(a, b, c) != nullptr; }
 
-  void insert(Point a, Point b, Point c) {
+  // Keeps value for a-b-c (a corner already there keeps its value).
+  void insert(Point a, Point b, Point c, const Value& value = {}) {
     if (2 * (count_ + 1) > slots_.size()) {
       std::vector<Slot> old(slots_.size() * 2);
       old.swap(slots_);
@@ -176,7 +180,7 @@ class FailedCorners {
       count_ = 0;
       for (const Slot& slot : old) {
         if (slot.generation == old_generation) {
-          insert(slot.a, slot.b, slot.c);
+          insert(slot.a, slot.b, slot.c, slot.value);
         }
       }
     }
@@ -188,7 +192,7 @@ class FailedCorners {
       }
       i = (i + 1) & last;
     }
-    slots_[i] = Slot{a, b, c, generation_};
+    slots_[i] = Slot{a, b, c, value, generation_};
     ++count_;
   }
 
@@ -197,14 +201,14 @@ class FailedCorners {
     Point a;
     Point b;
     Point c;
-    std::uint32_t generation = 0;  // in the set when this is generation_
+    Value value{};
+    std::uint32_t generation = 0;  // in the table when this is generation_
   };
 
   static std::uint64_t packed(Point p) {
     return (std::uint64_t{static_cast<std::uint32_t>(p.x)} << 32) |
            static_cast<std::uint32_t>(p.y);
   }
- public:
   // Three independent multiplies, folded so the low bits (the slot index)
   // depend on every coordinate.
   static std::size_t hash(Point a, Point b, Point c) {
@@ -214,88 +218,32 @@ class FailedCorners {
     return static_cast<std::size_t>(h ^ (h >> 29) ^ (h >> 47));
   }
 
- private:
   std::vector<Slot> slots_;
   std::size_t count_ = 0;
   std::uint32_t generation_ = 0;
 };
 
-// How each corner A-B-C tried came out: no cut, or B replaced by P (unless
-// P is A) and Q (unless Q is C). The outcome is a function of the corner,
-// the search effort and the smoother's mask, areas, rule, costs and
-// clearance alone, so calls that share all of those (the paths of one batch
-// toward one goal, whose corners repeat where the paths merge) look it up
-// instead of searching again (SmoothingScratch::remember_corners). Open
-// addressing, grown at half load.
-class CornerCuts {
- public:
-  struct Outcome {
-    bool cut = false;
-    Point p;
-    Point q;
-  };
+// The corners A-B-C a pass has already failed to cut. Whether a corner can be
+// cut depends only on its three points (and the mask), so a later round
+// skips corners it has seen fail: after the first round, only the corners
+// next to a change are tried again (on a cluttered full-HD mask that is
+// three quarters of the segment checks). Also, as (P, P, Q), pairs of
+// points that do not see each other.
+struct NoValue {};
+using FailedCorners = CornerTable<NoValue>;
 
-  void clear() {
-    std::vector<Slot>().swap(slots_);
-    count_ = 0;
-  }
-  [[nodiscard]] std::size_t memory_bytes() const { return slots_.capacity() * sizeof(Slot); }
-
-  [[nodiscard]] const Outcome* find(Point a, Point b, Point c, bool far) const {
-    if (slots_.empty()) {
-      return nullptr;
-    }
-    const std::size_t last = slots_.size() - 1;
-    for (std::size_t i = slot_of(a, b, c, far) & last;; i = (i + 1) & last) {
-      const Slot& slot = slots_[i];
-      if (!slot.used) {
-        return nullptr;
-      }
-      if (slot.a == a && slot.b == b && slot.c == c && slot.far == far) {
-        return &slot.outcome;
-      }
-    }
-  }
-
-  void insert(Point a, Point b, Point c, bool far, const Outcome& outcome) {
-    if (2 * (count_ + 1) > slots_.size()) {
-      std::vector<Slot> old(std::max<std::size_t>(1024, slots_.size() * 2));
-      old.swap(slots_);
-      count_ = 0;
-      for (const Slot& slot : old) {
-        if (slot.used) {
-          insert(slot.a, slot.b, slot.c, slot.far, slot.outcome);
-        }
-      }
-    }
-    const std::size_t last = slots_.size() - 1;
-    std::size_t i = slot_of(a, b, c, far) & last;
-    while (slots_[i].used) {
-      if (slots_[i].a == a && slots_[i].b == b && slots_[i].c == c && slots_[i].far == far) {
-        return;
-      }
-      i = (i + 1) & last;
-    }
-    slots_[i] = Slot{a, b, c, outcome, far, true};
-    ++count_;
-  }
-
- private:
-  struct Slot {
-    Point a;
-    Point b;
-    Point c;
-    Outcome outcome;
-    bool far = false;
-    bool used = false;
-  };
-  static std::size_t slot_of(Point a, Point b, Point c, bool far) {
-    return FailedCorners::hash(a, b, c) ^ (far ? 0x5bd1e995U : 0U);
-  }
-
-  std::vector<Slot> slots_;
-  std::size_t count_ = 0;
+// How a corner A-B-C tried came out: no cut, or B replaced by P (unless P is
+// A) and Q (unless Q is C). A function of the corner, the search effort and
+// the smoother's mask, areas, rule, costs and clearance alone, so calls that
+// share all of those (the paths of one batch toward one goal, whose corners
+// repeat where the paths merge) look it up instead of searching again
+// (SmoothingScratch::remember_corners), one table per search effort.
+struct CornerOutcome {
+  bool cut = false;
+  Point p;
+  Point q;
 };
+using CornerCuts = CornerTable<CornerOutcome>;
 
 // The sets a call uses, kept between calls in the caller's SmoothingScratch
 // so that smoothing does not allocate on the hot path. A call that needed
@@ -308,7 +256,8 @@ struct SmootherScratch {
   // With SmoothingScratch::remember_corners: every corner's outcome, kept
   // across calls until forget_corners (not trimmed).
   bool remember_corners = false;
-  CornerCuts cuts;
+  CornerCuts cuts;        // the full search's outcomes
+  CornerCuts light_cuts;  // the lighter search's (SearchEffort)
   bool hidden_shared = false;  // hidden holds the remembering calls' pairs
 
   void trim() {
@@ -546,15 +495,15 @@ class Smoother {
       if (failed.contains(a, b, c)) {
         continue;
       }
-      CornerCuts::Outcome outcome;
-      if (const CornerCuts::Outcome* known =
-              scratch_.remember_corners ? scratch_.cuts.find(a, b, c, effort_.far_candidates)
-                                        : nullptr) {
+      CornerOutcome outcome;
+      CornerCuts& remembered = effort_.far_candidates ? scratch_.cuts : scratch_.light_cuts;
+      if (const CornerOutcome* known =
+              scratch_.remember_corners ? remembered.find(a, b, c) : nullptr) {
         outcome = *known;
       } else {
         outcome = best_cut(a, b, c);
         if (scratch_.remember_corners) {
-          scratch_.cuts.insert(a, b, c, effort_.far_candidates, outcome);
+          remembered.insert(a, b, c, outcome);
         }
       }
       if (outcome.cut) {
@@ -571,7 +520,7 @@ class Smoother {
   // it is C), in place (moving the rest of the path only when the count
   // changes). k then indexes the last point of the cut before C (A itself
   // when B was simply dropped).
-  static void apply_cut(Path& path, std::size_t& k, const CornerCuts::Outcome& cut) {
+  static void apply_cut(Path& path, std::size_t& k, const CornerOutcome& cut) {
     const Point a = path[k - 1];
     const Point c = path[k + 1];
     std::array<Point, 2> replacement{};
@@ -596,7 +545,7 @@ class Smoother {
 
   // The cut A-P-Q-C of corner A-B-C that gains the most length, if any
   // gains (B dropped, P = A and Q = C, when it lies on A or C).
-  [[nodiscard]] CornerCuts::Outcome best_cut(Point a, Point b, Point c) const {
+  [[nodiscard]] CornerOutcome best_cut(Point a, Point b, Point c) const {
     const double before = distance(a, b) + distance(b, c);
     // Weighted terrain: what a cut may cost at most.
     const double before_cost = weighted_ ? coster_.cost(a, b) + coster_.cost(b, c) : 0.0;
@@ -809,17 +758,28 @@ struct SmoothingScratch::Sets : SmootherScratch {};
 SmoothingScratch::SmoothingScratch() : sets_(std::make_unique<Sets>()) {}
 SmoothingScratch::~SmoothingScratch() = default;
 
-void SmoothingScratch::remember_corners() { sets_->remember_corners = true; }
+void SmoothingScratch::remember_corners() {
+  if (!sets_->remember_corners) {
+    sets_->cuts.reset(0);
+    sets_->light_cuts.reset(0);
+  }
+  sets_->remember_corners = true;
+}
 
 void SmoothingScratch::forget_corners() {
   sets_->remember_corners = false;
   sets_->hidden_shared = false;
-  sets_->cuts.clear();
+  sets_->cuts.release();
+  sets_->light_cuts.release();
   sets_->trim();
 }
 
 std::size_t SmoothingScratch::remembered_bytes() const {
-  return sets_->cuts.memory_bytes() + (sets_->hidden_shared ? sets_->hidden.memory_bytes() : 0);
+  if (!sets_->remember_corners) {
+    return 0;
+  }
+  return sets_->cuts.memory_bytes() + sets_->light_cuts.memory_bytes() +
+         (sets_->hidden_shared ? sets_->hidden.memory_bytes() : 0);
 }
 
 namespace {

@@ -525,24 +525,39 @@ TEST(Beautify, DenseClutterKeepsTheGuarantees) {
   EXPECT_GT(cluttered, 20);  // the lighter search ran
 }
 
+// A random mask of two areas (sides min_side..max_side, up to max_obstacles
+// blocked), area 2 dearer (cost 2..9) every third round, four- or
+// eight-connected by turns, and the field toward a random goal: what the
+// scratch tests below smooth traced paths on.
+struct SmoothingCase {
+  Mask mask;
+  AreaCosts costs;
+  DistanceField field;
+};
+SmoothingCase random_smoothing_case(std::mt19937_64& rng, int round, std::uint32_t min_side,
+                                    std::uint32_t max_side, double max_obstacles) {
+  std::uniform_int_distribution<std::uint32_t> size(min_side, max_side);
+  std::uniform_real_distribution<double> obstacles(0.0, max_obstacles);
+  std::uniform_int_distribution<int> cost(2, 9);
+  Mask mask = pathtest::random_mask(rng, size(rng), size(rng), obstacles(rng), 2);
+  const Point goal = random_endpoint(rng, mask, kAllAreas);
+  AreaCosts costs = unit_area_costs();
+  if (round % 3 == 0) costs[2] = static_cast<std::uint8_t>(cost(rng));
+  FieldOptions options;
+  options.connectivity = round % 2 == 0 ? Connectivity::kFour : Connectivity::kEight;
+  options.area_costs = costs;
+  DistanceField field = compute_distance_field(mask, goal, options);
+  return {std::move(mask), costs, std::move(field)};
+}
+
 // One SmoothingScratch reused across masks, sizes, rules, weights and the
 // clearance map gives exactly the answers of calls without one: nothing a
 // call leaves in it changes a later answer.
 TEST(Beautify, AReusedScratchChangesNoAnswer) {
   std::mt19937_64 rng(0x5eed0016);
-  std::uniform_int_distribution<std::uint32_t> size(2, 160);
-  std::uniform_real_distribution<double> obstacles(0.0, 0.4);
-  std::uniform_int_distribution<int> cost(1, 9);
   SmoothingScratch scratch;
   for (int round = 0; round < 300; ++round) {
-    const Mask mask = pathtest::random_mask(rng, size(rng), size(rng), obstacles(rng), 2);
-    const Point goal = random_endpoint(rng, mask, kAllAreas);
-    AreaCosts costs = unit_area_costs();
-    if (round % 3 == 0) costs[2] = static_cast<std::uint8_t>(cost(rng));
-    FieldOptions options;
-    options.connectivity = round % 2 == 0 ? Connectivity::kFour : Connectivity::kEight;
-    options.area_costs = costs;
-    const DistanceField field = compute_distance_field(mask, goal, options);
+    const auto [mask, costs, field] = random_smoothing_case(rng, round, 2, 160, 0.4);
     const Path input = simplify(trace(mask, field, random_endpoint(rng, mask, kAllAreas), true));
     const ClearanceMap map(mask, kAllAreas);
     for (const LineRule rule : {LineRule::kNoCornerCutting, LineRule::kBresenham}) {
@@ -560,20 +575,10 @@ TEST(Beautify, AReusedScratchChangesNoAnswer) {
 // clearance map; forget_corners() empties it for the next mask.
 TEST(Beautify, RememberingCornersAcrossCallsChangesNoAnswer) {
   std::mt19937_64 rng(0x5eed0023);
-  std::uniform_int_distribution<std::uint32_t> size(8, 120);
-  std::uniform_real_distribution<double> obstacles(0.0, 0.35);
-  std::uniform_int_distribution<int> cost(2, 9);
   SmoothingScratch scratch;
   int remembered = 0;
   for (int round = 0; round < 120; ++round) {
-    const Mask mask = pathtest::random_mask(rng, size(rng), size(rng), obstacles(rng), 2);
-    const Point goal = random_endpoint(rng, mask, kAllAreas);
-    AreaCosts costs = unit_area_costs();
-    if (round % 3 == 0) costs[2] = static_cast<std::uint8_t>(cost(rng));
-    FieldOptions options;
-    options.connectivity = round % 2 == 0 ? Connectivity::kFour : Connectivity::kEight;
-    options.area_costs = costs;
-    const DistanceField field = compute_distance_field(mask, goal, options);
+    const auto [mask, costs, field] = random_smoothing_case(rng, round, 8, 120, 0.35);
     const ClearanceMap map(mask, kAllAreas);
     const LineRule rule = round % 4 < 2 ? LineRule::kNoCornerCutting : LineRule::kBresenham;
     const ClearanceMap* clearance = round % 5 < 3 ? &map : nullptr;
