@@ -82,6 +82,32 @@ class FakePathfinder final : public pb::Pathfinder::Service {
                             pb::StandardMoveResponse*) override {
     return answer("StandardMove", context);
   }
+  grpc::Status BatchFindPaths(grpc::ServerContext* context, const pb::BatchFindPathsRequest*,
+                              pb::BatchFindPathsResponse*) override {
+    return answer("BatchFindPaths", context);
+  }
+  grpc::Status LineOfSight(grpc::ServerContext* context, const pb::LineOfSightRequest*,
+                           pb::LineOfSightResponse*) override {
+    return answer("LineOfSight", context);
+  }
+  grpc::Status NearestWalkable(grpc::ServerContext* context, const pb::NearestWalkableRequest*,
+                               pb::NearestWalkableResponse*) override {
+    return answer("NearestWalkable", context);
+  }
+  // A one-sample field (distance 0), once not told to fail: nothing is sent
+  // before a failure, so the client may still retry.
+  grpc::Status GetField(grpc::ServerContext* context, const pb::GetFieldRequest*,
+                        grpc::ServerWriter<pb::FieldChunk>* writer) override {
+    grpc::Status status = answer("GetField", context);
+    if (!status.ok()) return status;
+    pb::FieldChunk chunk;
+    chunk.set_width(1);
+    chunk.set_height(1);
+    chunk.set_row_count(1);
+    chunk.set_distances(std::string(4, '\0'));  // 0.0f
+    writer->Write(chunk);
+    return status;
+  }
 
  private:
   grpc::Status answer(const std::string& method, grpc::ServerContext* context) {
@@ -160,13 +186,25 @@ void call_every_method(Client& client) {
   pb::StandardMoveRequest move;
   move.set_mask("level-7");
   (void)client.standard_move(move);
+  pb::BatchFindPathsRequest batch;
+  batch.set_mask("level-7");
+  (void)client.batch_find_paths(batch);
+  pb::LineOfSightRequest sight;
+  sight.set_mask("level-7");
+  (void)client.line_of_sight(sight);
+  pb::NearestWalkableRequest nearest;
+  nearest.set_mask("level-7");
+  (void)client.nearest_walkable(nearest);
+  pb::GetFieldRequest field;
+  field.set_mask("level-7");
+  (void)client.get_field(field);
 }
 
 TEST_F(ClientRetryTest, EveryCallNamingAMaskCarriesTheMaskHeader) {
   auto c = client();
   call_every_method(c);
   const auto calls = service_.calls();
-  ASSERT_EQ(calls.size(), 8u);
+  ASSERT_EQ(calls.size(), 12u);
   for (const auto& call : calls) {
     if (call.method == "ListMasks") {
       EXPECT_FALSE(call.mask_header.has_value()) << "ListMasks names no mask";
@@ -194,10 +232,14 @@ TEST_F(ClientRetryTest, NamesThatAreNoValidHeaderValueGoWithoutIt) {
   EXPECT_FALSE(calls[0].mask_header.has_value());
 }
 
+// Every call that reads only (GetField before its first chunk).
+constexpr const char* kIdempotentMethods[] = {
+    "FindPath",    "Reachable",       "StandardMove", "GetMask",  "ListMasks",
+    "BatchFindPaths", "LineOfSight", "NearestWalkable", "GetField"};
+
 TEST_F(ClientRetryTest, IdempotentCallsAreRetriedOnUnavailable) {
   auto c = client();
-  for (const std::string method : {"FindPath", "Reachable", "StandardMove", "GetMask",
-                                   "ListMasks"}) {
+  for (const std::string method : kIdempotentMethods) {
     service_.fail(method, grpc::StatusCode::UNAVAILABLE, 2);
   }
   const auto found = c.find_path(find_request("m"));
@@ -211,8 +253,20 @@ TEST_F(ClientRetryTest, IdempotentCallsAreRetriedOnUnavailable) {
   EXPECT_TRUE(c.standard_move(move).ok());
   EXPECT_TRUE(c.get_mask("m").ok());
   EXPECT_TRUE(c.list_masks().ok());
-  for (const std::string method : {"FindPath", "Reachable", "StandardMove", "GetMask",
-                                   "ListMasks"}) {
+  pb::BatchFindPathsRequest batch;
+  batch.set_mask("m");
+  EXPECT_TRUE(c.batch_find_paths(batch).ok());
+  pb::LineOfSightRequest sight;
+  sight.set_mask("m");
+  EXPECT_TRUE(c.line_of_sight(sight).ok());
+  pb::NearestWalkableRequest nearest;
+  nearest.set_mask("m");
+  EXPECT_TRUE(c.nearest_walkable(nearest).ok());
+  pb::GetFieldRequest field;
+  field.set_mask("m");
+  const auto streamed = c.get_field(field);
+  EXPECT_TRUE(streamed.ok()) << streamed.status.error_message();
+  for (const std::string method : kIdempotentMethods) {
     EXPECT_EQ(service_.attempts(method), 3) << method;
   }
 }
@@ -259,7 +313,7 @@ TEST_F(ClientRetryTest, NoRetriesWhenSwitchedOff) {
 TEST(RetryServiceConfig, NamesOnlyTheIdempotentMethodsAndIsEmptyWhenOff) {
   pathfinder::RetryPolicy policy;
   const std::string json = pathfinder::retry_service_config(policy);
-  for (const char* method : {"FindPath", "Reachable", "StandardMove", "GetMask", "ListMasks"}) {
+  for (const char* method : kIdempotentMethods) {
     EXPECT_NE(json.find(std::string("\"") + method + "\""), std::string::npos) << method;
   }
   for (const char* method : {"UploadMask", "PatchMask", "DeleteMask"}) {

@@ -34,8 +34,9 @@ inline constexpr const char* kMaskHeader = "x-pathfinder-mask";
 // Retries of calls that failed with UNAVAILABLE (the server or a balancer in
 // front of it was unreachable or went away), done by gRPC itself through the
 // channel's service config. Only the idempotent calls are retried: FindPath,
-// Reachable, StandardMove, BatchFindPaths, LineOfSight, NearestWalkable, GetMask
-// and ListMasks. UploadMask, PatchMask and
+// Reachable, StandardMove, BatchFindPaths, LineOfSight, NearestWalkable,
+// GetField (until its first chunk arrives: gRPC does not retry a stream that
+// has begun), GetMask and ListMasks. UploadMask, PatchMask and
 // DeleteMask never are: a write that reached a replica which died before
 // answering may have been applied, and a repeated PatchMask without
 // expected_revision would apply twice.
