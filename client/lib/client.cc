@@ -197,9 +197,9 @@ std::string retry_service_config(const RetryPolicy& policy) {
   if (!policy.enabled) return "";
   // The calls that change nothing: repeating one is always safe.
   // GetField streams: gRPC retries it only until the first chunk arrives.
-  static constexpr const char* kIdempotent[] = {
-      "FindPath",        "Reachable", "StandardMove", "BatchFindPaths", "LineOfSight",
-      "NearestWalkable", "GetField",  "GetMask",      "ListMasks"};
+  static constexpr const char* kIdempotent[] = {"FindPath",       "Reachable",   "StandardMove",
+                                                "BatchFindPaths", "LineOfSight", "NearestWalkable",
+                                                "GetField",       "GetMask",     "ListMasks"};
   std::ostringstream json;
   json << R"({"methodConfig":[{"name":[)";
   const char* separator = "";

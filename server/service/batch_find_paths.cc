@@ -1,13 +1,15 @@
 // BatchFindPaths: many starts, one goal, FindPath's options once. Every start
 // is answered by FindPath's own code (plan_find_path once, find_path_planned
 // per start), on one field (or one any-angle goal table, one usable mask)
-// looked up or computed once for the whole batch.
+// looked up or computed once for the whole batch. The paths share beautify's
+// corner outcomes (SharedSmoothingScope), and on the compute pool a second
+// thread, when one is free, answers starts too once the field is leased.
 
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
-#include <exception>
 #include <cstddef>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -122,14 +124,14 @@ struct SharedStarts {
 
   std::atomic<int> next;
   const int count;
-  std::atomic<bool> stop{false};               // the batch's thread left early
-  std::atomic<std::size_t> answer_bytes{0};    // of the paths answered so far
+  std::atomic<bool> stop{false};             // the batch's thread left early
+  std::atomic<std::size_t> answer_bytes{0};  // of the paths answered so far
   std::mutex mutex;
   std::condition_variable helper_ended;
-  bool closed = false;                         // no helper may begin now
+  bool closed = false;  // no helper may begin now
   int helpers_running = 0;
-  std::vector<int> left;                       // starts a helper could not answer
-  std::exception_ptr helper_error;             // the first a helper threw
+  std::vector<int> left;            // starts a helper could not answer
+  std::exception_ptr helper_error;  // the first a helper threw
 };
 
 // Closes the shared starts and waits for a helper that began, however the
@@ -190,8 +192,8 @@ grpc::Status PathfinderService::batch_find_paths(const v1::BatchFindPathsRequest
     v1::FindPathResponse& path = *response.mutable_paths(k);
     statuses[k] = find_path_planned(plan, to_core(request.starts(k)), path, from);
     // Its tag and length take at most 6 bytes more.
-    const std::size_t bytes = shared->answer_bytes.fetch_add(path.ByteSizeLong() + 6) +
-                              path.ByteSizeLong() + 6;
+    const std::size_t bytes =
+        shared->answer_bytes.fetch_add(path.ByteSizeLong() + 6) + path.ByteSizeLong() + 6;
     if (!statuses[k].ok() || bytes > limits_.max_message_bytes) {
       shared->stop.store(true);
       return false;
@@ -229,28 +231,27 @@ grpc::Status PathfinderService::batch_find_paths(const v1::BatchFindPathsRequest
   for (;;) {
     if (!helper_asked && !batch_source.leases().empty()) {
       helper_asked = true;
-      (void)pool_.try_submit(
-          [shared, leases = batch_source.leases(), &answer_starts]() mutable {
-            {
-              const std::lock_guard lock(shared->mutex);
-              if (shared->closed) return;  // the batch is over
-              ++shared->helpers_running;
-            }
-            try {
-              LentFieldSource lent(std::move(leases));
-              SharedSmoothingScope helper_smoothing;
-              answer_starts(lent, helper_smoothing, /*helper=*/true);
-            } catch (...) {
-              const std::lock_guard lock(shared->mutex);
-              if (!shared->helper_error) shared->helper_error = std::current_exception();
-              shared->stop.store(true);
-            }
-            {
-              const std::lock_guard lock(shared->mutex);
-              --shared->helpers_running;
-            }
-            shared->helper_ended.notify_all();
-          });
+      (void)pool_.try_submit([shared, leases = batch_source.leases(), &answer_starts]() mutable {
+        {
+          const std::lock_guard lock(shared->mutex);
+          if (shared->closed) return;  // the batch is over
+          ++shared->helpers_running;
+        }
+        try {
+          LentFieldSource lent(std::move(leases));
+          SharedSmoothingScope helper_smoothing;
+          answer_starts(lent, helper_smoothing, /*helper=*/true);
+        } catch (...) {
+          const std::lock_guard lock(shared->mutex);
+          if (!shared->helper_error) shared->helper_error = std::current_exception();
+          shared->stop.store(true);
+        }
+        {
+          const std::lock_guard lock(shared->mutex);
+          --shared->helpers_running;
+        }
+        shared->helper_ended.notify_all();
+      });
     }
     if (helper_asked) {
       answer_starts(batch_source, smoothing, /*helper=*/false);

@@ -233,9 +233,9 @@ TEST_F(ClientRetryTest, NamesThatAreNoValidHeaderValueGoWithoutIt) {
 }
 
 // Every call that reads only (GetField before its first chunk).
-constexpr const char* kIdempotentMethods[] = {
-    "FindPath",    "Reachable",       "StandardMove", "GetMask",  "ListMasks",
-    "BatchFindPaths", "LineOfSight", "NearestWalkable", "GetField"};
+constexpr const char* kIdempotentMethods[] = {"FindPath",    "Reachable",       "StandardMove",
+                                              "GetMask",     "ListMasks",       "BatchFindPaths",
+                                              "LineOfSight", "NearestWalkable", "GetField"};
 
 TEST_F(ClientRetryTest, IdempotentCallsAreRetriedOnUnavailable) {
   auto c = client();

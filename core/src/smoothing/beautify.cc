@@ -256,8 +256,8 @@ struct SmootherScratch {
   // With SmoothingScratch::remember_corners: every corner's outcome, kept
   // across calls until forget_corners (not trimmed).
   bool remember_corners = false;
-  CornerCuts cuts;        // the full search's outcomes
-  CornerCuts light_cuts;  // the lighter search's (SearchEffort)
+  CornerCuts cuts;             // the full search's outcomes
+  CornerCuts light_cuts;       // the lighter search's (SearchEffort)
   bool hidden_shared = false;  // hidden holds the remembering calls' pairs
 
   void trim() {

@@ -584,8 +584,7 @@ TEST(Beautify, RememberingCornersAcrossCallsChangesNoAnswer) {
     const ClearanceMap* clearance = round % 5 < 3 ? &map : nullptr;
     scratch.remember_corners();
     for (int start = 0; start < 30; ++start) {
-      const Path input =
-          simplify(trace(mask, field, random_endpoint(rng, mask, kAllAreas), true));
+      const Path input = simplify(trace(mask, field, random_endpoint(rng, mask, kAllAreas), true));
       EXPECT_EQ(beautify(input, mask, kAllAreas, rule, costs, clearance, &scratch),
                 beautify(input, mask, kAllAreas, rule, costs, clearance))
           << round << " start " << start;
