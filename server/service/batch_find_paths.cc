@@ -59,6 +59,16 @@ v1::FindPathRequest single_request(const v1::BatchFindPathsRequest& batch) {
   return single;
 }
 
+using Leases = std::vector<std::pair<FieldKey, FieldLease>>;
+
+// The lease kept for key, or null.
+const FieldLease* find_lease(const Leases& leases, const FieldKey& key) {
+  for (const auto& [kept_key, lease] : leases) {
+    if (kept_key == key) return &lease;
+  }
+  return nullptr;
+}
+
 // Lends each field once per batch: the first lease of a key (final, as
 // whole fills and the cache give them) serves every later start, without a
 // cache lookup (or a hit counted) per start.
@@ -68,9 +78,7 @@ class BatchFieldSource final : public FieldSource {
 
   [[nodiscard]] FieldLease field(const FieldKey& key, const MaskEntry& entry,
                                  pathcore::Point start) override {
-    for (const auto& [kept_key, lease] : leases_) {
-      if (kept_key == key) return lease;
-    }
+    if (const FieldLease* kept = find_lease(leases_, key)) return *kept;
     FieldLease lease = inner_.field(key, entry, start);
     if (lease.owner != nullptr) leases_.emplace_back(key, lease);
     return lease;
@@ -80,13 +88,11 @@ class BatchFieldSource final : public FieldSource {
     inner_.build_once(flight_key, build);
   }
   // The fields lent so far (to lend to a helper thread).
-  [[nodiscard]] const std::vector<std::pair<FieldKey, FieldLease>>& leases() const {
-    return leases_;
-  }
+  [[nodiscard]] const Leases& leases() const { return leases_; }
 
  private:
   FieldSource& inner_;
-  std::vector<std::pair<FieldKey, FieldLease>> leases_;
+  Leases leases_;
 };
 
 // A helper thread's fields: those the batch's own thread leased already.
@@ -94,14 +100,11 @@ class BatchFieldSource final : public FieldSource {
 // throws NeedsFill, and that start is left to the batch's own thread.
 class LentFieldSource final : public FieldSource {
  public:
-  explicit LentFieldSource(std::vector<std::pair<FieldKey, FieldLease>> leases)
-      : leases_(std::move(leases)) {}
+  explicit LentFieldSource(Leases leases) : leases_(std::move(leases)) {}
 
   [[nodiscard]] FieldLease field(const FieldKey& key, const MaskEntry& /*entry*/,
                                  pathcore::Point /*start*/) override {
-    for (const auto& [kept_key, lease] : leases_) {
-      if (kept_key == key) return lease;
-    }
+    if (const FieldLease* kept = find_lease(leases_, key)) return *kept;
     throw NeedsFill{};
   }
   [[nodiscard]] std::function<bool()> begin_scan() override { throw NeedsFill{}; }
@@ -111,7 +114,7 @@ class LentFieldSource final : public FieldSource {
   void after_answer(LaterWork /*work*/) override { throw NeedsFill{}; }
 
  private:
-  std::vector<std::pair<FieldKey, FieldLease>> leases_;
+  Leases leases_;
 };
 
 // The starts of one batch, shared by its own thread and a helper: each
@@ -120,9 +123,9 @@ class LentFieldSource final : public FieldSource {
 // helper uses the call's request, answer and plan), and a helper that had
 // not begun by then does nothing.
 struct SharedStarts {
-  explicit SharedStarts(int first, int count) : next(first), count(count) {}
+  explicit SharedStarts(int count) : count(count) {}
 
-  std::atomic<int> next;
+  std::atomic<int> next{0};
   const int count;
   std::atomic<bool> stop{false};             // the batch's thread left early
   std::atomic<std::size_t> answer_bytes{0};  // of the paths answered so far
@@ -184,7 +187,7 @@ grpc::Status PathfinderService::batch_find_paths(const v1::BatchFindPathsRequest
   BatchFieldSource batch_source(source);
   for (int i = 0; i < start_count; ++i) response.add_paths();
   std::vector<grpc::Status> statuses(start_count);
-  auto shared = std::make_shared<SharedStarts>(0, start_count);
+  auto shared = std::make_shared<SharedStarts>(start_count);
   // Answers start k in its place; false once the batch must stop (an error,
   // or the answer over the message limit).
   const auto answer_start = [&](int k, FieldSource& from, SharedSmoothingScope& smoothing) {
@@ -192,8 +195,8 @@ grpc::Status PathfinderService::batch_find_paths(const v1::BatchFindPathsRequest
     v1::FindPathResponse& path = *response.mutable_paths(k);
     statuses[k] = find_path_planned(plan, to_core(request.starts(k)), path, from);
     // Its tag and length take at most 6 bytes more.
-    const std::size_t bytes =
-        shared->answer_bytes.fetch_add(path.ByteSizeLong() + 6) + path.ByteSizeLong() + 6;
+    const std::size_t path_bytes = path.ByteSizeLong() + 6;
+    const std::size_t bytes = shared->answer_bytes.fetch_add(path_bytes) + path_bytes;
     if (!statuses[k].ok() || bytes > limits_.max_message_bytes) {
       shared->stop.store(true);
       return false;
