@@ -1,7 +1,6 @@
 #include "anyangle/line_of_sight.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <utility>
 
