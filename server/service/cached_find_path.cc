@@ -182,6 +182,12 @@ FieldLease FillingSource::lead(const std::shared_ptr<Flight>& flight, const Mask
     cache_.record_computed(fill->seconds);
     cache_.put(key, field);
     flights_.complete(*flight, field);
+    // As finish_fill does: memory for the next fill of this size, paged in
+    // after the answer (a batch's whole fill would otherwise fault in fresh
+    // pages on every cold call).
+    after_answer([this, field](const std::function<bool()>& /*interrupt*/) {
+      cache_.storage_pool().keep_spare_like(*field);
+    });
     return {field.get(), field, false};
   }
   if (request_ != nullptr && !request_->gone().ok()) {

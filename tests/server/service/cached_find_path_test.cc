@@ -204,6 +204,25 @@ TEST_F(FillingSourceTest, ASecondRequestParksAndIsResumedWithTheOneField) {
   EXPECT_EQ(cache_.stats().fields_computed, 1U);
 }
 
+// A whole fill (BatchFindPaths) leaves, like a fill answered half-built, a
+// paged-in spare for the next fill of its size, and pages it in only after
+// the answer (finish_deferred), not on the answer's path.
+TEST_F(FillingSourceTest, AWholeFillKeepsASpareForTheNextFillAfterTheAnswer) {
+  FieldCache cache(256 << 20);  // its pool (1/32) holds spares of this mask's 2 MB fields
+  FieldStoragePool& pool = cache.storage_pool();
+  ASSERT_EQ(pool.bytes(), 0U);
+  auto request = std::make_shared<FakeRequest>();
+  FillingSource source(cache, flights_, request);
+  source.fill_whole_fields();
+  const FieldLease lease = source.field(key_, entry_, start_);
+  ASSERT_NE(lease.owner, nullptr) << "a whole field, cached";
+  EXPECT_EQ(cache.peek(key_), lease.owner);
+  EXPECT_EQ(pool.bytes(), 0U) << "nothing paged in before the answer";
+  source.finish_deferred();
+  EXPECT_GE(pool.bytes(), lease.owner->storage_bytes());
+  EXPECT_GT(pool.take(1024, 1024).bytes(), 0U);
+}
+
 TEST_F(FillingSourceTest, AParkedRequestIsAnsweredAsSoonAsItsStartIsSettled) {
   auto waiter = std::make_shared<FakeRequest>();
   waiter->start_hint = pathcore::Point{100, 100};  // 1846 steps from the goal
