@@ -148,7 +148,7 @@ class HostileClientsTest(unittest.TestCase):
         done = [0]
 
         def heavy_loop(worker):
-            for iteration in range(40):  # bounded in count, and by `stop` in time
+            for iteration in range(400):  # bounded in count, and by `stop` in time
                 if stop.is_set():
                     return
                 with lock:
@@ -160,8 +160,10 @@ class HostileClientsTest(unittest.TestCase):
                             mask="hd", start=pb.Point(x=a[0], y=a[1]),
                             goal=pb.Point(x=b[0], y=b[1]), max_moves=3), timeout=120)
                     else:
-                        # A new enabled_areas every call: labels never cached.
-                        enabled = (1 << 1) | (1 << (2 + (worker * 40 + iteration) % 60))
+                        # A new enabled_areas every call, across workers too: labels
+                        # never cached (a set seen before would answer at once and
+                        # leave fewer heavy calls outstanding).
+                        enabled = (1 << 1) | ((worker * 400 + iteration + 1) << 2)
                         pairs = [pb.PointPair(a=pb.Point(x=0, y=0),
                                               b=pb.Point(x=HD_WIDTH - 1, y=HD_HEIGHT - 1))]
                         stub.Reachable(pb.ReachableRequest(
