@@ -1,9 +1,10 @@
 // BatchFindPaths: many starts, one goal, FindPath's options once. Every start
 // is answered by FindPath's own code (plan_find_path once, find_path_planned
 // per start), on one field (or one any-angle goal table, one usable mask)
-// looked up or computed once for the whole batch. The paths share beautify's
-// corner outcomes (SharedSmoothingScope), and on the compute pool a second
-// thread, when one is free, answers starts too once the field is leased.
+// looked up or computed once for the whole batch. The paths share their
+// traces' ends and beautify's corner outcomes (SharedPathsScope), and on the
+// compute pool a second thread, when one is free, answers starts too once
+// the field is leased.
 
 #include <algorithm>
 #include <atomic>
@@ -38,10 +39,10 @@ using BatchMessages = MessageCall<v1::BatchFindPathsRequest, v1::BatchFindPathsR
 constexpr int kStartsOnGrpcThread = 32;
 // Starts traced between two checks of the call's deadline and cancellation.
 constexpr int kStartsPerInterruptCheck = 16;
-// What a batch's paths may remember of one another's smoothing (corner
-// outcomes, about 2.5 MB per 1,000 paths across a full-HD mask) before it
+// What a batch's paths may remember of one another (traces and corner
+// outcomes, about 3 MB per 1,000 paths across a full-HD mask) before it
 // starts over: bounded whatever --max-batch-starts allows.
-constexpr std::size_t kMaxSharedSmoothingBytes = std::size_t{64} << 20;
+constexpr std::size_t kMaxSharedBytes = std::size_t{64} << 20;
 
 // FindPath's request for the batch's goal and options, without a start.
 v1::FindPathRequest single_request(const v1::BatchFindPathsRequest& batch) {
@@ -190,8 +191,8 @@ grpc::Status PathfinderService::batch_find_paths(const v1::BatchFindPathsRequest
   auto shared = std::make_shared<SharedStarts>(start_count);
   // Answers start k in its place; false once the batch must stop (an error,
   // or the answer over the message limit).
-  const auto answer_start = [&](int k, FieldSource& from, SharedSmoothingScope& smoothing) {
-    smoothing.bound(kMaxSharedSmoothingBytes);
+  const auto answer_start = [&](int k, FieldSource& from, SharedPathsScope& sharing) {
+    sharing.bound(kMaxSharedBytes);
     v1::FindPathResponse& path = *response.mutable_paths(k);
     statuses[k] = find_path_planned(plan, to_core(request.starts(k)), path, from);
     // Its tag and length take at most 6 bytes more.
@@ -205,7 +206,7 @@ grpc::Status PathfinderService::batch_find_paths(const v1::BatchFindPathsRequest
   };
   // Takes the next starts until none are left. A helper gives back (to
   // `left`) a start its lent fields cannot answer.
-  const auto answer_starts = [&](FieldSource& from, SharedSmoothingScope& smoothing, bool helper) {
+  const auto answer_starts = [&](FieldSource& from, SharedPathsScope& sharing, bool helper) {
     for (;;) {
       const int first = shared->next.fetch_add(kStartsPerInterruptCheck);
       if (first >= start_count) return;
@@ -213,7 +214,7 @@ grpc::Status PathfinderService::batch_find_paths(const v1::BatchFindPathsRequest
       for (int k = first; k < std::min(first + kStartsPerInterruptCheck, start_count); ++k) {
         if (shared->stop.load()) return;
         try {
-          if (!answer_start(k, from, smoothing)) return;
+          if (!answer_start(k, from, sharing)) return;
         } catch (const NeedsFill&) {
           if (!helper) throw;
           response.mutable_paths(k)->Clear();
@@ -225,9 +226,9 @@ grpc::Status PathfinderService::batch_find_paths(const v1::BatchFindPathsRequest
   };
 
   HelperJoin join(*shared);
-  // One mask and options for every start: beautify's corners are shared
-  // (per thread).
-  SharedSmoothingScope smoothing;
+  // One mask and options for every start: traces and beautify's corners are
+  // shared (per thread).
+  SharedPathsScope sharing;
   // Grid paths on the compute pool: once the batch's field is leased, another
   // pool thread may help trace (any-angle answers use caches of their own).
   bool helper_asked = interrupt == nullptr || plan.any_angle || pool_.threads() < 2;
@@ -242,8 +243,8 @@ grpc::Status PathfinderService::batch_find_paths(const v1::BatchFindPathsRequest
         }
         try {
           LentFieldSource lent(std::move(leases));
-          SharedSmoothingScope helper_smoothing;
-          answer_starts(lent, helper_smoothing, /*helper=*/true);
+          SharedPathsScope helper_sharing;
+          answer_starts(lent, helper_sharing, /*helper=*/true);
         } catch (...) {
           const std::lock_guard lock(shared->mutex);
           if (!shared->helper_error) shared->helper_error = std::current_exception();
@@ -257,7 +258,7 @@ grpc::Status PathfinderService::batch_find_paths(const v1::BatchFindPathsRequest
       });
     }
     if (helper_asked) {
-      answer_starts(batch_source, smoothing, /*helper=*/false);
+      answer_starts(batch_source, sharing, /*helper=*/false);
       break;
     }
     // Until the field is leased: one start at a time (the first usually leases it).
@@ -266,14 +267,14 @@ grpc::Status PathfinderService::batch_find_paths(const v1::BatchFindPathsRequest
     if (interrupt != nullptr && k % kStartsPerInterruptCheck == 0 && (*interrupt)()) {
       throw RequestGone{};
     }
-    if (!answer_start(k, batch_source, smoothing)) break;
+    if (!answer_start(k, batch_source, sharing)) break;
   }
   join.join();
   if (shared->helper_error) std::rethrow_exception(shared->helper_error);
   for (const int k : shared->left) {
     if (shared->stop.load()) break;
     if (interrupt != nullptr && (*interrupt)()) throw RequestGone{};
-    if (!answer_start(k, batch_source, smoothing)) break;
+    if (!answer_start(k, batch_source, sharing)) break;
   }
   if (const std::size_t bytes = shared->answer_bytes.load(); bytes > limits_.max_message_bytes) {
     return {grpc::StatusCode::RESOURCE_EXHAUSTED,

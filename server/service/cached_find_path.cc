@@ -17,17 +17,37 @@ pathcore::SmoothingScratch& smoothing_scratch() {
   return scratch;
 }
 
+// The traces of this thread's SharedPathsScope, while one is alive.
+struct SharedTraces {
+  bool active = false;
+  pathcore::TraceMemo memo;
+};
+SharedTraces& shared_traces() {
+  thread_local SharedTraces traces;
+  return traces;
+}
+
 }  // namespace
 
-SharedSmoothingScope::SharedSmoothingScope() { smoothing_scratch().remember_corners(); }
+SharedPathsScope::SharedPathsScope() {
+  smoothing_scratch().remember_corners();
+  shared_traces().active = true;
+}
 
-SharedSmoothingScope::~SharedSmoothingScope() { smoothing_scratch().forget_corners(); }
+SharedPathsScope::~SharedPathsScope() {
+  smoothing_scratch().forget_corners();
+  SharedTraces& traces = shared_traces();
+  traces.active = false;
+  traces.memo.clear();
+}
 
-void SharedSmoothingScope::bound(std::size_t max_bytes) {
+void SharedPathsScope::bound(std::size_t max_bytes) {
   pathcore::SmoothingScratch& scratch = smoothing_scratch();
-  if (scratch.remembered_bytes() > max_bytes) {
+  pathcore::TraceMemo& traces = shared_traces().memo;
+  if (scratch.remembered_bytes() + traces.memory_bytes() > max_bytes) {
     scratch.forget_corners();
     scratch.remember_corners();
+    traces.clear();
   }
 }
 
@@ -289,8 +309,10 @@ CachedPathResult cached_find_path(const MaskEntry& entry, FieldSource& source,
                                            entry, start);
     hit = lease.hit;
     if (lease.field->reachable(start) || !options.snap_to_reachable) {
+      SharedTraces& traces = shared_traces();
       return {pathcore::path_from_field(mask, *lease.field, start, options, clearance,
-                                        &smoothing_scratch()),
+                                        &smoothing_scratch(),
+                                        traces.active ? &traces.memo : nullptr),
               hit};
     }
     goal_reachable = false;

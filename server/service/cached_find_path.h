@@ -214,17 +214,20 @@ class PartialSource final : public FieldSource {
 
 // For the paths of one BatchFindPaths call, which share one mask and
 // options (many starts, one goal): while alive, cached_find_path on this
-// thread lets beautify remember how each corner came out from one path to
-// the next (pathcore::SmoothingScratch::remember_corners) and forgets it at
-// the end. The same answers; a crowd's paths toward one goal share most of
-// their corners once they merge. Not for calls with other masks or options
-// in between on the thread (nothing else runs on it while a batch does).
-class SharedSmoothingScope {
+// thread shares work between the paths it answers, and forgets it at the
+// end: a trace that meets an earlier one copies the rest of it
+// (pathcore::TraceMemo; the batch's leases keep its fields alive), and
+// beautify remembers how each corner came out
+// (pathcore::SmoothingScratch::remember_corners). The same answers; a
+// crowd's paths toward one goal merge within a few dozen steps and then
+// share their corners. Not for calls with other masks or options in between
+// on the thread (nothing else runs on it while a batch does).
+class SharedPathsScope {
  public:
-  SharedSmoothingScope();
-  ~SharedSmoothingScope();
-  SharedSmoothingScope(const SharedSmoothingScope&) = delete;
-  SharedSmoothingScope& operator=(const SharedSmoothingScope&) = delete;
+  SharedPathsScope();
+  ~SharedPathsScope();
+  SharedPathsScope(const SharedPathsScope&) = delete;
+  SharedPathsScope& operator=(const SharedPathsScope&) = delete;
 
   // Forgets and starts over once more than max_bytes are remembered.
   void bound(std::size_t max_bytes);

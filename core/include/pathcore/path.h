@@ -176,6 +176,37 @@ struct SnappedEndpoints {
                                                        const FindPathOptions& options,
                                                        const ClearanceMap* clearance = nullptr);
 
+// Remembers the traces made on one field, so that a later trace reaching a
+// pixel an earlier one left, heading the same way, copies the rest of that
+// trace's points instead of walking it again: from there on the two are the
+// same (where a trace goes next depends only on where it is and its last
+// step; see trace). For callers tracing many starts on one field
+// (BatchFindPaths): the paths of a crowd toward one goal merge within a few
+// dozen steps. Serves the corner traces path_from_field smooths from, on the
+// four-connected unit-cost fields compute_distance_field and FieldBuilder
+// build; other traces ignore it. A call with another field than the one
+// before starts it over; the field must stay alive and unchanged while the
+// memo is used with it (a new field at the same address would look the
+// same). The same answers. Not for concurrent use.
+class TraceMemo {
+ public:
+  TraceMemo();
+  ~TraceMemo();
+  TraceMemo(const TraceMemo&) = delete;
+  TraceMemo& operator=(const TraceMemo&) = delete;
+
+  // Forgets every trace and the field.
+  void clear();
+  // Bytes held (growing with the traces remembered).
+  [[nodiscard]] std::size_t memory_bytes() const;
+
+  struct State;  // defined with the trace
+  [[nodiscard]] State& state() { return *state_; }
+
+ private:
+  std::unique_ptr<State> state_;
+};
+
 // Traces and smooths a path from start on a field computed for options.field
 // (no snapping here). found = false when start cannot reach the field's goal
 // (or is not walkable). kNone: the pixel-by-pixel grid path; kSimplify:
@@ -184,11 +215,13 @@ struct SnappedEndpoints {
 // grid_cost: the field's value at start. The field may still be building once start is
 // settled. Throws InvalidArgument when start is outside the mask, or the field does not fit the
 // mask or was computed for other enabled areas, connectivity, corner rule or area costs. clearance:
-// and scratch: as for beautify (optional, same answer).
+// and scratch: as for beautify (optional, same answer). traces: see TraceMemo
+// (optional, same answer).
 [[nodiscard]] PathResult path_from_field(const Mask& mask, const DistanceField& field, Point start,
                                          const FindPathOptions& options,
                                          const ClearanceMap* clearance = nullptr,
-                                         SmoothingScratch* scratch = nullptr);
+                                         SmoothingScratch* scratch = nullptr,
+                                         TraceMemo* traces = nullptr);
 
 // beeline_answer, else compute the field and path_from_field, snapping the
 // endpoints first when options.snap_to_reachable (snap_endpoints), all on

@@ -180,7 +180,7 @@ std::optional<PathResult> beeline_answer(const Mask& mask, Point start, Point go
 
 PathResult path_from_field(const Mask& mask, const DistanceField& field, Point start,
                            const FindPathOptions& options, const ClearanceMap* clearance,
-                           SmoothingScratch* scratch) {
+                           SmoothingScratch* scratch, TraceMemo* traces) {
   if (field.width() != mask.width() || field.height() != mask.height()) {
     throw InvalidArgument("distance field of " + std::to_string(field.width()) + "x" +
                           std::to_string(field.height()) + " does not fit the " +
@@ -209,11 +209,11 @@ PathResult path_from_field(const Mask& mask, const DistanceField& field, Point s
       break;
     case Smoothing::kSimplify:
       // simplify(trace_for_smoothing(...)), without the inner points.
-      result.points = smoothing_trace(mask, field, start, /*corners_only=*/true);
+      result.points = smoothing_trace(mask, field, start, /*corners_only=*/true, traces);
       break;
     case Smoothing::kBeautify:
       result.points =
-          beautify_traced(smoothing_trace(mask, field, start, /*corners_only=*/true), mask,
+          beautify_traced(smoothing_trace(mask, field, start, /*corners_only=*/true, traces), mask,
                           wanted.enabled, line_rule_for(wanted), wanted.area_costs, clearance,
                           scratch);
       break;

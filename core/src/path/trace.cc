@@ -11,6 +11,7 @@
 #include "mask/point_checks.h"
 #include "path/steps.h"
 #include "path/trace.h"
+#include "path/trace_memo.h"
 
 namespace pathcore {
 namespace {
@@ -80,6 +81,16 @@ class TracedPoints {
                       from.y + static_cast<std::int32_t>(k) * step.dy};
       }
     }
+  }
+  // Points kept so far.
+  [[nodiscard]] std::size_t size() const { return path_.size(); }
+  // The trace goes on as `earlier` did after its first `kept` points (it
+  // stands where earlier stood then, after the same last step): those
+  // points are earlier's from there on, its end included.
+  Path finish_as(const Path& earlier, std::size_t kept) {
+    path_.insert(path_.end(), earlier.begin() + static_cast<std::ptrdiff_t>(kept),
+                 earlier.end());
+    return std::move(path_);
   }
   // The trace ended at `end`, its last step `last` (none when it never moved).
   Path finish(Point end, Step last) {
@@ -226,10 +237,13 @@ class StoredUnitCosts {
 
 // trace on a kFour field (see trace); start is reachable. Each cardinal
 // neighbour is read once per step: whether it is walkable, and its cost plus
-// the cost of entering it when it is reachable.
+// the cost of entering it when it is reachable. memo (corners only, bordered
+// unit-cost fields; else null): where this trace turns, it copies the rest
+// of an earlier trace that turned the same way at the same pixel, and
+// leaves its own turns for later traces.
 template <typename Costs>
 Path trace_four(const Mask& mask, const DistanceField& field, const Costs& costs, Point start,
-                bool diagonal_shortcuts, bool corners_only) {
+                bool diagonal_shortcuts, bool corners_only, TraceMemo::State* memo) {
   using Cost = typename Costs::Cost;
   const AreaSet enabled = field.options().enabled;
   const Point goal = field.goal();
@@ -255,6 +269,14 @@ Path trace_four(const Mask& mask, const DistanceField& field, const Costs& costs
         // Straight runs in one go, then one step chosen from costs alone
         // (StoredUnitCosts::bordered).
         if (previous != Step{}) {
+          if (memo != nullptr) {
+            if (const TraceMemo::State::Seen* seen = memo->find(at, previous)) {
+              Path path = points.finish_as(memo->traces[seen->trace], seen->points);
+              memo->traces.push_back(path);
+              return path;
+            }
+            memo->remember(at, previous, points.size());
+          }
           const std::uint32_t count = costs.run(at, previous, here, diagonal_shortcuts);
           points.ran(at, previous, count);
           at = {at.x + static_cast<std::int32_t>(count) * previous.dx,
@@ -352,12 +374,17 @@ Path trace_four(const Mask& mask, const DistanceField& field, const Costs& costs
     at = at + previous;
     here = costs.cost(at);
   }
-  return points.finish(at, previous);
+  Path path = points.finish(at, previous);
+  if (memo != nullptr) {
+    memo->traces.push_back(path);
+  }
+  return path;
 }
 
-// trace, keeping every pixel or (corners_only) only simplify's points.
+// trace, keeping every pixel or (corners_only) only simplify's points. memo:
+// see trace_four (used on unit-cost four-connected fields, corners only).
 Path trace_points(const Mask& mask, const DistanceField& field, Point start,
-                  bool diagonal_shortcuts, bool corners_only) {
+                  bool diagonal_shortcuts, bool corners_only, TraceMemo::State* memo = nullptr) {
   if (field.width() != mask.width() || field.height() != mask.height()) {
     throw InvalidArgument("distance field does not fit the mask");
   }
@@ -367,17 +394,20 @@ Path trace_points(const Mask& mask, const DistanceField& field, Point start,
   const FieldOptions& options = field.options();
   if (options.connectivity == Connectivity::kFour) {
     if (options.area_costs == unit_area_costs()) {
+      if (!corners_only) {
+        memo = nullptr;
+      }
       if (const auto* stored = field.four_costs<std::uint16_t>(); stored != nullptr) {
         return trace_four(mask, field, StoredUnitCosts(field, stored), start, diagonal_shortcuts,
-                          corners_only);
+                          corners_only, memo);
       }
       if (const auto* stored = field.four_costs<std::uint32_t>(); stored != nullptr) {
         return trace_four(mask, field, StoredUnitCosts(field, stored), start, diagonal_shortcuts,
-                          corners_only);
+                          corners_only, memo);
       }
     }
     return trace_four(mask, field, ExactCosts(mask, field), start, diagonal_shortcuts,
-                      corners_only);
+                      corners_only, nullptr);
   }
   // Eight-connected.
   const AreaCosts& costs = options.area_costs;
@@ -456,12 +486,35 @@ Path trace_points(const Mask& mask, const DistanceField& field, Point start,
 
 }  // namespace
 
+TraceMemo::TraceMemo() : state_(std::make_unique<State>()) {}
+TraceMemo::~TraceMemo() = default;
+
+void TraceMemo::clear() { state_->clear(); }
+
+std::size_t TraceMemo::memory_bytes() const { return state_->memory_bytes(); }
+
 // trace_for_smoothing, keeping every pixel or (corners_only) only simplify's
 // points.
-Path smoothing_trace(const Mask& mask, const DistanceField& field, Point start,
-                     bool corners_only) {
-  Path traced = trace_points(mask, field, start, /*diagonal_shortcuts=*/true, corners_only);
+Path smoothing_trace(const Mask& mask, const DistanceField& field, Point start, bool corners_only,
+                     TraceMemo* memo) {
   const FieldOptions& options = field.options();
+  TraceMemo::State* memo_state = nullptr;
+  // Unit costs only: with area costs the trace may be the plain one (below).
+  if (memo != nullptr && options.connectivity == Connectivity::kFour &&
+      options.area_costs == unit_area_costs()) {
+    memo_state = &memo->state();
+    memo_state->bind(field);
+  }
+  Path traced;
+  try {
+    traced = trace_points(mask, field, start, /*diagonal_shortcuts=*/true, corners_only,
+                          memo_state);
+  } catch (...) {
+    if (memo_state != nullptr) {
+      memo_state->clear();  // its turns would name a trace never added
+    }
+    throw;
+  }
   if (options.connectivity == Connectivity::kFour && options.area_costs != unit_area_costs()) {
     // Weighted terrain: equal-cost paths can differ in steps (found by the
     // find_path fuzzer: a detour over cheap terrain traced instead of the

@@ -7,6 +7,8 @@
 
 namespace pathcore {
 
-Path smoothing_trace(const Mask& mask, const DistanceField& field, Point start, bool corners_only);
+// memo (optional, same answer): see TraceMemo (pathcore/path.h).
+Path smoothing_trace(const Mask& mask, const DistanceField& field, Point start, bool corners_only,
+                     TraceMemo* memo = nullptr);
 
 }  // namespace pathcore

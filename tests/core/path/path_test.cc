@@ -876,6 +876,59 @@ TEST(FindPath, PathFromFieldMatchesFindPath) {
   }
 }
 
+// One TraceMemo across many starts per field (the paths of a batch) and
+// across fields (it starts over on each) gives exactly the answers of
+// path_from_field without it, for every smoothing, connectivity and
+// weighting (it serves only unit-cost four-connected corner traces, and
+// others must ignore it), and with fields still being built.
+TEST(FindPath, ATraceMemoChangesNoAnswer) {
+  std::mt19937_64 rng(0x5eed0024);
+  TraceMemo memo;
+  int remembered = 0;
+  for (int round = 0; round < 150; ++round) {
+    const auto [mask, costs, field] = random_smoothing_case(rng, round, 8, 120, 0.35);
+    FindPathOptions options;
+    options.field = field.options();
+    for (int start = 0; start < 40; ++start) {
+      const Point from = random_endpoint(rng, mask, kAllAreas);
+      for (const Smoothing smoothing : {Smoothing::kSimplify, Smoothing::kBeautify,
+                                        Smoothing::kNone}) {
+        options.smoothing = smoothing;
+        const PathResult alone = path_from_field(mask, field, from, options);
+        const PathResult shared = path_from_field(mask, field, from, options, nullptr, nullptr,
+                                                  &memo);
+        ASSERT_EQ(shared.found, alone.found) << round << " start " << start;
+        ASSERT_EQ(shared.points, alone.points) << round << " start " << start;
+        EXPECT_EQ(shared.length, alone.length);
+        EXPECT_EQ(shared.cost, alone.cost);
+      }
+    }
+    remembered += memo.memory_bytes() > 0 ? 1 : 0;
+    if (round % 10 == 9) {
+      memo.clear();
+      EXPECT_EQ(memo.memory_bytes(), 0U);
+    }
+  }
+  EXPECT_GT(remembered, 30);  // the unit-cost four-connected rounds used it
+
+  // A field being built: traces from settled starts, the memo kept while the
+  // fill goes on (every pixel a trace crosses is settled, its cost final).
+  const Mask mask = pathtest::random_mask(rng, 90, 70, 0.25, 1);
+  const Point goal = random_endpoint(rng, mask, kAllAreas);
+  FieldBuilder builder(mask, goal, FieldOptions{});
+  const DistanceField whole = compute_distance_field(mask, goal, FieldOptions{});
+  FindPathOptions options;
+  options.smoothing = Smoothing::kSimplify;
+  memo.clear();
+  for (int start = 0; start < 200; ++start) {
+    const Point from = random_endpoint(rng, mask, kAllAreas);
+    if (!builder.run_until_settled(from)) continue;
+    EXPECT_EQ(path_from_field(mask, builder.field(), from, options, nullptr, nullptr, &memo).points,
+              path_from_field(mask, whole, from, options).points)
+        << "start " << start;
+  }
+}
+
 TEST(FindPath, PathFromFieldRejectsAFieldForAnotherRequest) {
   const Mask mask = open_mask(4, 3);
   const DistanceField field = compute_distance_field(mask, {0, 0}, FieldOptions{});
