@@ -6,10 +6,14 @@
 // compute pool a second thread, when one is free, answers starts too once
 // the field is leased.
 
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/wire_format_lite.h>
+
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -70,6 +74,12 @@ const FieldLease* find_lease(const Leases& leases, const FieldKey& key) {
   return nullptr;
 }
 
+// The field of the lease kept for key, or null.
+const pathcore::DistanceField* held_field(const Leases& leases, const FieldKey& key) {
+  const FieldLease* kept = find_lease(leases, key);
+  return kept != nullptr ? kept->field : nullptr;
+}
+
 // Lends each field once per batch: the first lease of a key (final, as
 // whole fills and the cache give them) serves every later start, without a
 // cache lookup (or a hit counted) per start.
@@ -83,6 +93,9 @@ class BatchFieldSource final : public FieldSource {
     FieldLease lease = inner_.field(key, entry, start);
     if (lease.owner != nullptr) leases_.emplace_back(key, lease);
     return lease;
+  }
+  [[nodiscard]] const pathcore::DistanceField* held(const FieldKey& key) const override {
+    return held_field(leases_, key);
   }
   [[nodiscard]] std::function<bool()> begin_scan() override { return inner_.begin_scan(); }
   void build_once(const FieldKey& flight_key, const std::function<void()>& build) override {
@@ -107,6 +120,9 @@ class LentFieldSource final : public FieldSource {
                                  pathcore::Point /*start*/) override {
     if (const FieldLease* kept = find_lease(leases_, key)) return *kept;
     throw NeedsFill{};
+  }
+  [[nodiscard]] const pathcore::DistanceField* held(const FieldKey& key) const override {
+    return held_field(leases_, key);
   }
   [[nodiscard]] std::function<bool()> begin_scan() override { throw NeedsFill{}; }
   void build_once(const FieldKey& /*flight_key*/, const std::function<void()>& /*build*/) override {
@@ -160,10 +176,39 @@ class HelperJoin {
   SharedStarts& shared_;
 };
 
+// `path` as one element of BatchFindPathsResponse.paths goes on the wire
+// (its field tag, length and message) into `out`; its size in bytes.
+std::size_t serialize_path(const v1::FindPathResponse& path, std::string& out) {
+  namespace io = google::protobuf::io;
+  namespace wire = google::protobuf::internal;
+  const std::size_t size = path.ByteSizeLong();
+  const auto tag = wire::WireFormatLite::MakeTag(v1::BatchFindPathsResponse::kPathsFieldNumber,
+                                                 wire::WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
+  out.resize(io::CodedOutputStream::VarintSize32(tag) + io::CodedOutputStream::VarintSize64(size) +
+             size);
+  auto* at = reinterpret_cast<std::uint8_t*>(out.data());
+  at = io::CodedOutputStream::WriteTagToArray(tag, at);
+  at = io::CodedOutputStream::WriteVarint64ToArray(size, at);
+  path.SerializeWithCachedSizesToArray(at);
+  return out.size();
+}
+
+// The answer's bytes: the serialized paths in order, the whole
+// BatchFindPathsResponse (its only field), written by the threads that
+// answered them rather than once more here.
+void write_answer(const std::vector<std::string>& wire_paths, CallReactor& call) {
+  std::vector<grpc::Slice> slices;
+  slices.reserve(wire_paths.size());
+  for (const std::string& path : wire_paths) slices.emplace_back(path);
+  call.answer_bytes() = grpc::ByteBuffer(slices.data(), slices.size());
+  call.set_answer_written(/*by_reference=*/false);
+}
+
 }  // namespace
 
 grpc::Status PathfinderService::batch_find_paths(const v1::BatchFindPathsRequest& request,
                                                  v1::BatchFindPathsResponse& response,
+                                                 std::vector<std::string>& wire_paths,
                                                  FieldSource& source,
                                                  const std::function<bool()>* interrupt) {
   const int start_count = request.starts_size();
@@ -187,6 +232,7 @@ grpc::Status PathfinderService::batch_find_paths(const v1::BatchFindPathsRequest
 
   BatchFieldSource batch_source(source);
   for (int i = 0; i < start_count; ++i) response.add_paths();
+  wire_paths.assign(static_cast<std::size_t>(start_count), std::string());
   std::vector<grpc::Status> statuses(start_count);
   auto shared = std::make_shared<SharedStarts>(start_count);
   // Answers start k in its place; false once the batch must stop (an error,
@@ -195,8 +241,7 @@ grpc::Status PathfinderService::batch_find_paths(const v1::BatchFindPathsRequest
     sharing.bound(kMaxSharedBytes);
     v1::FindPathResponse& path = *response.mutable_paths(k);
     statuses[k] = find_path_planned(plan, to_core(request.starts(k)), path, from);
-    // Its tag and length take at most 6 bytes more.
-    const std::size_t path_bytes = path.ByteSizeLong() + 6;
+    const std::size_t path_bytes = serialize_path(path, wire_paths[k]);
     const std::size_t bytes = shared->answer_bytes.fetch_add(path_bytes) + path_bytes;
     if (!statuses[k].ok() || bytes > limits_.max_message_bytes) {
       shared->stop.store(true);
@@ -331,9 +376,11 @@ class PathfinderService::BatchFindPathsCall final
     const std::function<bool()> interrupt = [this] { return !gone().ok(); };
     call_.answer().Clear();  // a run before parking may have answered some starts
     grpc::Status status;
+    std::vector<std::string> wire_paths;
     try {
       status = run_handler([&] {
-        return service_.batch_find_paths(call_.request(), call_.answer(), source, &interrupt);
+        return service_.batch_find_paths(call_.request(), call_.answer(), wire_paths, source,
+                                         &interrupt);
       });
     } catch (const Parked&) {
       return;  // resumed by the fill it waits for
@@ -342,6 +389,7 @@ class PathfinderService::BatchFindPathsCall final
       answer(why.ok() ? grpc::Status(grpc::StatusCode::CANCELLED, "no longer wanted") : why);
       return;
     }
+    if (status.ok()) write_answer(wire_paths, call_);
     answer(status);
   }
 
@@ -370,9 +418,11 @@ grpc::ServerUnaryReactor* PathfinderService::BatchFindPaths(grpc::CallbackServer
     call->set_logged_mask(call->request().mask());
     CacheOnlySource warm(cache_);
     bool cold = false;  // a fill, scan or build is needed, or many starts
+    std::vector<std::string> wire_paths;
     try {
-      status = run_handler(
-          [&] { return batch_find_paths(call->request(), call->answer(), warm, nullptr); });
+      status = run_handler([&] {
+        return batch_find_paths(call->request(), call->answer(), wire_paths, warm, nullptr);
+      });
     } catch (const NeedsFill&) {
       cold = true;
     } catch (const NeedsComputePool&) {
@@ -383,6 +433,8 @@ grpc::ServerUnaryReactor* PathfinderService::BatchFindPaths(grpc::CallbackServer
       auto work = std::make_shared<BatchFindPathsCall>(*this, *call, warm.missed());
       if (pool_.try_submit([work] { work->run(); })) return call;
       status = busy();
+    } else if (status.ok()) {
+      write_answer(wire_paths, *call);
     }
   }
   finish(*call, status);

@@ -296,17 +296,21 @@ CachedPathResult cached_find_path(const MaskEntry& entry, FieldSource& source,
                                   const FieldKey* goal_key) {
   const pathcore::Mask& mask = *entry.mask;
   const pathcore::ClearanceMap* clearance = entry.clearance.get();
-  if (auto beeline = pathcore::beeline_answer(mask, start, goal, options, clearance)) {
-    return {std::move(*beeline), false};
+  const FieldKey key =
+      goal_key != nullptr ? *goal_key : field_key(entry, options.field, goal, options.clearance);
+  // A field held already may show that no beeline can be walkable, sparing
+  // its segment check (a batch's starts after the first).
+  const pathcore::DistanceField* held = source.held(key);
+  if (held == nullptr || !pathcore::beeline_ruled_out(*held, start)) {
+    if (auto beeline = pathcore::beeline_answer(mask, start, goal, options, clearance)) {
+      return {std::move(*beeline), false};
+    }
   }
   const pathcore::AreaSet enabled = options.field.enabled & pathcore::kAllAreas;
   std::optional<bool> goal_reachable;
   bool hit = false;
   if (mask.walkable(start, enabled) && mask.walkable(goal, enabled)) {
-    const FieldLease lease =
-        goal_key != nullptr ? source.field(*goal_key, entry, start)
-                            : source.field(field_key(entry, options.field, goal, options.clearance),
-                                           entry, start);
+    const FieldLease lease = source.field(key, entry, start);
     hit = lease.hit;
     if (lease.field->reachable(start) || !options.snap_to_reachable) {
       SharedTraces& traces = shared_traces();

@@ -51,6 +51,12 @@ class FieldSource {
   // (see the implementations).
   [[nodiscard]] virtual FieldLease field(const FieldKey& key, const MaskEntry& entry,
                                          pathcore::Point start) = 0;
+  // The field for key when this source holds it already (lent before, no
+  // lookup, no fill), else null: lets a caller skip work the field answers
+  // (pathcore::beeline_ruled_out). The default holds none.
+  [[nodiscard]] virtual const pathcore::DistanceField* held(const FieldKey& /*key*/) const {
+    return nullptr;
+  }
   // Snapping scans the mask (pathcore::snap_endpoints: O(pixels), like a
   // fill). Called before it: returns the interrupt check the scan runs with
   // (empty: none), or throws to have the scan run elsewhere (see the

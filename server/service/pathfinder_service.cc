@@ -149,7 +149,7 @@ void PathfinderService::log_and_count(const char* rpc_name, std::string_view mas
 
 void PathfinderService::finish(CallReactor& call, grpc::Status status) {
   if (status.ok()) {
-    const bool written_by_reference = call.answer_written();
+    const bool written_by_reference = call.answer_by_reference();
     status = call.write_answer();
     const std::size_t bytes = call.answer_bytes().Length();
     // An answer that points into a stored mask (GetMask's areas) costs no
@@ -699,7 +699,7 @@ grpc::Status PathfinderService::get_mask(const v1::GetMaskRequest& request, Call
                   std::to_string(limits_.max_message_bytes) + " bytes allows"};
     }
     grpc::Status written = write_mask_with_areas(response, entry, call.answer_bytes());
-    if (written.ok()) call.set_answer_written();
+    if (written.ok()) call.set_answer_written(/*by_reference=*/true);
     return written;
   }
   return grpc::Status::OK;

@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "cache/any_angle_caches.h"
 #include "cache/field_cache.h"
@@ -269,10 +270,13 @@ class PathfinderService final : public RawPathfinderService {
   // FindPath's answer for `start` (inside the mask) under `plan`.
   grpc::Status find_path_planned(FindPathPlan& plan, pathcore::Point start,
                                  pathfinding::v1::FindPathResponse& response, FieldSource& source);
-  // In batch_find_paths.cc. `interrupt`: null on gRPC's thread.
+  // In batch_find_paths.cc. `interrupt`: null on gRPC's thread. Also leaves
+  // each start's answer as it goes on the wire (its field tag, length and
+  // message) in wire_paths[k], serialized by the thread that answered it.
   grpc::Status batch_find_paths(const pathfinding::v1::BatchFindPathsRequest& request,
                                 pathfinding::v1::BatchFindPathsResponse& response,
-                                FieldSource& source, const std::function<bool()>* interrupt);
+                                std::vector<std::string>& wire_paths, FieldSource& source,
+                                const std::function<bool()>* interrupt);
   class BatchFindPathsCall;  // a BatchFindPaths on the compute pool
 
   // Drops what was derived from revisions of `mask` below

@@ -67,7 +67,13 @@ class CallReactor : public grpc::ServerUnaryReactor {
   // (answer_written()).
   [[nodiscard]] virtual grpc::Status write_answer() = 0;
   [[nodiscard]] bool answer_written() const { return answer_written_; }
-  void set_answer_written() { answer_written_ = true; }
+  // The handler wrote answer_bytes() itself; by_reference: they point into
+  // memory held elsewhere (a stored mask), not bytes of their own.
+  void set_answer_written(bool by_reference) {
+    answer_written_ = true;
+    answer_by_reference_ = by_reference;
+  }
+  [[nodiscard]] bool answer_by_reference() const { return answer_by_reference_; }
 
   // Keeps `bytes` charged to `pending` until the call is over.
   void hold(PendingAnswers& pending, std::size_t bytes) {
@@ -91,6 +97,7 @@ class CallReactor : public grpc::ServerUnaryReactor {
   const Metrics::Clock::time_point started_;
   std::string_view logged_mask_;
   bool answer_written_ = false;
+  bool answer_by_reference_ = false;
   PendingAnswers* pending_ = nullptr;
   std::size_t held_bytes_ = 0;
 };

@@ -176,6 +176,17 @@ struct SnappedEndpoints {
                                                        const FindPathOptions& options,
                                                        const ClearanceMap* clearance = nullptr);
 
+// True when `field` shows that beeline_answer from start toward the field's
+// goal, under the options the field was computed for, has no beeline to
+// give: on a four-connected field where every area costs 1, a walkable
+// beeline (its pixels by the supercover, the four-connected line rule) is a
+// monotone four-connected path, so start would cost exactly its Manhattan
+// distance to the goal; costing more, or not reaching it, rules the beeline
+// out. False otherwise (it may or may not be walkable). O(1): a caller that
+// holds the field skips the segment check (BatchFindPaths: many starts, one
+// goal, most of them out of its sight). start must be inside.
+[[nodiscard]] bool beeline_ruled_out(const DistanceField& field, Point start);
+
 // Remembers the traces made on one field, so that a later trace reaching a
 // pixel an earlier one left, heading the same way, copies the rest of that
 // trace's points instead of walking it again: from there on the two are the

@@ -178,6 +178,20 @@ std::optional<PathResult> beeline_answer(const Mask& mask, Point start, Point go
   return result;
 }
 
+bool beeline_ruled_out(const DistanceField& field, Point start) {
+  const FieldOptions& options = field.options();
+  if (options.connectivity != Connectivity::kFour || options.area_costs != unit_area_costs()) {
+    return false;
+  }
+  if (!field.reachable(start)) {
+    return true;  // a walkable beeline would be a way to the goal
+  }
+  const Point goal = field.goal();
+  const std::int64_t manhattan =
+      std::llabs(std::int64_t{goal.x} - start.x) + std::llabs(std::int64_t{goal.y} - start.y);
+  return static_cast<std::int64_t>(field.at(start)) > manhattan;
+}
+
 PathResult path_from_field(const Mask& mask, const DistanceField& field, Point start,
                            const FindPathOptions& options, const ClearanceMap* clearance,
                            SmoothingScratch* scratch, TraceMemo* traces) {

@@ -272,7 +272,7 @@ Path trace_four(const Mask& mask, const DistanceField& field, const Costs& costs
           if (memo != nullptr) {
             if (const TraceMemo::State::Seen* seen = memo->find(at, previous)) {
               Path path = points.finish_as(memo->traces[seen->trace], seen->points);
-              memo->traces.push_back(path);
+              memo->add(path);
               return path;
             }
             memo->remember(at, previous, points.size());
@@ -376,7 +376,7 @@ Path trace_four(const Mask& mask, const DistanceField& field, const Costs& costs
   }
   Path path = points.finish(at, previous);
   if (memo != nullptr) {
-    memo->traces.push_back(path);
+    memo->add(path);
   }
   return path;
 }

@@ -32,16 +32,19 @@ struct TraceMemo::State {
   void clear() {
     field = nullptr;
     std::vector<Path>().swap(traces);
+    points_bytes = 0;
     std::vector<Slot>().swap(slots);
     count = 0;
   }
 
   [[nodiscard]] std::size_t memory_bytes() const {
-    std::size_t bytes = slots.capacity() * sizeof(Slot) + traces.capacity() * sizeof(Path);
-    for (const Path& path : traces) {
-      bytes += path.capacity() * sizeof(Point);
-    }
-    return bytes;
+    return slots.capacity() * sizeof(Slot) + traces.capacity() * sizeof(Path) + points_bytes;
+  }
+
+  // Keeps a finished trace (the next index the turns remembered name).
+  void add(Path trace) {
+    points_bytes += trace.capacity() * sizeof(Point);
+    traces.push_back(std::move(trace));
   }
 
   // What a trace standing at `at` after `last` was seen doing, or null.
@@ -83,7 +86,7 @@ struct TraceMemo::State {
 
   const DistanceField* field = nullptr;
   Point goal;
-  std::vector<Path> traces;
+  std::vector<Path> traces;  // add() them
 
  private:
   struct Slot {
@@ -121,6 +124,7 @@ struct TraceMemo::State {
 
   std::vector<Slot> slots;
   std::size_t count = 0;
+  std::size_t points_bytes = 0;  // held by the traces' points
 };
 
 }  // namespace pathcore

@@ -789,6 +789,36 @@ TEST(FindPath, NoBeelineThroughWallsOrFromWalls) {
   EXPECT_TRUE(beeline_answer(mask, {0, 0}, {3, 0}, cutting));
 }
 
+// beeline_ruled_out never rules out a beeline beeline_answer would give
+// (a walkable four-connected beeline costs its Manhattan distance), and
+// rules most out on cluttered masks; on other fields it rules nothing out.
+TEST(FindPath, ABeelineRuledOutByTheFieldIsNeverThere) {
+  std::mt19937_64 rng(0x5eed0025);
+  int ruled_out = 0;
+  int beelines = 0;
+  for (int round = 0; round < 200; ++round) {
+    const auto [mask, costs, field] = random_smoothing_case(rng, round, 2, 60, 0.4);
+    FindPathOptions options;
+    options.field = field.options();
+    options.smoothing = round % 2 == 0 ? Smoothing::kBeautify : Smoothing::kSimplify;
+    const bool unit_four = field.options().connectivity == Connectivity::kFour &&
+                           field.options().area_costs == unit_area_costs();
+    for (int k = 0; k < 30; ++k) {
+      const Point start = pathtest::random_point(rng, mask);
+      const bool out = beeline_ruled_out(field, start);
+      const bool given = beeline_answer(mask, start, field.goal(), options).has_value();
+      if (out) {
+        ASSERT_TRUE(unit_four) << "round " << round;
+        ASSERT_FALSE(given) << "round " << round << " start " << start.x << "," << start.y;
+      }
+      ruled_out += out ? 1 : 0;
+      beelines += given && unit_four ? 1 : 0;
+    }
+  }
+  EXPECT_GT(ruled_out, 500);
+  EXPECT_GT(beelines, 100);  // and beelines there were kept
+}
+
 TEST(FindPath, UnreachableGoalIsNotFound) {
   const Mask mask = pathtest::mask_from_rows({
       "..#..",
