@@ -314,10 +314,10 @@ CachedPathResult cached_find_path(const MaskEntry& entry, FieldSource& source,
     hit = lease.hit;
     if (lease.field->reachable(start) || !options.snap_to_reachable) {
       SharedTraces& traces = shared_traces();
-      return {pathcore::path_from_field(mask, *lease.field, start, options, clearance,
-                                        &smoothing_scratch(),
-                                        traces.active ? &traces.memo : nullptr),
-              hit};
+      return {
+          pathcore::path_from_field(mask, *lease.field, start, options, clearance,
+                                    &smoothing_scratch(), traces.active ? &traces.memo : nullptr),
+          hit};
     }
     goal_reachable = false;
   }

@@ -226,10 +226,9 @@ PathResult path_from_field(const Mask& mask, const DistanceField& field, Point s
       result.points = smoothing_trace(mask, field, start, /*corners_only=*/true, traces);
       break;
     case Smoothing::kBeautify:
-      result.points =
-          beautify_traced(smoothing_trace(mask, field, start, /*corners_only=*/true, traces), mask,
-                          wanted.enabled, line_rule_for(wanted), wanted.area_costs, clearance,
-                          scratch);
+      result.points = beautify_traced(
+          smoothing_trace(mask, field, start, /*corners_only=*/true, traces), mask, wanted.enabled,
+          line_rule_for(wanted), wanted.area_costs, clearance, scratch);
       break;
   }
   result.length = polyline_length(result.points);

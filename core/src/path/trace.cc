@@ -88,8 +88,7 @@ class TracedPoints {
   // stands where earlier stood then, after the same last step): those
   // points are earlier's from there on, its end included.
   Path finish_as(const Path& earlier, std::size_t kept) {
-    path_.insert(path_.end(), earlier.begin() + static_cast<std::ptrdiff_t>(kept),
-                 earlier.end());
+    path_.insert(path_.end(), earlier.begin() + static_cast<std::ptrdiff_t>(kept), earlier.end());
     return std::move(path_);
   }
   // The trace ended at `end`, its last step `last` (none when it never moved).
@@ -406,8 +405,8 @@ Path trace_points(const Mask& mask, const DistanceField& field, Point start,
                           corners_only, memo);
       }
     }
-    return trace_four(mask, field, ExactCosts(mask, field), start, diagonal_shortcuts,
-                      corners_only, nullptr);
+    return trace_four(mask, field, ExactCosts(mask, field), start, diagonal_shortcuts, corners_only,
+                      nullptr);
   }
   // Eight-connected.
   const AreaCosts& costs = options.area_costs;
@@ -507,8 +506,8 @@ Path smoothing_trace(const Mask& mask, const DistanceField& field, Point start, 
   }
   Path traced;
   try {
-    traced = trace_points(mask, field, start, /*diagonal_shortcuts=*/true, corners_only,
-                          memo_state);
+    traced =
+        trace_points(mask, field, start, /*diagonal_shortcuts=*/true, corners_only, memo_state);
   } catch (...) {
     if (memo_state != nullptr) {
       memo_state->clear();  // its turns would name a trace never added

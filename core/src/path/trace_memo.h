@@ -79,8 +79,8 @@ struct TraceMemo::State {
       }
       i = (i + 1) & mask;
     }
-    slots[i] = {wanted, {static_cast<std::uint32_t>(traces.size()),
-                         static_cast<std::uint32_t>(points)}};
+    slots[i] = {wanted,
+                {static_cast<std::uint32_t>(traces.size()), static_cast<std::uint32_t>(points)}};
     ++count;
   }
 

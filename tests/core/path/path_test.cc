@@ -921,12 +921,12 @@ TEST(FindPath, ATraceMemoChangesNoAnswer) {
     options.field = field.options();
     for (int start = 0; start < 40; ++start) {
       const Point from = random_endpoint(rng, mask, kAllAreas);
-      for (const Smoothing smoothing : {Smoothing::kSimplify, Smoothing::kBeautify,
-                                        Smoothing::kNone}) {
+      for (const Smoothing smoothing :
+           {Smoothing::kSimplify, Smoothing::kBeautify, Smoothing::kNone}) {
         options.smoothing = smoothing;
         const PathResult alone = path_from_field(mask, field, from, options);
-        const PathResult shared = path_from_field(mask, field, from, options, nullptr, nullptr,
-                                                  &memo);
+        const PathResult shared =
+            path_from_field(mask, field, from, options, nullptr, nullptr, &memo);
         ASSERT_EQ(shared.found, alone.found) << round << " start " << start;
         ASSERT_EQ(shared.points, alone.points) << round << " start " << start;
         EXPECT_EQ(shared.length, alone.length);
