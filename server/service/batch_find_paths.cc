@@ -196,7 +196,7 @@ std::size_t serialize_path(const v1::FindPathResponse& path, std::string& out) {
 // The answer's bytes: the serialized paths in order, the whole
 // BatchFindPathsResponse (its only field), written by the threads that
 // answered them rather than once more here.
-void write_answer(const std::vector<std::string>& wire_paths, CallReactor& call) {
+void write_wire_paths(const std::vector<std::string>& wire_paths, CallReactor& call) {
   std::vector<grpc::Slice> slices;
   slices.reserve(wire_paths.size());
   for (const std::string& path : wire_paths) slices.emplace_back(path);
@@ -389,7 +389,7 @@ class PathfinderService::BatchFindPathsCall final
       answer(why.ok() ? grpc::Status(grpc::StatusCode::CANCELLED, "no longer wanted") : why);
       return;
     }
-    if (status.ok()) write_answer(wire_paths, call_);
+    if (status.ok()) write_wire_paths(wire_paths, call_);
     answer(status);
   }
 
@@ -434,7 +434,7 @@ grpc::ServerUnaryReactor* PathfinderService::BatchFindPaths(grpc::CallbackServer
       if (pool_.try_submit([work] { work->run(); })) return call;
       status = busy();
     } else if (status.ok()) {
-      write_answer(wire_paths, *call);
+      write_wire_paths(wire_paths, *call);
     }
   }
   finish(*call, status);
