@@ -199,9 +199,9 @@ FieldLease FillingSource::lead(const std::shared_ptr<Flight>& flight, const Mask
   if (fill->builder.finished()) {
     // Whole fills, or start was not reachable: the fill ran to the end already.
     FieldPtr field = cache_.storage_pool().share(fill->builder.take());
-    cache_.record_computed(fill->seconds);
     cache_.put(key, field);
     flights_.complete(*flight, field);
+    cache_.record_computed(fill->seconds);  // after: whoever sees the count finds it
     // As finish_fill does: memory for the next fill of this size, paged in
     // after the answer (a batch's whole fill would otherwise fault in fresh
     // pages on every cold call).
@@ -263,9 +263,10 @@ FieldPtr FillingSource::finish_fill(Deferred& fill, FieldRequest* leader) noexce
     }
     fill.builder.finish();
     FieldPtr field = cache_.storage_pool().share(fill.builder.take());
-    cache_.record_computed(fill.seconds + seconds_since(started));
     cache_.put(flight.key, field);
     flights_.complete(flight, field);
+    // Counted once cached and handed over: whoever sees the count finds it.
+    cache_.record_computed(fill.seconds + seconds_since(started));
     // Answered and cached: memory for the next fill of this size, paged
     // in here rather than on that fill's answer path.
     cache_.storage_pool().keep_spare_like(*field);

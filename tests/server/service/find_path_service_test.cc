@@ -259,7 +259,10 @@ TEST_F(FindPathServiceTest, WarmCallsAreAnsweredWhileColdOnesWaitForTheComputePo
   start({.compute_threads = 1});
   pb::FindPathResponse response;
   const pb::FindPathRequest warm = request(5, 5, 100, 50);
-  ASSERT_TRUE(find(warm, response).ok());  // now cached
+  ASSERT_TRUE(find(warm, response).ok());
+  // Cached once its fill has finished after the answer (else the first warm
+  // call below could queue for the compute thread behind the burst).
+  wait_for_computed(1);
   constexpr int kCold = 12;
   std::atomic<int> cold_done{0};
   std::vector<std::thread> threads;
