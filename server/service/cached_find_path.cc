@@ -198,10 +198,7 @@ FieldLease FillingSource::lead(const std::shared_ptr<Flight>& flight, const Mask
   fill->seconds = seconds_since(started);
   if (fill->builder.finished()) {
     // Whole fills, or start was not reachable: the fill ran to the end already.
-    FieldPtr field = cache_.storage_pool().share(fill->builder.take());
-    cache_.put(key, field);
-    flights_.complete(*flight, field);
-    cache_.record_computed(fill->seconds);  // after: whoever sees the count finds it
+    FieldPtr field = publish(*flight, fill->builder, fill->seconds);
     // As finish_fill does: memory for the next fill of this size, paged in
     // after the answer (a batch's whole fill would otherwise fault in fresh
     // pages on every cold call).
@@ -235,6 +232,14 @@ void FillingSource::finish_deferred() noexcept {
   later_.clear();
 }
 
+FieldPtr FillingSource::publish(Flight& flight, pathcore::FieldBuilder& builder, double seconds) {
+  FieldPtr field = cache_.storage_pool().share(builder.take());
+  cache_.put(flight.key, field);
+  flights_.complete(flight, field);
+  cache_.record_computed(seconds);
+  return field;
+}
+
 FieldPtr FillingSource::finish_fill(Deferred& fill, FieldRequest* leader) noexcept {
   Flight& flight = *fill.flight;
   try {
@@ -262,11 +267,7 @@ FieldPtr FillingSource::finish_fill(Deferred& fill, FieldRequest* leader) noexce
       }
     }
     fill.builder.finish();
-    FieldPtr field = cache_.storage_pool().share(fill.builder.take());
-    cache_.put(flight.key, field);
-    flights_.complete(flight, field);
-    // Counted once cached and handed over: whoever sees the count finds it.
-    cache_.record_computed(fill.seconds + seconds_since(started));
+    FieldPtr field = publish(flight, fill.builder, fill.seconds + seconds_since(started));
     // Answered and cached: memory for the next fill of this size, paged
     // in here rather than on that fill's answer path.
     cache_.storage_pool().keep_spare_like(*field);

@@ -163,6 +163,9 @@ class FillingSource final : public FieldSource {
   // Finishes one fill answered from half-built; its field, or null when the
   // fill was stopped or failed. `leader`: polled too (may be null).
   FieldPtr finish_fill(Deferred& fill, FieldRequest* leader) noexcept;
+  // A finished fill's field: cached, handed to the flight's waiters, then
+  // counted (whoever sees the count finds it cached).
+  FieldPtr publish(Flight& flight, pathcore::FieldBuilder& builder, double seconds);
   FieldLease lead(const std::shared_ptr<Flight>& flight, const MaskEntry& entry,
                   pathcore::Point start);
 
