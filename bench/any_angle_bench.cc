@@ -1,17 +1,19 @@
-// Exact any-angle paths (issue 21) on the Moving AI maps: the cost of each
-// level (per-mask graph, per-goal table, per-start query) against pathcore's
-// default FindPath on the same queries, in one run, as ratios:
-//   cold ratio = (search toward the start + query) / find_path with default
-//                options (flood fill + trace + beautify, no field cached),
-//                what a goal's first call costs (the server builds the
-//                complete table after answering; "table us" is its cost, and
-//                "table+q x" the cold ratio when the first call built it),
-//   warm ratio = query with the table cached / beeline_answer +
-//                path_from_field with the field cached.
-// The per-mask graph is built once per map (cached per mask revision by the
-// server); its cost and size are reported beside. Times are the median of
-// several repetitions per scenario; the ratios are per map, then averaged.
-// Usage: any_angle_bench [scenarios per map (default 24)] [repetitions (5)]
+// Exact any-angle paths (SMOOTHING_ANY_ANGLE) on every map class, against
+// pathcore's default FindPath on the same queries, in one run:
+//   mesh ms, mesh MB  the per-mask preprocessing (AnyAngleMesh::build) and
+//                     what the server's cache is charged for it;
+//   aa mean/p99 us    find_any_angle_path per query (nothing per goal is
+//                     cached, so a query is as cold as it gets once the
+//                     mesh exists);
+//   def mean/p99 us   find_path with default options and no field cached
+//                     (flood fill + trace + beautify): a cold FindPath;
+//   mean x, p99 x     aa mean / def mean, aa p99 / def p99.
+// Maps: the Moving AI maps in tests/data (their scenarios, spread over each
+// file), and generated ones: random obstacles 5-40% at 512 and 1024, mazes
+// with corridors 1-32 pixels wide, rooms, and full-HD and 2048x2048 clutter
+// (half random pairs, half long pairs between opposite corners). Each
+// query's time is the median of `repetitions` runs.
+// Usage: any_angle_bench [queries per map (default 60)] [repetitions (3)]
 //                        [only maps whose name contains this]
 #include <algorithm>
 #include <chrono>
@@ -20,15 +22,17 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <optional>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "bench_masks.h"
 #include "pathcore/any_angle.h"
 #include "pathcore/codec.h"
-#include "pathcore/distance_field.h"
 #include "pathcore/path.h"
 
 namespace {
@@ -72,6 +76,45 @@ std::vector<Query> load_queries(const std::filesystem::path& scen) {
   return queries;
 }
 
+// `count` of them, spread over the whole list (scenario files grow longer
+// toward their end).
+std::vector<Query> spread(const std::vector<Query>& all, std::size_t count) {
+  if (all.size() <= count) return all;
+  std::vector<Query> picked;
+  for (std::size_t i = 0; i < count; ++i) picked.push_back(all[i * all.size() / count]);
+  return picked;
+}
+
+// Pairs joined by a path: half anywhere, half between boxes at opposite
+// corners (a tenth of each side), the long paths across the whole map.
+std::vector<Query> generated_queries(const Mask& mask, const pathcore::AnyAngleMesh& mesh,
+                                     std::size_t count, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const auto in_box = [&](std::uint32_t x0, std::uint32_t y0, std::uint32_t w, std::uint32_t h) {
+    for (int tries = 0; tries < 1000; ++tries) {
+      const Point p{static_cast<std::int32_t>(x0 + rng() % w),
+                    static_cast<std::int32_t>(y0 + rng() % h)};
+      if (mask.walkable(p, pathcore::kAllAreas)) return p;
+    }
+    return Point{-1, -1};
+  };
+  const std::uint32_t bw = std::max(1U, mask.width() / 10);
+  const std::uint32_t bh = std::max(1U, mask.height() / 10);
+  std::vector<Query> queries;
+  for (int tries = 0; queries.size() < count && tries < 100000; ++tries) {
+    const bool long_pair = queries.size() % 2 == 1;
+    const Query q = long_pair ? Query{in_box(0, 0, bw, bh), in_box(mask.width() - bw,
+                                                                   mask.height() - bh, bw, bh)}
+                              : Query{in_box(0, 0, mask.width(), mask.height()),
+                                      in_box(0, 0, mask.width(), mask.height())};
+    if (q.start.x < 0 || q.goal.x < 0) continue;
+    const std::uint32_t a = mesh.rect_at(q.start);
+    const std::uint32_t b = mesh.rect_at(q.goal);
+    if (mesh.component(a) == mesh.component(b)) queries.push_back(q);
+  }
+  return queries;
+}
+
 template <typename F>
 double median_micros(int repetitions, F&& run) {
   std::vector<double> times;
@@ -84,106 +127,94 @@ double median_micros(int repetitions, F&& run) {
   return times[times.size() / 2];
 }
 
+double mean(const std::vector<double>& v) {
+  double sum = 0;
+  for (const double x : v) sum += x;
+  return v.empty() ? 0 : sum / static_cast<double>(v.size());
+}
+
+double p99(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[std::min(v.size() - 1, static_cast<std::size_t>(std::ceil(0.99 * v.size())) - 1)];
+}
+
 volatile double sink = 0;
+
+struct MapCase {
+  std::string name;
+  std::function<Mask()> make;
+  std::filesystem::path scen = {};  // empty: generated queries
+};
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::size_t per_map = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 24;
-  const int repetitions = argc > 2 ? std::atoi(argv[2]) : 5;
+  const std::size_t per_map = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 60;
+  const int repetitions = argc > 2 ? std::atoi(argv[2]) : 3;
   const std::string only = argc > 3 ? argv[3] : "";
+  std::vector<MapCase> cases;
   std::vector<std::filesystem::path> scens;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(kDataDir)) {
-    const std::string name = entry.path().filename().string();
-    if (name.ends_with(".map.scen") && name.find(only) != std::string::npos) {
-      scens.push_back(entry.path());
-    }
+    if (entry.path().filename().string().ends_with(".map.scen")) scens.push_back(entry.path());
   }
   std::sort(scens.begin(), scens.end());
-  const pathcore::FindPathOptions options;  // FindPath's defaults
-  std::printf("%-16s %7s %8s %9s %9s | %9s %9s %9s | %9s %9s %9s %9s | %6s %6s %9s %8s\n", "map", "corners",
-              "edges", "graph ms", "graph MB", "cold us", "table us", "query us", "default", "warm",
-              "table KB", "paths", "cold x", "warm x", "table+q x", "searched");
-  double cold_ratio_sum = 0;
-  double warm_ratio_sum = 0;
-  double table_cold_ratio_sum = 0;
-  int maps = 0;
   for (const auto& scen : scens) {
-    const Mask mask = load_map(scen.parent_path() / scen.stem());  // x.map.scen -> x.map
-    const std::vector<Query> all = load_queries(scen);
-    std::vector<Query> queries;
-    for (std::size_t i = 0; i < per_map && !all.empty(); ++i) {
-      queries.push_back(all[(i * all.size()) / per_map + all.size() / (2 * per_map)]);
+    const std::filesystem::path map = std::filesystem::path(scen).replace_extension();
+    cases.push_back({scen.parent_path().filename().string() + "/" + map.stem().string(),
+                     [map] { return load_map(map); }, scen});
+  }
+  using pathbench::maze_mask;
+  using pathbench::random_obstacle_mask;
+  using pathbench::rooms_mask;
+  for (const int percent : {5, 10, 20, 30, 40}) {
+    for (const std::uint32_t side : {512U, 1024U}) {
+      cases.push_back({"random" + std::to_string(side) + "-" + std::to_string(percent), [=] {
+                         return random_obstacle_mask(side, side, percent / 100.0, 7);
+                       }});
     }
-    std::optional<pathcore::AnyAngleGraph> graph;
-    const double graph_us = median_micros(1, [&] {
-      graph.emplace(pathcore::AnyAngleGraph::build(mask, options.field.enabled,
-                                                   options.field.allow_corner_cutting));
+  }
+  for (const std::uint32_t corridor : {1U, 4U, 16U, 32U}) {
+    cases.push_back({"maze1024-" + std::to_string(corridor),
+                     [=] { return maze_mask(1024, 1024, corridor, std::max(1U, corridor / 4), 3); }});
+  }
+  cases.push_back({"rooms1024-32", [] { return rooms_mask(1024, 1024, 32, 4, 5); }});
+  cases.push_back({"fullhd-30", [] { return random_obstacle_mask(1920, 1080, 0.30, 11); }});
+  cases.push_back({"random2048-10", [] { return random_obstacle_mask(2048, 2048, 0.10, 13); }});
+  cases.push_back({"random2048-30", [] { return random_obstacle_mask(2048, 2048, 0.30, 17); }});
+  cases.push_back({"maze2048-1", [] { return maze_mask(2048, 2048, 1, 1, 19); }});
+
+  const pathcore::FindPathOptions options;  // FindPath's defaults
+  std::printf("%-18s %9s %8s %8s %7s | %9s %9s | %9s %9s | %6s %6s\n", "map", "size", "rects",
+              "mesh ms", "mesh MB", "aa mean", "aa p99", "def mean", "def p99", "mean x", "p99 x");
+  for (const MapCase& c : cases) {
+    if (c.name.find(only) == std::string::npos) continue;
+    const Mask mask = c.make();
+    std::optional<pathcore::AnyAngleMesh> mesh;
+    const double mesh_us = median_micros(repetitions, [&] {
+      mesh.emplace(pathcore::AnyAngleMesh::build(mask, pathcore::kAllAreas, false));
     });
-    double cold_default = 0, warm_default = 0, cold_any = 0, table_only = 0, warm_any = 0;
-    double table_bytes = 0;
-    double settled_share = 0;  // of the corners, by the search toward the start
-    int found = 0;
+    const std::vector<Query> queries = c.scen.empty()
+                                           ? generated_queries(mask, *mesh, per_map, 23)
+                                           : spread(load_queries(c.scen), per_map);
+    std::vector<double> any_angle;
+    std::vector<double> default_mode;
     for (const Query& q : queries) {
-      cold_default += median_micros(repetitions, [&] {
+      any_angle.push_back(median_micros(repetitions, [&] {
+        const auto path = pathcore::find_any_angle_path(*mesh, q.start, q.goal);
+        sink = sink + (path ? path->length : 0);
+      }));
+      default_mode.push_back(median_micros(repetitions, [&] {
         sink = sink + pathcore::find_path(mask, q.start, q.goal, options).length;
-      });
-      const pathcore::DistanceField field =
-          pathcore::compute_distance_field(mask, q.goal, options.field);
-      warm_default += median_micros(repetitions, [&] {
-        const auto beeline = pathcore::beeline_answer(mask, q.start, q.goal, options);
-        sink = sink + (beeline ? beeline->length
-                               : pathcore::path_from_field(mask, field, q.start, options).length);
-      });
-      table_only += median_micros(repetitions, [&] {
-        sink = sink + pathcore::AnyAngleGoalTable::build(*graph, q.goal).distance(0);
-      });
-      cold_any += median_micros(repetitions, [&] {
-        const auto toward = pathcore::AnyAngleGoalTable::build_toward(*graph, q.goal, q.start);
-        const auto path = pathcore::find_any_angle_path(*graph, toward, q.start);
-        sink = sink + (path ? path->length : 0);
-      });
-      {
-        // How much of the graph a goal's first call searches.
-        const auto toward = pathcore::AnyAngleGoalTable::build_toward(*graph, q.goal, q.start);
-        std::size_t finite = 0;
-        for (std::uint32_t c = 0; c < toward.corner_count(); ++c) {
-          finite += std::isfinite(toward.distance(c)) ? 1 : 0;
-        }
-        settled_share += graph->corner_count() == 0
-                             ? 0
-                             : static_cast<double>(finite) /
-                                   static_cast<double>(graph->corner_count());
-      }
-      const auto table = pathcore::AnyAngleGoalTable::build(*graph, q.goal);
-      table_bytes += static_cast<double>(table.memory_bytes());
-      warm_any += median_micros(repetitions, [&] {
-        const auto path = pathcore::find_any_angle_path(*graph, table, q.start);
-        sink = sink + (path ? path->length : 0);
-      });
-      found += pathcore::find_any_angle_path(*graph, table, q.start).has_value() ? 1 : 0;
+      }));
     }
-    const double n = static_cast<double>(queries.size());
-    const double cold_ratio = cold_any / cold_default;
-    const double warm_ratio = warm_any / warm_default;
-    // The cold call as it was before the search toward the start: the
-    // complete table, then the query.
-    const double table_cold_ratio = (table_only + warm_any) / cold_default;
-    table_cold_ratio_sum += table_cold_ratio;
-    cold_ratio_sum += cold_ratio;
-    warm_ratio_sum += warm_ratio;
-    ++maps;
-    std::printf(
-        "%-16s %7zu %8zu %9.1f %9.2f | %9.0f %9.0f %9.1f | %9.0f %9.1f %9.0f %9d | %6.2f %6.2f %9.2f %7.1f%%\n",
-        scen.stem().stem().string().c_str(), graph->corner_count(), graph->edge_count(),
-        graph_us / 1000, static_cast<double>(graph->memory_bytes()) / 1e6, cold_any / n,
-        table_only / n, warm_any / n, cold_default / n, warm_default / n, table_bytes / n / 1e3,
-        found, cold_ratio, warm_ratio, table_cold_ratio, 100 * settled_share / n);
+    const std::string size = std::to_string(mask.width()) + "x" + std::to_string(mask.height());
+    std::printf("%-18s %9s %8zu %8.1f %7.1f | %9.0f %9.0f | %9.0f %9.0f | %6.2f %6.2f\n",
+                c.name.c_str(), size.c_str(), mesh->rect_count(), mesh_us / 1000,
+                static_cast<double>(mesh->memory_bytes()) / 1e6, mean(any_angle), p99(any_angle),
+                mean(default_mode), p99(default_mode), mean(any_angle) / mean(default_mode),
+                p99(any_angle) / p99(default_mode));
     std::fflush(stdout);
   }
-  std::printf(
-      "mean over %d maps: cold any-angle / cold FindPath = %.2f, warm / warm = %.2f, "
-      "complete table + query / cold FindPath = %.2f\n",
-      maps, cold_ratio_sum / maps, warm_ratio_sum / maps, table_cold_ratio_sum / maps);
   return 0;
 }

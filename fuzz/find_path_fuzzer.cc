@@ -261,22 +261,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             ? std::nullopt
             : std::optional<pathcore::UsableMask>(std::in_place, mask, enabled, options.clearance);
     const Mask& walked = engine_usable ? engine_usable->mask() : mask;
-    const pathcore::AnyAngleGraph graph = pathcore::AnyAngleGraph::build(walked, enabled, cut);
-    const pathcore::AnyAngleGoalTable table = pathcore::AnyAngleGoalTable::build(graph, goal);
+    const pathcore::AnyAngleMesh mesh = pathcore::AnyAngleMesh::build(walked, enabled, cut);
     const std::optional<pathcore::AnyAnglePath> path =
-        pathcore::find_any_angle_path(graph, table, start);
+        pathcore::find_any_angle_path(mesh, start, goal);
     const std::optional<double> expected =
         pathtest::any_angle_shortest_length(usable, enabled, start, goal, std::nullopt, cut);
     if (path.has_value() != expected.has_value()) fail("any-angle: found differs from the reference");
-    // A goal's first call answers from a search toward its start: the same answer.
-    const pathcore::AnyAngleGoalTable toward =
-        pathcore::AnyAngleGoalTable::build_toward(graph, goal, start);
-    const std::optional<pathcore::AnyAnglePath> cold =
-        pathcore::find_any_angle_path(graph, toward, start);
-    if (cold.has_value() != path.has_value() ||
-        (path && (cold->points != path->points || cold->pixels != path->pixels ||
-                  cold->length != path->length))) {
-      fail("any-angle: the search toward the start answers otherwise than the complete table");
+    // The reverse search finds the same length (the path may differ in ties).
+    const std::optional<pathcore::AnyAnglePath> back =
+        pathcore::find_any_angle_path(mesh, goal, start);
+    if (back.has_value() != path.has_value() ||
+        (path && std::fabs(back->length - path->length) > 1e-9 * std::max(1.0, path->length))) {
+      fail("any-angle: the reverse search answers otherwise");
     }
     if (path) {
       if (std::fabs(path->length - *expected) > 1e-9 * std::max(1.0, *expected)) {

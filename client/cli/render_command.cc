@@ -122,10 +122,9 @@ DrawnPath local_any_angle_path(const pathcore::Mask& mask, pathcore::Point start
     start = ends->start;
     goal = ends->goal;
   }
-  const pathcore::AnyAngleGraph graph =
-      pathcore::AnyAngleGraph::build(mask, options.field.enabled, cut);
-  const pathcore::AnyAngleGoalTable table = pathcore::AnyAngleGoalTable::build(graph, goal);
-  if (auto path = pathcore::find_any_angle_path(graph, table, start)) {
+  const pathcore::AnyAngleMesh mesh =
+      pathcore::AnyAngleMesh::build(mask, options.field.enabled, cut);
+  if (auto path = pathcore::find_any_angle_path(mesh, start, goal)) {
     drawn.found = true;
     drawn.points = std::move(path->pixels);
     drawn.precise = std::move(path->points);

@@ -6,7 +6,7 @@
 
 namespace pathserver {
 
-std::size_t AnyAngleGraphKeyHash::operator()(const AnyAngleGraphKey& key) const {
+std::size_t AnyAngleMeshKeyHash::operator()(const AnyAngleMeshKey& key) const {
   std::size_t seed = std::hash<std::string>{}(key.mask);
   hash_mix(seed, std::hash<std::uint64_t>{}(key.revision));
   hash_mix(seed, std::hash<std::uint64_t>{}(key.enabled));
@@ -15,12 +15,15 @@ std::size_t AnyAngleGraphKeyHash::operator()(const AnyAngleGraphKey& key) const 
   return seed;
 }
 
-std::size_t AnyAngleGoalKeyHash::operator()(const AnyAngleGoalKey& key) const {
-  std::size_t seed = AnyAngleGraphKeyHash{}(key.graph);
-  hash_mix(seed, std::hash<std::uint64_t>{}(
-                     (static_cast<std::uint64_t>(static_cast<std::uint32_t>(key.goal.x)) << 32) |
-                     static_cast<std::uint32_t>(key.goal.y)));
-  return seed;
+FieldKey any_angle_mesh_flight_key(const AnyAngleMeshKey& key) {
+  FieldKey flight;
+  flight.mask = key.mask;
+  flight.revision = key.revision;
+  flight.enabled = key.enabled;
+  flight.allow_corner_cutting = key.allow_corner_cutting;
+  flight.clearance = key.clearance;
+  flight.goal = {-2, -2};  // usable grids' flights have {-1, -1}
+  return flight;
 }
 
 }  // namespace pathserver

@@ -2,101 +2,62 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <mutex>
 #include <string>
 #include <string_view>
-#include <unordered_set>
 
 #include "cache/cache_budget.h"
+#include "cache/field_cache.h"
 #include "cache/lru_cache.h"
 #include "pathcore/any_angle.h"
 #include "pathcore/mask.h"
 
 namespace pathserver {
 
-// Everything an any-angle visibility graph depends on (SMOOTHING_ANY_ANGLE):
+// Everything an any-angle mesh depends on (SMOOTHING_ANY_ANGLE):
 // connectivity and area costs play no part in it.
-struct AnyAngleGraphKey {
+struct AnyAngleMeshKey {
   std::string mask;               // mask name
   std::uint64_t revision = 0;     // a patched or replaced mask never matches
   pathcore::AreaSet enabled = 0;  // effective enabled areas
   bool allow_corner_cutting = false;
-  // Agent clearance whose usable pixels the graph was built on (0 when it
+  // Agent clearance whose usable pixels the mesh was built on (0 when it
   // excludes no pixel, see pathcore::clearance_excludes_pixels).
   double clearance = 0;
 
-  friend bool operator==(const AnyAngleGraphKey&, const AnyAngleGraphKey&) = default;
+  friend bool operator==(const AnyAngleMeshKey&, const AnyAngleMeshKey&) = default;
 };
 
-struct AnyAngleGraphKeyHash {
-  [[nodiscard]] std::size_t operator()(const AnyAngleGraphKey& key) const;
+struct AnyAngleMeshKeyHash {
+  [[nodiscard]] std::size_t operator()(const AnyAngleMeshKey& key) const;
 };
 
-// A goal's distance table is only valid against the graph it was built from.
-struct AnyAngleGoalKey {
-  AnyAngleGraphKey graph;
-  pathcore::Point goal;
-
-  friend bool operator==(const AnyAngleGoalKey&, const AnyAngleGoalKey&) = default;
-};
-
-struct AnyAngleGoalKeyHash {
-  [[nodiscard]] std::size_t operator()(const AnyAngleGoalKey& key) const;
-};
-
-struct AnyAngleGraphBytes {
-  [[nodiscard]] std::size_t operator()(const pathcore::AnyAngleGraph& graph) const {
-    return graph.memory_bytes();
-  }
-};
-struct AnyAngleGoalBytes {
-  [[nodiscard]] std::size_t operator()(const pathcore::AnyAngleGoalTable& table) const {
-    return table.memory_bytes();
+struct AnyAngleMeshBytes {
+  [[nodiscard]] std::size_t operator()(const pathcore::AnyAngleMesh& mesh) const {
+    return mesh.memory_bytes();
   }
 };
 
-using AnyAngleGraphCache = LruCache<AnyAngleGraphKey, pathcore::AnyAngleGraph,
-                                    AnyAngleGraphKeyHash, AnyAngleGraphBytes>;
-using AnyAngleGoalCache = LruCache<AnyAngleGoalKey, pathcore::AnyAngleGoalTable,
-                                   AnyAngleGoalKeyHash, AnyAngleGoalBytes>;
+// The key under which one mesh is built at a time (FieldSource::build_once):
+// one no field has.
+[[nodiscard]] FieldKey any_angle_mesh_flight_key(const AnyAngleMeshKey& key);
 
-// The two cached levels of the any-angle engine (pathcore/any_angle.h),
-// members of the one cache budget like the other query caches: graphs per
-// (mask revision, areas, corner rule, clearance), labelled "anyangle_graphs" in metrics,
-// and distance tables per (graph, goal), "anyangle_goals". The third level,
-// the per-start query, is cheap and not cached. A goal's first call answers
-// from a search toward its start and builds the complete table after it has
-// answered (service/any_angle_find_path.cc). A graph's bytes grow with
-// the mask's corners and visible pairs (kilobytes on open maps, tens of
-// megabytes on mazes); a table's with the corners (8 bytes each).
+// The any-angle engine's one cached level (pathcore/any_angle.h), a member of
+// the one cache budget like the other query caches: meshes per (mask
+// revision, areas, corner rule, clearance), labelled "anyangle_meshes" in
+// metrics. A mesh holds a byte per pixel plus its rectangles (about 3 MB
+// for a 1024x1024 game map, 20 MB for a full-HD map with 30% clutter). The
+// per-query search is not cached: it costs what the path's surroundings
+// cost, and an answer that depends on no table is the same on every
+// replica, cached or not.
 struct AnyAngleCaches {
-  AnyAngleCaches(CacheBudget& budget, std::size_t graph_entries, std::size_t goal_entries)
-      : graphs(budget, "anyangle_graphs", graph_entries),
-        goals(budget, "anyangle_goals", goal_entries) {}
+  AnyAngleCaches(CacheBudget& budget, std::size_t mesh_entries)
+      : meshes(budget, "anyangle_meshes", mesh_entries) {}
 
   void erase_mask(std::string_view mask) {
-    graphs.erase_if([mask](const AnyAngleGraphKey& key) { return key.mask == mask; });
-    goals.erase_if([mask](const AnyAngleGoalKey& key) { return key.graph.mask == mask; });
+    meshes.erase_if([mask](const AnyAngleMeshKey& key) { return key.mask == mask; });
   }
 
-  // A goal's complete table is built once at a time, after the call that
-  // first asked for the goal is answered: true when the caller should build
-  // it (and then call table_built), false when someone already is.
-  [[nodiscard]] bool start_table(const AnyAngleGoalKey& key) {
-    const std::lock_guard lock(building_mutex_);
-    return building_.insert(key).second;
-  }
-  void table_built(const AnyAngleGoalKey& key) {
-    const std::lock_guard lock(building_mutex_);
-    building_.erase(key);
-  }
-
-  AnyAngleGraphCache graphs;
-  AnyAngleGoalCache goals;
-
- private:
-  std::mutex building_mutex_;
-  std::unordered_set<AnyAngleGoalKey, AnyAngleGoalKeyHash> building_;
+  LruCache<AnyAngleMeshKey, pathcore::AnyAngleMesh, AnyAngleMeshKeyHash, AnyAngleMeshBytes> meshes;
 };
 
 }  // namespace pathserver

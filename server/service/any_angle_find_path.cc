@@ -8,15 +8,17 @@
 namespace pathserver {
 namespace {
 
-// Runs build(interrupt) where heavy work may run: source.begin_scan() throws
+// Runs work(interrupt) where heavy work may run: source.begin_scan() throws
 // NeedsFill on gRPC's thread, and gives the call's interrupt check elsewhere.
-template <typename Build>
-auto run_heavy(FieldSource& source, Build build) {
+// For per-call work only (a search, a snap): shared builds go through
+// source.build_once.
+template <typename Work>
+auto run_heavy(FieldSource& source, Work work) {
   const std::function<bool()> interrupt = source.begin_scan();
   try {
-    return build(interrupt);
+    return work(interrupt);
   } catch (const pathcore::Interrupted&) {
-    throw RequestGone{};  // the call is gone: nothing half-built is kept
+    throw RequestGone{};  // the call is gone, and the work was its own
   }
 }
 
@@ -31,60 +33,33 @@ AnyAnglePathResult between(const MaskEntry& entry, AnyAngleCaches& caches, Field
   if (!mask.walkable(start, options.enabled) || !mask.walkable(goal, options.enabled)) {
     return result;
   }
-  if (start == goal) {  // no graph needed for a path of one point
+  if (start == goal) {  // no mesh needed for a path of one point
     result.path.found = true;
     result.path.points = {start};
     result.precise = {{start.x + 0.5, start.y + 0.5}};
     return result;
   }
 
-  AnyAngleGoalKey key{{entry.name, entry.revision, options.enabled, options.allow_corner_cutting,
-                       options.clearance},
-                      goal};
-  bool hit = true;
-  std::shared_ptr<const pathcore::AnyAngleGraph> graph = caches.graphs.get(key.graph);
-  if (!graph) {
-    hit = false;
-    graph = run_heavy(source, [&](const std::function<bool()>& interrupt) {
-      return std::make_shared<const pathcore::AnyAngleGraph>(pathcore::AnyAngleGraph::build(
-          mask, options.enabled, options.allow_corner_cutting, interrupt));
+  const AnyAngleMeshKey key{entry.name, entry.revision, options.enabled,
+                            options.allow_corner_cutting, options.clearance};
+  std::shared_ptr<const pathcore::AnyAngleMesh> mesh = caches.meshes.get(key);
+  const bool hit = mesh != nullptr;
+  if (!mesh) {
+    // Linear in the pixels and not interrupted: a build that a caller's
+    // deadline cut short would only be started again by the next caller.
+    source.build_once(any_angle_mesh_flight_key(key), [&] {
+      mesh = caches.meshes.get(key);  // another request may have built it since the miss
+      if (mesh) return;
+      mesh = std::make_shared<const pathcore::AnyAngleMesh>(
+          pathcore::AnyAngleMesh::build(mask, options.enabled, options.allow_corner_cutting));
+      caches.meshes.put(key, mesh);
     });
-    caches.graphs.put(key.graph, graph);
   }
-  std::shared_ptr<const pathcore::AnyAngleGoalTable> table = caches.goals.get(key);
-  // A table cached against an evicted and rebuilt graph still fits it: the
-  // graph is a function of its key, so its corners are the same.
-  if (!table) {
-    // The goal's first call: a search toward this start only (a fraction of
-    // the complete table's cost on large maps), whose answer is the one the
-    // complete table gives (pathcore::find_any_angle_path), then the
-    // complete table after answering, once at a time per goal. A search that
-    // had to settle everything is complete already.
-    hit = false;
-    table = run_heavy(source, [&](const std::function<bool()>& interrupt) {
-      return std::make_shared<const pathcore::AnyAngleGoalTable>(
-          pathcore::AnyAngleGoalTable::build_toward(*graph, goal, start, interrupt));
-    });
-    if (table->complete()) {
-      caches.goals.put(key, table);
-    } else if (caches.start_table(key)) {
-      source.after_answer([&caches, graph, key](const std::function<bool()>& interrupt) {
-        try {
-          if (!caches.goals.get(key)) {
-            caches.goals.put(key, std::make_shared<const pathcore::AnyAngleGoalTable>(
-                                      pathcore::AnyAngleGoalTable::build(*graph, key.goal,
-                                                                         interrupt)));
-          }
-        } catch (...) {
-          caches.table_built(key);
-          throw;
-        }
-        caches.table_built(key);
+  std::optional<pathcore::AnyAnglePath> path =
+      run_heavy(source, [&](const std::function<bool()>& interrupt) {
+        return pathcore::find_any_angle_path(*mesh, start, goal, interrupt);
       });
-    }
-  }
   result.cache_hit = hit;
-  std::optional<pathcore::AnyAnglePath> path = pathcore::find_any_angle_path(*graph, *table, start);
   if (path) {
     result.path.found = true;
     result.path.points = std::move(path->pixels);

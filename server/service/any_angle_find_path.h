@@ -28,23 +28,18 @@ struct AnyAnglePathResult {
   // pathcore::explain_result.
   pathcore::PathResult path;
   std::vector<pathcore::PointD> precise;  // the exact vertices, when found
-  bool cache_hit = false;  // the graph and the goal's table both came from the cache
+  bool cache_hit = false;  // the mesh came from the cache
 };
 
 // FindPath with SMOOTHING_ANY_ANGLE on a stored mask (or a usable entry for
-// clearance): the graph for (mask, revision, areas, corner rule, clearance)
-// from `caches`, built on a miss; the goal's distance table from `caches`,
-// or on a miss a search toward this start only
-// (pathcore::AnyAngleGoalTable::build_toward), the complete table being
-// built after the answer (FieldSource::after_answer, once at a time per
-// goal); then pathcore::find_any_angle_path, whose answer is the same from
-// either table. Builds and snapping scans ask `source` first
-// (FieldSource::begin_scan): on gRPC's thread (CacheOnlySource) it throws
-// NeedsFill, so the call moves to the compute pool and runs again there,
-// where the builds poll the call's deadline, cancellation and shutdown (an
-// interrupted build throws RequestGone and is not cached). Concurrent misses
-// of one graph each build it (no single flight, unlike fields); the cache
-// keeps the last.
+// clearance): the mesh for (mask, revision, areas, corner rule, clearance)
+// from `caches`, built on a miss once at a time (FieldSource::build_once,
+// single flight; never interrupted, it is linear in the pixels and shared),
+// then pathcore::find_any_angle_path, the per-call search, which polls the
+// call's deadline, cancellation and shutdown (an interrupted search throws
+// RequestGone). Both ask `source` first: on gRPC's thread (CacheOnlySource)
+// they throw NeedsFill, so the call moves to the compute pool and runs again
+// there. cache_hit: the mesh came from the cache.
 //
 // An unwalkable start or goal, or ends no path joins: found = false, or with
 // snap_to_reachable the ends move as pathcore::snap_endpoints moves them for

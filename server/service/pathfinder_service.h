@@ -53,11 +53,10 @@ struct ServiceLimits {
   // unchanged mask is answered without tracing or smoothing again. Answers
   // of more than kMaxCachedPathPoints points are not kept (at most 4 KiB each).
   std::size_t path_cache_entries = 4096;
-  // SMOOTHING_ANY_ANGLE's visibility graphs (one per mask revision, areas and
-  // corner rule) and goal distance tables kept (LRU; 0 disables caching).
-  // The byte budget usually binds first: a maze's graph takes megabytes.
-  std::size_t any_angle_graph_entries = 64;
-  std::size_t any_angle_goal_entries = 4096;
+  // SMOOTHING_ANY_ANGLE's meshes (one per mask revision, areas, corner rule
+  // and clearance) kept (LRU; 0 disables caching). The byte budget usually
+  // binds first: a mesh takes a byte per pixel and more.
+  std::size_t any_angle_mesh_entries = 64;
   // Usable masks for agent clearance (one per mask revision, areas and
   // clearance, about 2.25 bytes per pixel; LRU; 0 disables caching).
   std::size_t usable_mask_entries = 64;
@@ -109,9 +108,8 @@ struct ServiceLimits {
 // FindPath runs in two places. On gRPC's thread: validation, the beeline
 // short-cut, and paths on cached fields (the warm path). A call that needs a
 // flood fill is queued on the compute pool and answered from there. So is
-// a SMOOTHING_ANY_ANGLE call whose visibility graph or goal table is not
-// cached (any_angle_find_path.h); with both cached it is answered on gRPC's
-// thread.
+// every SMOOTHING_ANY_ANGLE call: its search (and the mask's mesh, on a
+// miss) is per-call work of milliseconds (any_angle_find_path.h).
 // Fills are shared (FieldFlights: one fill per field, the other callers
 // wait without a thread) and stop when no caller wants them any more
 // (deadline passed, cancelled): such calls end DEADLINE_EXCEEDED/CANCELLED.
@@ -327,8 +325,7 @@ class PathfinderService final : public RawPathfinderService {
   QueryCaches query_caches_{cache_.budget(), limits_.component_cache_entries,
                             limits_.route_cache_entries, limits_.path_cache_entries};
   // SMOOTHING_ANY_ANGLE's graphs and goal tables, charged to the same budget.
-  AnyAngleCaches any_angle_caches_{cache_.budget(), limits_.any_angle_graph_entries,
-                                   limits_.any_angle_goal_entries};
+  AnyAngleCaches any_angle_caches_{cache_.budget(), limits_.any_angle_mesh_entries};
   // The usable pixels of requests with agent clearance, charged to the same budget.
   UsableMaskCache usable_masks_{cache_.budget(), "usable_masks", limits_.usable_mask_entries};
   // NearestWalkable's distance transforms, charged to the same budget.

@@ -90,7 +90,7 @@ TEST(AnyAngleClearance, MatchesTheReferenceOnTheBruteForceUsableMask) {
       return usable_pixels[rng() % usable_pixels.size()];
     };
     for (const bool cut : {false, true}) {
-      const AnyAngleGraph graph = AnyAngleGraph::build(usable.mask(), enabled, cut);
+      const AnyAngleMesh mesh = AnyAngleMesh::build(usable.mask(), enabled, cut);
       for (int k = 0; k < 2; ++k) {
         const Point goal = end_point();
         const Point start = end_point();
@@ -99,8 +99,7 @@ TEST(AnyAngleClearance, MatchesTheReferenceOnTheBruteForceUsableMask) {
                                     " from " + std::to_string(start.x) + "," +
                                     std::to_string(start.y) + " to " + std::to_string(goal.x) +
                                     "," + std::to_string(goal.y);
-        const AnyAngleGoalTable table = AnyAngleGoalTable::build(graph, goal);
-        const std::optional<AnyAnglePath> path = find_any_angle_path(graph, table, start);
+        const std::optional<AnyAnglePath> path = find_any_angle_path(mesh, start, goal);
         const std::optional<double> expected = pathtest::any_angle_shortest_length(
             brute_force, enabled, start, goal, std::nullopt, cut);
         ++compared;

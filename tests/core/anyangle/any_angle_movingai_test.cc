@@ -103,7 +103,7 @@ struct MapPlan {
 };
 constexpr MapPlan kPlans[] = {
     {"maze/maze512-1-0.map.scen", Reference::kPrebuiltGraph, 8, true},
-    {"random/random512-25-0.map.scen", Reference::kPerQuery, 307, false, false},
+    {"random/random512-25-0.map.scen", Reference::kPerQuery, 8, false},
     {"dao/brc202d.map.scen", Reference::kPrebuiltGraph, 1, true},
     {"dao/hrt201n.map.scen", Reference::kPrebuiltGraph, 1, true},
     {"room/32room_000.map.scen", Reference::kPrebuiltGraph, 1, true},
@@ -260,7 +260,7 @@ TEST_P(AnyAngleMovingAi, EveryScenarioIsExact) {
 
   StageTimes times;
   times.start();
-  const AnyAngleGraph graph = AnyAngleGraph::build(mask, kAllAreas, param.cut);
+  const AnyAngleMesh mesh = AnyAngleMesh::build(mask, kAllAreas, param.cut);
   std::optional<pathtest::AnyAngleCornerGraph> reference_graph;
   if (reference == Reference::kPrebuiltGraph) reference_graph.emplace(mask, kAllAreas, param.cut);
   times.stop(times.graphs);
@@ -274,20 +274,9 @@ TEST_P(AnyAngleMovingAi, EveryScenarioIsExact) {
     const std::string context = s.line + (param.cut ? " (corner cutting)" : "");
     ++checked;
     times.start();
-    const AnyAngleGoalTable table = AnyAngleGoalTable::build(graph, s.goal);
-    const std::optional<AnyAnglePath> path = find_any_angle_path(graph, table, s.start);
+    const std::optional<AnyAnglePath> path = find_any_angle_path(mesh, s.start, s.goal);
     times.stop(times.engine);
     ASSERT_TRUE(path.has_value()) << context << ": every benchmark scenario has a path";
-    {
-      // A goal's first call answers from a search toward its start: the
-      // same answer, bit for bit (the server's cold and warm calls).
-      const AnyAngleGoalTable toward = AnyAngleGoalTable::build_toward(graph, s.goal, s.start);
-      const std::optional<AnyAnglePath> cold = find_any_angle_path(graph, toward, s.start);
-      ASSERT_TRUE(cold.has_value()) << context << ": cold";
-      EXPECT_EQ(cold->points, path->points) << context << ": cold";
-      EXPECT_EQ(cold->pixels, path->pixels) << context << ": cold";
-      EXPECT_EQ(cold->length, path->length) << context << ": cold";
-    }
     times.start();
     const std::optional<double> walked =
         checked_walked_length(mask, param.cut, s.start, s.goal, *path, context);

@@ -25,9 +25,8 @@ namespace {
 
 std::optional<AnyAnglePath> solve(const Mask& mask, Point start, Point goal,
                                   bool corner_cutting = false, AreaSet enabled = kAllAreas) {
-  const AnyAngleGraph graph = AnyAngleGraph::build(mask, enabled, corner_cutting);
-  const AnyAngleGoalTable table = AnyAngleGoalTable::build(graph, goal);
-  return find_any_angle_path(graph, table, start);
+  const AnyAngleMesh mesh = AnyAngleMesh::build(mask, enabled, corner_cutting);
+  return find_any_angle_path(mesh, start, goal);
 }
 
 double polyline_length(const std::vector<PointD>& points) {
@@ -101,13 +100,10 @@ TEST(AnyAngle, BlockedOrUnreachableEndsHaveNoPath) {
   EXPECT_FALSE(solve(mask, {0, 0}, {4, 0}).has_value());  // walled off
   EXPECT_FALSE(solve(mask, {2, 0}, {0, 0}).has_value());  // blocked start
   EXPECT_FALSE(solve(mask, {0, 0}, {2, 1}).has_value());  // blocked goal
-  const AnyAngleGraph graph = AnyAngleGraph::build(mask, kAllAreas, false);
-  EXPECT_THROW((void)AnyAngleGoalTable::build(graph, {5, 0}), InvalidArgument);
-  const AnyAngleGoalTable table = AnyAngleGoalTable::build(graph, {0, 0});
-  EXPECT_THROW((void)find_any_angle_path(graph, table, {-1, 0}), InvalidArgument);
-  const AnyAngleGraph other =
-      AnyAngleGraph::build(pathtest::mask_from_rows({".....", ".#...", "....."}), kAllAreas, false);
-  EXPECT_THROW((void)find_any_angle_path(other, table, {0, 0}), InvalidArgument);
+  const AnyAngleMesh mesh = AnyAngleMesh::build(mask, kAllAreas, false);
+  EXPECT_THROW((void)find_any_angle_path(mesh, {0, 0}, {5, 0}), InvalidArgument);
+  EXPECT_THROW((void)find_any_angle_path(mesh, {-1, 0}, {0, 0}), InvalidArgument);
+  EXPECT_THROW((void)find_any_angle_path(mesh, {0, 0}, {0, 3}), InvalidArgument);
 }
 
 TEST(AnyAngle, DisabledAreasAreBlocked) {
@@ -120,26 +116,39 @@ TEST(AnyAngle, DisabledAreasAreBlocked) {
 
 TEST(AnyAngle, ReportsMemory) {
   const Mask mask = pathtest::mask_from_rows({".....", ".#.#.", "....."});
-  const AnyAngleGraph graph = AnyAngleGraph::build(mask, kAllAreas, false);
-  EXPECT_EQ(graph.corner_count(), 8U);
-  EXPECT_GE(graph.memory_bytes(), sizeof(graph) + 7 * 5 + 8 * sizeof(AnyAngleGraph::Corner) +
-                                      graph.edge_count() * 2 * sizeof(std::uint32_t));
-  const AnyAngleGoalTable table = AnyAngleGoalTable::build(graph, {0, 0});
-  EXPECT_GE(table.memory_bytes(), 8 * (sizeof(double) + sizeof(std::uint32_t)));
-  const auto path = find_any_angle_path(graph, table, {4, 2});
+  const AnyAngleMesh mesh = AnyAngleMesh::build(mask, kAllAreas, false);
+  // The top and bottom rows, and the three one-pixel columns between the
+  // blocked pixels.
+  EXPECT_EQ(mesh.rect_count(), 5U);
+  EXPECT_GE(mesh.memory_bytes(), sizeof(mesh) + 7 * 5 + 5 * sizeof(AnyAngleMesh::Rect) +
+                                     mesh.segments().size() * sizeof(AnyAngleMesh::Segment));
+  const auto path = find_any_angle_path(mesh, {0, 0}, {4, 2});
   ASSERT_TRUE(path.has_value());
   EXPECT_GE(path->memory_bytes(), path->points.size() * sizeof(PointD));
 }
 
-TEST(AnyAngle, InterruptStopsTheBuilders) {
+TEST(AnyAngle, InterruptStopsTheBuildAndTheSearch) {
   std::mt19937_64 rng(7);
-  const Mask mask = pathtest::random_mask(rng, 120, 120, 0.3, 1);
+  const Mask mask = pathtest::random_mask(rng, 700, 700, 0.25, 1);
   const std::function<bool()> stop = [] { return true; };
-  EXPECT_THROW((void)AnyAngleGraph::build(mask, kAllAreas, false, stop), Interrupted);
-  const AnyAngleGraph graph = AnyAngleGraph::build(mask, kAllAreas, false);
-  Point goal{60, 60};
-  while (!graph.walkable(goal)) ++goal.x;
-  EXPECT_THROW((void)AnyAngleGoalTable::build(graph, goal, stop), Interrupted);
+  EXPECT_THROW((void)AnyAngleMesh::build(mask, kAllAreas, false, stop), Interrupted);
+  const AnyAngleMesh mesh = AnyAngleMesh::build(mask, kAllAreas, false);
+  // Corner to corner on dense clutter: a search long enough to be asked
+  // whether to stop.
+  Point start{0, 0};
+  Point goal{699, 699};
+  std::optional<AnyAnglePath> path;
+  AnyAngleSearchStats stats;
+  for (; !path && start.x < 100; ++start.x, --goal.x) {
+    path = find_any_angle_path(mesh, start, goal, {}, &stats);
+  }
+  ASSERT_TRUE(path.has_value());
+  --start.x;
+  ++goal.x;
+  stats = {};
+  (void)find_any_angle_path(mesh, start, goal, {}, &stats);
+  ASSERT_GT(stats.expanded, std::size_t{1} << 14);
+  EXPECT_THROW((void)find_any_angle_path(mesh, start, goal, stop), Interrupted);
 }
 
 // Checks one answer against the reference: same existence, same length,
@@ -191,14 +200,13 @@ TEST(AnyAngle, MatchesTheReferenceOnRandomMasks) {
     // Sometimes one area disabled.
     const AreaSet enabled = round % 3 == 0 ? kAllAreas & ~(AreaSet{1} << 2) : kAllAreas;
     const bool corner_cutting = round % 2 == 1;
-    const AnyAngleGraph graph = AnyAngleGraph::build(mask, enabled, corner_cutting);
+    const AnyAngleMesh mesh = AnyAngleMesh::build(mask, enabled, corner_cutting);
     for (int g = 0; g < 2; ++g) {
       const Point goal = pathtest::random_point(rng, mask);
-      const AnyAngleGoalTable table = AnyAngleGoalTable::build(graph, goal);
       for (int s = 0; s < 3; ++s) {
         // Now and then start at the goal.
         const Point start = s == 2 && g == 0 ? goal : pathtest::random_point(rng, mask);
-        const auto path = find_any_angle_path(graph, table, start);
+        const auto path = find_any_angle_path(mesh, start, goal);
         check_against_reference(
             mask, enabled, corner_cutting, start, goal, path,
             "round " + std::to_string(round) + " cut " + std::to_string(corner_cutting) +
@@ -232,13 +240,12 @@ TEST(AnyAngle, MatchesTheReferenceOnPinchHeavyMasks) {
     }
     const Mask mask(w, h, std::move(cells));
     for (const bool cut : {false, true}) {
-      const AnyAngleGraph graph = AnyAngleGraph::build(mask, kAllAreas, cut);
+      const AnyAngleMesh mesh = AnyAngleMesh::build(mask, kAllAreas, cut);
       for (int k = 0; k < 4; ++k) {
         const Point goal = pathtest::random_point(rng, mask);
         const Point start = pathtest::random_point(rng, mask);
-        const AnyAngleGoalTable table = AnyAngleGoalTable::build(graph, goal);
         check_against_reference(mask, kAllAreas, cut, start, goal,
-                                find_any_angle_path(graph, table, start),
+                                find_any_angle_path(mesh, start, goal),
                                 "pinch round " + std::to_string(round));
         if (HasFailure()) return;
       }

@@ -1,4 +1,4 @@
-// SMOOTHING_ANY_ANGLE's caches: what their keys tell apart, what an entry is
+// SMOOTHING_ANY_ANGLE's cache: what its keys tell apart, what an entry is
 // charged to the shared budget, and that a mask's entries go with it.
 
 #include "cache/any_angle_caches.h"
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cache/cache_budget.h"
+#include "cache/usable_mask_cache.h"
 
 namespace pathserver {
 namespace {
@@ -19,9 +20,9 @@ pathcore::Mask room_with_pillar() {
   return {10, 10, std::move(areas)};
 }
 
-TEST(AnyAngleCaches, KeysTellMaskRevisionAreasCornerRuleAndGoalApart) {
-  const AnyAngleGraphKey base{"m", 1, 0b10, false};
-  AnyAngleGraphKey other = base;
+TEST(AnyAngleCaches, KeysTellMaskRevisionAreasCornerRuleAndClearanceApart) {
+  const AnyAngleMeshKey base{"m", 1, 0b10, false, 0};
+  AnyAngleMeshKey other = base;
   other.mask = "n";
   EXPECT_FALSE(base == other);
   other = base;
@@ -31,46 +32,44 @@ TEST(AnyAngleCaches, KeysTellMaskRevisionAreasCornerRuleAndGoalApart) {
   other.enabled = 0b110;
   EXPECT_FALSE(base == other);
   other = base;
+  other.clearance = 1.5;
+  EXPECT_FALSE(base == other);
+  other = base;
   other.allow_corner_cutting = true;
   EXPECT_FALSE(base == other);
-  EXPECT_NE(AnyAngleGraphKeyHash{}(base), AnyAngleGraphKeyHash{}(other));
-  const AnyAngleGoalKey a{base, {1, 2}};
-  const AnyAngleGoalKey b{base, {2, 1}};
-  EXPECT_FALSE(a == b);
-  EXPECT_NE(AnyAngleGoalKeyHash{}(a), AnyAngleGoalKeyHash{}(b));
-  EXPECT_EQ(AnyAngleGoalKeyHash{}(a), AnyAngleGoalKeyHash{}(AnyAngleGoalKey{base, {1, 2}}));
+  EXPECT_NE(AnyAngleMeshKeyHash{}(base), AnyAngleMeshKeyHash{}(other));
+  EXPECT_EQ(AnyAngleMeshKeyHash{}(base), AnyAngleMeshKeyHash{}(AnyAngleMeshKey{base}));
+  // Its builds are single flights of their own: no field's or usable
+  // grid's flight shares the key.
+  EXPECT_FALSE(any_angle_mesh_flight_key(base) == any_angle_mesh_flight_key(other));
+  EXPECT_FALSE(any_angle_mesh_flight_key(base) ==
+               usable_grid_flight_key(UsableMaskKey{"m", 1, 0b10, 0}));
+  EXPECT_LT(any_angle_mesh_flight_key(base).goal.x, 0);
 }
 
 TEST(AnyAngleCaches, EntriesAreChargedTheirMemoryBytesAndGoWithTheirMask) {
   CacheBudget budget(std::size_t{1} << 20);
-  AnyAngleCaches caches(budget, 4, 4);
+  AnyAngleCaches caches(budget, 4);
   const pathcore::Mask mask = room_with_pillar();
-  auto graph = std::make_shared<const pathcore::AnyAngleGraph>(
-      pathcore::AnyAngleGraph::build(mask, pathcore::kAllAreas, false));
-  auto table = std::make_shared<const pathcore::AnyAngleGoalTable>(
-      pathcore::AnyAngleGoalTable::build(*graph, {9, 9}));
-  const AnyAngleGraphKey key{"m", 1, pathcore::kAllAreas, false};
-  caches.graphs.put(key, graph);
-  caches.goals.put({key, {9, 9}}, table);
-  EXPECT_EQ(budget.used_bytes(), AnyAngleGraphCache::entry_bytes(*graph) +
-                                     AnyAngleGoalCache::entry_bytes(*table));
-  EXPECT_EQ(AnyAngleGraphCache::entry_bytes(*graph),
-            graph->memory_bytes() + kEntryOverheadBytes<AnyAngleGraphKey>);
+  auto mesh = std::make_shared<const pathcore::AnyAngleMesh>(
+      pathcore::AnyAngleMesh::build(mask, pathcore::kAllAreas, false));
+  const AnyAngleMeshKey key{"m", 1, pathcore::kAllAreas, false, 0};
+  caches.meshes.put(key, mesh);
+  EXPECT_EQ(budget.used_bytes(), mesh->memory_bytes() + kEntryOverheadBytes<AnyAngleMeshKey>);
   bool named = false;
   for (const CacheUsage& usage : budget.usage()) {
-    if (usage.name == "anyangle_graphs" || usage.name == "anyangle_goals") {
+    if (usage.name == "anyangle_meshes") {
       EXPECT_EQ(usage.entries, 1U) << usage.name;
       named = true;
     }
   }
   EXPECT_TRUE(named);
-  EXPECT_EQ(caches.goals.get({key, {9, 9}}), table);
+  EXPECT_EQ(caches.meshes.get(key), mesh);
 
   caches.erase_mask("other");
-  EXPECT_NE(caches.graphs.get(key), nullptr);
+  EXPECT_NE(caches.meshes.get(key), nullptr);
   caches.erase_mask("m");
-  EXPECT_EQ(caches.graphs.get(key), nullptr);
-  EXPECT_EQ(caches.goals.get({key, {9, 9}}), nullptr);
+  EXPECT_EQ(caches.meshes.get(key), nullptr);
   EXPECT_EQ(budget.used_bytes(), 0U);
 }
 
