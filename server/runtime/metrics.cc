@@ -143,7 +143,7 @@ std::string Metrics::render(const ServerGauges& gauges) const {
          "counter", cache.shared_waits);
   single(out, "pathfinder_cache_budget_bytes",
          "The one byte budget (--cache-mb) of every cache: fields, labels, routes, paths, "
-         "any-angle graphs and goal tables.",
+         "any-angle meshes, usable masks, nearest transforms.",
          "gauge",
          gauges.cache_budget_bytes);
   help_type(out, "pathfinder_cache_bytes",

@@ -1,6 +1,6 @@
 // BatchFindPaths: many starts, one goal, FindPath's options once. Every start
 // is answered by FindPath's own code (plan_find_path once, find_path_planned
-// per start), on one field (or one any-angle goal table, one usable mask)
+// per start), on one field (or one any-angle mesh, one usable mask)
 // looked up or computed once for the whole batch. The paths share their
 // traces' ends and beautify's corner outcomes (SharedPathsScope), and on the
 // compute pool a second thread, when one is free, answers starts too once

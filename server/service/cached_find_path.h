@@ -69,8 +69,7 @@ class FieldSource {
   virtual void build_once(const FieldKey& /*flight_key*/, const std::function<void()>& build) {
     build();
   }
-  // Work for later calls, not for this call's answer (a complete any-angle
-  // goal table): run after the call is answered, with an interrupt check
+  // Work for later calls, not for this call's answer: run after the call is answered, with an interrupt check
   // that says stop when the server stops. The default runs it now, unchecked.
   using LaterWork = std::function<void(const std::function<bool()>& interrupt)>;
   virtual void after_answer(LaterWork work) { work({}); }

@@ -324,7 +324,7 @@ class PathfinderService final : public RawPathfinderService {
   // answers, charged to the field cache's budget.
   QueryCaches query_caches_{cache_.budget(), limits_.component_cache_entries,
                             limits_.route_cache_entries, limits_.path_cache_entries};
-  // SMOOTHING_ANY_ANGLE's graphs and goal tables, charged to the same budget.
+  // SMOOTHING_ANY_ANGLE's meshes, charged to the same budget.
   AnyAngleCaches any_angle_caches_{cache_.budget(), limits_.any_angle_mesh_entries};
   // The usable pixels of requests with agent clearance, charged to the same budget.
   UsableMaskCache usable_masks_{cache_.budget(), "usable_masks", limits_.usable_mask_entries};

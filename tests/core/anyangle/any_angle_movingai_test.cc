@@ -84,21 +84,19 @@ enum class Reference {
 // candidate floods cover whole quadrants, while L's ellipses are thin. Maps
 // not listed: per-query reference, every scenario.
 //
-// What does not fit (the whole replay is held to about 3 CPU minutes in
-// Release): on the maze every scenario costs ~28 ms (engine goal table 15,
-// reference 8, default mode 5), 335 s for all 11,960, so every 8th is
-// checked (1,495, spread over the whole file). On the random map the
-// engine's graph alone takes 31 s to build (49 s with corner cutting) and
-// the reference 1-8 s per scenario, so only every 307th scenario (6, spread
-// over the file, all lengths) is checked, without corner cutting; corner
-// cutting there is left to any_angle_test's random pinch-heavy masks.
+// What does not fit (the whole replay is held to a few CPU minutes in
+// Release): on the maze every scenario costs ~15 ms (engine 9, reference 5),
+// so every 8th is checked (1,495, spread over the whole file). On the random
+// map the per-query reference takes about half a second a scenario (the
+// prebuilt graph takes minutes to build there), so every 8th scenario (230,
+// spread over the file, all lengths) is checked, without corner cutting;
+// corner cutting there is left to any_angle_test's random pinch-heavy masks.
 struct MapPlan {
   const char* scen;  // relative to kDataDir
   Reference reference;
   std::size_t stride;  // every stride-th scenario (times test_stride())
   bool check_cutting;  // false: the corner-cutting case is skipped, saying why
-  // false: skipped in sanitizer builds (test_stride() > 1), where the engine's
-  // graph build, which no stride shortens, would take minutes.
+  // false: skipped in sanitizer builds (test_stride() > 1), saying why.
   bool under_sanitizers = true;
 };
 constexpr MapPlan kPlans[] = {
@@ -215,7 +213,7 @@ class StageTimes {
   void stop(double& total) {
     total += std::chrono::duration<double>(Clock::now() - since_).count();
   }
-  double graphs = 0;
+  double meshes = 0;
   double engine = 0;
   double checks = 0;
   double reference = 0;
@@ -252,8 +250,7 @@ TEST_P(AnyAngleMovingAi, EveryScenarioIsExact) {
                  << "header comment)";
   }
   if (!plan.under_sanitizers && pathtest::test_stride() > 1) {
-    GTEST_SKIP() << param.scen << ": its graph alone takes about 30 s in Release, minutes under "
-                 << "sanitizers (checked in the Release run)";
+    GTEST_SKIP() << param.scen << ": too slow under sanitizers (checked in the Release run)";
   }
   const std::size_t stride = pathtest::test_stride() * plan.stride;
   const Reference reference = plan.reference;
@@ -263,7 +260,7 @@ TEST_P(AnyAngleMovingAi, EveryScenarioIsExact) {
   const AnyAngleMesh mesh = AnyAngleMesh::build(mask, kAllAreas, param.cut);
   std::optional<pathtest::AnyAngleCornerGraph> reference_graph;
   if (reference == Reference::kPrebuiltGraph) reference_graph.emplace(mask, kAllAreas, param.cut);
-  times.stop(times.graphs);
+  times.stop(times.meshes);
 
   FindPathOptions default_mode;  // the default smoothing, SMOOTHING_BEAUTIFY
   default_mode.field.connectivity = Connectivity::kEight;
@@ -304,10 +301,10 @@ TEST_P(AnyAngleMovingAi, EveryScenarioIsExact) {
     EXPECT_GE(ratio, 1 - 1e-9) << context << ": the default path is shorter than the exact one";
     ratios.push_back(ratio);
   }
-  std::printf("%s%s: %zu of %zu scenarios; seconds: graphs %.2f, engine %.2f, path checks %.2f, "
+  std::printf("%s%s: %zu of %zu scenarios; seconds: meshes %.2f, engine %.2f, path checks %.2f, "
               "reference %.2f, default mode %.2f\n",
               param.scen.c_str(), param.cut ? " (corner cutting)" : "", checked, scenarios.size(),
-              times.graphs, times.engine, times.checks, times.reference, times.default_mode);
+              times.meshes, times.engine, times.checks, times.reference, times.default_mode);
   RecordProperty("scenarios", static_cast<int>(scenarios.size()));
   RecordProperty("checked", static_cast<int>(checked));
   RecordProperty("reference", reference == Reference::kPrebuiltGraph ? "prebuilt graph"
