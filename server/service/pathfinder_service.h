@@ -24,6 +24,7 @@
 #include "runtime/metrics.h"
 #include "service/any_angle_find_path.h"
 #include "service/cached_find_path.h"
+#include "service/endpoint_snapping.h"
 #include "service/in_flight_calls.h"
 #include "service/raw_call.h"
 #include "service/reachable_wire.h"
@@ -115,6 +116,10 @@ struct ServiceLimits {
 // Fills are shared (FieldFlights: one fill per field, the other callers
 // wait without a thread) and stop when no caller wants them any more
 // (deadline passed, cancelled): such calls end DEADLINE_EXCEEDED/CANCELLED.
+// Snapping (snap_to_reachable) looks its ends up in tables built once per
+// mask revision, areas and clearance (endpoint_snapping.h: NearestWalkable's
+// transform and Reachable's labels) on the compute pool; once they are
+// cached, a snapped call is answered where an unsnapped one would be.
 //
 // BatchFindPaths (batch_find_paths.cc) answers every start with FindPath's
 // own code: up to 32 starts on a cached field on gRPC's thread; more starts,
@@ -262,6 +267,8 @@ class PathfinderService final : public RawPathfinderService {
     AnyAngleOptions any_angle_options;  // any-angle paths
     std::optional<FieldKey> goal_key;   // grid paths' field
     std::optional<UsableEntry> usable;  // with clearance, once needed
+    // With snap_to_reachable: the ends' lookups, shared by a batch's starts.
+    std::optional<EndpointSnapper> snapper;
   };
   // Validates request's options, goal and (when not null) start, finds the
   // mask and checks expected_revision: the errors FindPath answers.
