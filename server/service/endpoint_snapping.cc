@@ -143,7 +143,7 @@ std::optional<pathcore::SnappedEndpoints> EndpointSnapper::snap(
       if (reach_pixels * reach_pixels > kRingPixelsOnCallThread) interrupt = source.begin_scan();
     }
     const pathcore::Point snapped_goal =
-        *pathcore::nearest_in_component(*transform, *labels, label, goal, interrupt);
+        *pathcore::nearest_reachable(*transform, *labels, *from, goal, interrupt);
     {
       const std::lock_guard lock(mutex_);
       if (remembered_labels_ != labels || remembered_goal_ != goal) {

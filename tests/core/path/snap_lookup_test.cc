@@ -131,25 +131,30 @@ TEST(SnapLookup, AgreesWithABruteForceAndTheScanOnRandomMasks) {
   EXPECT_GT(goals_moved, 500);
 }
 
-TEST(SnapLookup, NearestInComponentMatchesABruteForceForEveryComponent) {
-  // Every component against every target: the ring search runs whenever the
-  // nearest walkable pixel lies in another component.
+TEST(SnapLookup, NearestReachableMatchesABruteForceFromEveryComponent) {
+  // From one pixel of every component to many targets: the rings or the
+  // walk of the component answer whenever the nearest walkable pixel lies
+  // in another component.
   std::mt19937_64 rng(99);
   for (int round = 0; round < 30; ++round) {
     const Mask mask = pathtest::random_mask(rng, 23 + round % 7, 17 + round % 5, 0.55, 2);
     const Case& c = kCases[round % 3];
     const Tables tables(mask, kAllAreas, c.connectivity, c.cutting);
-    const auto& components = tables.components;
-    for (Components::Label label = 1; label <= components.count(); ++label) {
-      std::vector<bool> in_component(mask.pixel_count());
-      for (std::size_t i = 0; i < in_component.size(); ++i) {
-        in_component[i] = components.labels()[i] == label;
-      }
+    std::vector<bool> seen_label(tables.components.count() + 1, false);
+    for (std::size_t i = 0; i < mask.pixel_count(); ++i) {
+      const Components::Label label = tables.components.labels()[i];
+      if (label == Components::kNone || seen_label[label]) continue;
+      seen_label[label] = true;
+      const Point from{static_cast<std::int32_t>(i % mask.width()),
+                       static_cast<std::int32_t>(i / mask.width())};
+      const std::vector<bool> reached =
+          pathtest::reference_flood_fill(mask, from, kAllAreas, c.diagonals);
       for (std::int32_t y = 0; y < static_cast<std::int32_t>(mask.height()); y += 2) {
         for (std::int32_t x = 0; x < static_cast<std::int32_t>(mask.width()); x += 3) {
-          ASSERT_EQ(nearest_in_component(tables.walkable, components, label, {x, y}),
-                    brute_nearest(mask, in_component, {x, y}))
-              << "round " << round << " label " << label << " at (" << x << "," << y << ")";
+          ASSERT_EQ(nearest_reachable(tables.walkable, tables.components, from, {x, y}),
+                    brute_nearest(mask, reached, {x, y}))
+              << "round " << round << " from (" << from.x << "," << from.y << ") to (" << x << ","
+              << y << ")";
         }
       }
     }
@@ -193,7 +198,7 @@ TEST(SnapLookup, NothingWalkableAndBadInput) {
   const Mask blocked(4, 3, std::vector<std::uint8_t>(12, 0));
   const Tables none(blocked, kAllAreas, Connectivity::kFour, false);
   EXPECT_EQ(snap_endpoints(none.walkable, none.components, {1, 1}, {2, 2}), std::nullopt);
-  EXPECT_EQ(nearest_in_component(none.walkable, none.components, 1, {1, 1}), std::nullopt);
+  EXPECT_EQ(nearest_reachable(none.walkable, none.components, {1, 1}, {2, 2}), std::nullopt);
 
   const Mask open(4, 3, std::vector<std::uint8_t>(12, 1));
   const Tables tables(open, kAllAreas, Connectivity::kFour, false);
@@ -201,11 +206,10 @@ TEST(SnapLookup, NothingWalkableAndBadInput) {
                InvalidArgument);
   EXPECT_THROW((void)snap_endpoints(tables.walkable, tables.components, {0, 0}, {0, -1}),
                InvalidArgument);
-  EXPECT_THROW((void)nearest_in_component(tables.walkable, tables.components, 1, {0, 3}),
+  EXPECT_THROW((void)nearest_reachable(tables.walkable, tables.components, {0, 0}, {0, 3}),
                InvalidArgument);
-  // Labels that no pixel has answer nothing.
-  EXPECT_EQ(nearest_in_component(tables.walkable, tables.components, 0, {1, 1}), std::nullopt);
-  EXPECT_EQ(nearest_in_component(tables.walkable, tables.components, 2, {1, 1}), std::nullopt);
+  EXPECT_THROW((void)nearest_reachable(tables.walkable, tables.components, {-1, 0}, {0, 0}),
+               InvalidArgument);
   // Tables of two masks.
   const Mask other(5, 3, std::vector<std::uint8_t>(15, 1));
   const Tables wider(other, kAllAreas, Connectivity::kFour, false);
@@ -213,25 +217,53 @@ TEST(SnapLookup, NothingWalkableAndBadInput) {
                InvalidArgument);
 }
 
-TEST(SnapLookup, ALongRingSearchStopsWhenInterrupted) {
-  // A walled pocket in the top-left corner of a 600x600 open mask: a goal in
-  // the far corner, snapped for a start in the pocket, reads rings out to it.
+TEST(SnapLookup, ALongSearchStopsWhenInterrupted) {
+  // A 600x600 mask walled in two at x = 300: a goal in the far corner of the
+  // right half, snapped for a start in the left one, is far from the start's
+  // component and that component is large, so both searches run long.
   std::vector<std::uint8_t> areas(600 * 600, 1);
-  for (int i = 0; i <= 4; ++i) {
-    areas[4 * 600 + i] = 0;
-    areas[i * 600 + 4] = 0;
-  }
+  for (int y = 0; y < 600; ++y) areas[y * 600 + 300] = 0;
   const Mask mask(600, 600, areas);
   const Tables tables(mask, kAllAreas, Connectivity::kFour, false);
   int polls = 0;
   const std::function<bool()> stop = [&] { return ++polls >= 3; };
-  EXPECT_THROW((void)snap_endpoints(tables.walkable, tables.components, {1, 1}, {599, 599}, stop),
+  EXPECT_THROW((void)snap_endpoints(tables.walkable, tables.components, {10, 10}, {599, 599}, stop),
                Interrupted);
   EXPECT_EQ(polls, 3);
-  const auto snapped = snap_endpoints(tables.walkable, tables.components, {1, 1}, {599, 599});
-  const auto expected = brute_snap(mask, kAllAreas, {1, 1}, {599, 599}, pathtest::Diagonals::kNone);
+  const auto snapped = snap_endpoints(tables.walkable, tables.components, {10, 10}, {599, 599});
+  const auto expected =
+      brute_snap(mask, kAllAreas, {10, 10}, {599, 599}, pathtest::Diagonals::kNone);
   ASSERT_TRUE(snapped && expected);
   EXPECT_EQ(snapped->goal, expected->goal);
+}
+
+TEST(SnapLookup, SmallPocketsFarFromTheGoal) {
+  // Pockets of a few pixels across a 400x300 open mask, the goal in a far
+  // corner: the walk of the pocket answers long before the rings reach it.
+  std::vector<std::uint8_t> areas(400 * 300, 1);
+  const auto wall_box = [&](int x0, int y0, int x1, int y1) {
+    for (int y = y0; y <= y1; ++y) {
+      for (int x = x0; x <= x1; ++x) {
+        if (x == x0 || x == x1 || y == y0 || y == y1) areas[y * 400 + x] = 0;
+      }
+    }
+  };
+  wall_box(5, 5, 9, 9);
+  wall_box(200, 100, 203, 104);
+  wall_box(390, 5, 395, 8);
+  const Mask mask(400, 300, areas);
+  for (const Case& c : kCases) {
+    const Tables tables(mask, kAllAreas, c.connectivity, c.cutting);
+    for (const Point start : {Point{7, 7}, Point{201, 102}, Point{392, 6}, Point{5, 5}}) {
+      for (const Point goal : {Point{399, 299}, Point{0, 299}, Point{0, 0}, Point{200, 299}}) {
+        const auto expected = brute_snap(mask, kAllAreas, start, goal, c.diagonals);
+        const auto looked_up = snap_endpoints(tables.walkable, tables.components, start, goal);
+        ASSERT_TRUE(expected && looked_up);
+        EXPECT_EQ(looked_up->start, expected->start);
+        EXPECT_EQ(looked_up->goal, expected->goal);
+      }
+    }
+  }
 }
 
 }  // namespace
