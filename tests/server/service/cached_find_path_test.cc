@@ -321,9 +321,9 @@ TEST_F(FillingSourceTest, AnExpiredWaiterIsAnsweredAndTheFillStopsWhenNobodyIsLe
 namespace pathserver {
 namespace {
 
-// Snapping scans the mask: never on gRPC's threads (the warm source sends the
-// call to the compute pool even when the field is cached), and stopped like a
-// fill once the request is gone.
+// Without a snapper (tests and tools), snapping scans the mask: never on
+// gRPC's threads (the warm source sends the call to the compute pool even
+// when the field is cached), and stopped like a fill once the request is gone.
 class SnappingScanTest : public ::testing::Test {
  protected:
   // 1024x256, walled at x 512: the left part cannot reach the right one.
