@@ -44,9 +44,11 @@ struct ServiceLimits {
   // request, may carry (more: RESOURCE_EXHAUSTED).
   int max_line_pairs = kDefaultMaxLinePairs;
   int max_nearest_points = kDefaultMaxNearestPoints;
-  // NearestWalkable's distance transforms kept (LRU; 0 disables caching).
+  // NearestWalkable's distance transforms, which snapping shares, kept (LRU;
+  // 0 disables caching: every snapped call then builds its own).
   std::size_t nearest_entries = 64;
-  // Component labellings kept for Reachable (LRU; 0 disables caching).
+  // Component labellings kept for Reachable, NearestWalkable and snapping
+  // (LRU; 0 disables caching).
   std::size_t component_cache_entries = 64;
   // Stitched StandardMove answers kept (LRU; 0 disables caching).
   std::size_t route_cache_entries = 4096;
@@ -99,13 +101,14 @@ struct ServiceLimits {
 // Work whose cost grows with the mask runs on the compute pool
 // (limits.compute_threads threads at a lower priority, a bounded queue), never
 // on gRPC's threads: flood fills (cold FindPath), component labelling
-// (Reachable on labels not cached), StandardMove's stitched searches, image
-// decoding and the store writes of UploadMask and PatchMask, and GetMask's
-// area grids. A call the queue cannot take is refused with RESOURCE_EXHAUSTED
-// at once; a queued call that expires or is cancelled is answered so without
-// running, and a running search stops at its next interrupt check. Health
-// checks, cache hits, ListMasks and GetMask without areas are answered on
-// gRPC's threads and never wait behind heavy work.
+// (Reachable on labels not cached), snapping's tables and long goal searches,
+// StandardMove's stitched searches, image decoding and the store writes of
+// UploadMask and PatchMask, and GetMask's area grids. A call the queue cannot
+// take is refused with RESOURCE_EXHAUSTED at once; a queued call that expires
+// or is cancelled is answered so without running, and a running search stops
+// at its next interrupt check. Health checks, cache hits, ListMasks and
+// GetMask without areas are answered on gRPC's threads and never wait behind
+// heavy work.
 //
 // FindPath runs in two places. On gRPC's thread: validation, the beeline
 // short-cut, and paths on cached fields (the warm path). A call that needs a
@@ -338,7 +341,7 @@ class PathfinderService final : public RawPathfinderService {
                                    limits_.any_angle_goal_entries};
   // The usable pixels of requests with agent clearance, charged to the same budget.
   UsableMaskCache usable_masks_{cache_.budget(), "usable_masks", limits_.usable_mask_entries};
-  // NearestWalkable's distance transforms, charged to the same budget.
+  // NearestWalkable's and snapping's distance transforms, charged to the same budget.
   NearestCache nearest_{cache_.budget(), "nearest", limits_.nearest_entries};
   // Fills in progress, one per field (single flight), and usable-mask builds.
   FieldFlights flights_;
