@@ -5,7 +5,8 @@
 // snapping tables and the goal's field are cached; and one BatchFindPaths
 // of 10,000 random starts (blocked ones included) with snapping against
 // without. FindPath answers are not cached (path_cache_entries = 0): every
-// call traces. Read the ratios within one run (bench/README.md).
+// call traces. And, in process, one start snapped by the scan against by the
+// lookups. Read the ratios within one run (bench/README.md).
 #include <benchmark/benchmark.h>
 #include <grpcpp/grpcpp.h>
 #include <spdlog/spdlog.h>
@@ -16,6 +17,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,8 @@
 #include "cache/field_cache.h"
 #include "pathcore/components.h"
 #include "pathcore/nearest_pixels.h"
+#include "pathcore/path.h"
+#include "pathcore/snap_lookup.h"
 #include "pathfinder/client.h"
 #include "service/pathfinder_service.h"
 #include "store/file_mask_store.h"
@@ -208,8 +212,35 @@ void BM_BatchOfTenThousand(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * kBatchStarts);
 }
 
+// In process, no server: snapping one blocked start (and the goal) as the
+// scan does it (pathcore::snap_endpoints on the mask, what every snapped
+// call cost before the lookups) and by lookups in the tables, built once
+// outside the timing. range(0): the mask; range(1): 0 scan, 1 lookups.
+void BM_SnapOneStart(benchmark::State& state) {
+  auto& f = fixture();
+  const Scenario& s = f.scenarios[static_cast<std::size_t>(state.range(0))];
+  const pathcore::Mask& mask = *f.store->get(s.name)->mask;
+  const pathcore::Point goal{s.goal.x(), s.goal.y()};
+  std::vector<std::uint8_t> targets(mask.pixel_count());
+  for (std::size_t i = 0; i < targets.size(); ++i) targets[i] = mask.areas()[i] != 0 ? 1 : 0;
+  const pathcore::NearestPixels walkable(kSide, kSide, std::move(targets));
+  const pathcore::Components labels = pathcore::label_components(mask, {});
+  std::size_t next = 0;
+  for (auto _ : state) {
+    const pb::Point& start = s.blocked_starts[next++ % s.blocked_starts.size()];
+    const pathcore::Point p{start.x(), start.y()};
+    benchmark::DoNotOptimize(state.range(1) == 0
+                                 ? pathcore::snap_endpoints(mask, {}, p, goal, std::nullopt)
+                                 : pathcore::snap_endpoints(walkable, labels, p, goal));
+  }
+}
+
 }  // namespace
 
+BENCHMARK(BM_SnapOneStart)
+    ->ArgsProduct({{0, 1}, {0, 1}})
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
 BENCHMARK(BM_HundredFindPaths)
     ->ArgsProduct({{0, 1}, {0, 1, 2}})
     ->Unit(benchmark::kMillisecond)
