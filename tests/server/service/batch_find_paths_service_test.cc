@@ -217,10 +217,10 @@ std::optional<pathcore::Point> brute_nearest(const pathcore::Mask& mask,
 
 TEST_F(BatchFindPathsServiceTest, SnappedEndsAreTheNearestReachablePixelsOfABruteForce) {
   // Batches with blocked goals and blocked starts (small ones on gRPC's
-  // thread, large ones on the pool; cold tables, then warm), every
-  // smoothing mode, corner rule and a clearance: each path starts at the
-  // start's nearest walkable (usable) pixel and ends at the pixel nearest
-  // the goal that a textbook flood fill from there reaches.
+  // thread, large ones on the pool; cold tables, then warm) and single
+  // FindPath calls, every smoothing mode, corner rule and a clearance: each
+  // path starts at the start's nearest walkable (usable) pixel and ends at
+  // the pixel nearest the goal that a textbook flood fill from there reaches.
   start();
   std::mt19937_64 rng(5150);
   int starts_moved = 0;
@@ -232,8 +232,8 @@ TEST_F(BatchFindPathsServiceTest, SnappedEndsAreTheNearestReachablePixelsOfABrut
     const pathcore::Mask mask = *store_->get(name)->mask;
     for (auto connectivity : {pb::CONNECTIVITY_FOUR, pb::CONNECTIVITY_EIGHT}) {
       for (bool cutting : {false, true}) {
-        for (auto smoothing :
-             {pb::SMOOTHING_NONE, pb::SMOOTHING_BEAUTIFY, pb::SMOOTHING_ANY_ANGLE}) {
+        for (auto smoothing : {pb::SMOOTHING_NONE, pb::SMOOTHING_SIMPLIFY, pb::SMOOTHING_BEAUTIFY,
+                               pb::SMOOTHING_ANY_ANGLE}) {
           for (double clearance : {0.0, 1.5}) {
             const pathcore::AreaSet enabled = (map % 2 == 0) ? pathcore::kAllAreas : 0b0110;
             const pathcore::Mask walked =
@@ -273,11 +273,18 @@ TEST_F(BatchFindPathsServiceTest, SnappedEndsAreTheNearestReachablePixelsOfABrut
             for (int i = 0; i < starts; ++i) {
               *r.add_starts() = point(pathtest::random_point(rng, mask));
             }
-            for (int round = 0; round < 2; ++round) {  // cold tables, then cached ones
+            // Cold tables, then cached ones; then single FindPath calls.
+            for (int round = 0; round < 3; ++round) {
               pb::BatchFindPathsResponse response;
-              ASSERT_TRUE(batch(r, response).ok());
-              ASSERT_EQ(response.paths_size(), r.starts_size());
-              for (int i = 0; i < r.starts_size(); ++i) {
+              if (round < 2) {
+                ASSERT_TRUE(batch(r, response).ok());
+                ASSERT_EQ(response.paths_size(), r.starts_size());
+              } else {
+                for (int i = 0; i < 6; ++i) {
+                  ASSERT_TRUE(find(single(r, r.starts(i)), *response.add_paths()).ok());
+                }
+              }
+              for (int i = 0; i < response.paths_size(); ++i) {
                 const pathcore::Point from_request{r.starts(i).x(), r.starts(i).y()};
                 const pb::FindPathResponse& path = response.paths(i);
                 SCOPED_TRACE(testing::Message()
@@ -314,9 +321,9 @@ TEST_F(BatchFindPathsServiceTest, SnappedEndsAreTheNearestReachablePixelsOfABrut
       }
     }
   }
-  EXPECT_GT(compared, 3000);
-  EXPECT_GT(starts_moved, 1000);
-  EXPECT_GT(goals_moved, 2000);
+  EXPECT_GT(compared, 4000);
+  EXPECT_GT(starts_moved, 1300);
+  EXPECT_GT(goals_moved, 2600);
 }
 
 TEST_F(BatchFindPathsServiceTest, SnappingWithBadInputOrNothingWalkableAnswersLikeFindPath) {
