@@ -6,7 +6,8 @@
 // of 10,000 random starts (blocked ones included) with snapping against
 // without. FindPath answers are not cached (path_cache_entries = 0): every
 // call traces. And, in process, one start snapped by the scan against by the
-// lookups. Read the ratios within one run (bench/README.md).
+// lookups, and the tables' build. Read the ratios within one run
+// (bench/README.md).
 #include <benchmark/benchmark.h>
 #include <grpcpp/grpcpp.h>
 #include <spdlog/spdlog.h>
@@ -235,8 +236,26 @@ void BM_SnapOneStart(benchmark::State& state) {
   }
 }
 
+// In process: building the two tables snapping looks up (what the first
+// snapping call on a mask revision pays once, on the compute pool).
+// range(0): the mask.
+void BM_BuildSnappingTables(benchmark::State& state) {
+  auto& f = fixture();
+  const pathcore::Mask& mask =
+      *f.store->get(f.scenarios[static_cast<std::size_t>(state.range(0))].name)->mask;
+  for (auto _ : state) {
+    std::vector<std::uint8_t> targets(mask.pixel_count());
+    for (std::size_t i = 0; i < targets.size(); ++i) targets[i] = mask.areas()[i] != 0 ? 1 : 0;
+    const pathcore::NearestPixels walkable(kSide, kSide, std::move(targets));
+    const pathcore::Components labels = pathcore::label_components(mask, {});
+    benchmark::DoNotOptimize(walkable.empty());
+    benchmark::DoNotOptimize(labels.count());
+  }
+}
+
 }  // namespace
 
+BENCHMARK(BM_BuildSnappingTables)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_SnapOneStart)
     ->ArgsProduct({{0, 1}, {0, 1}})
     ->Unit(benchmark::kMicrosecond)
