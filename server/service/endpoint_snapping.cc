@@ -37,9 +37,9 @@ FieldKey labels_flight_key(const ComponentKey& key) {
   return flight;
 }
 
-// A goal's ring search that may read more pixels than this runs where scans
-// run (the compute pool, with the call's interrupt check), not on gRPC's
-// threads: about a warm path's work.
+// A goal's search whose rings may read more pixels than this runs where
+// scans run (the compute pool, with the call's interrupt check), not on
+// gRPC's threads: about a warm path's work.
 constexpr double kRingPixelsOnCallThread = double{1 << 18};
 
 }  // namespace
@@ -131,9 +131,9 @@ std::optional<pathcore::SnappedEndpoints> EndpointSnapper::snap(
       }
     }
     // The goal's nearest walkable pixel answers when it lies in the start's
-    // component (O(distance)); else a ring search reads up to (2R + 1)^2
+    // component (O(distance)); else the search's rings read up to (2R + 1)^2
     // pixels, R at most the goal's distance to *from (a pixel of the
-    // component), and a long one runs where scans run.
+    // component), and a search that may be long runs where scans run.
     std::function<bool()> interrupt;
     const std::optional<pathcore::Point> nearest = transform->nearest(goal);
     if (nearest && labels->label(*nearest) != label) {

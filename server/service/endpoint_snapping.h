@@ -57,9 +57,9 @@ class EndpointSnapper {
   // its areas, connectivity and corner rule (costs play no part);
   // clearance_key keys the tables. std::nullopt when no pixel is walkable.
   // Tables not cached are built through `source` (see walkable_transform),
-  // and so is a goal's ring search that may read many pixels (it runs with
-  // the source's interrupt check): on gRPC's thread either throws
-  // NeedsFill. Throws RequestGone when the call went away meanwhile,
+  // and a goal's search that may read many pixels runs with the source's
+  // interrupt check (begin_scan): on gRPC's thread either throws NeedsFill.
+  // Throws RequestGone when the call went away meanwhile,
   // pathcore::InvalidArgument for a point outside, and what `source` throws.
   [[nodiscard]] std::optional<pathcore::SnappedEndpoints> snap(
       const MaskEntry& walked, FieldSource& source, const pathcore::FieldOptions& reach,
