@@ -420,6 +420,26 @@ TEST_F(SnappingLookupTest, OnlyTheTableBuildsAndLongRingSearchesGoToTheComputePo
   EXPECT_EQ(far.path.goal, scanned(start_, goal_).goal);
 }
 
+TEST_F(SnappingLookupTest, AGoalIsSnappedOncePerStartComponent) {
+  // The goal right of the wall needs a long search for starts left of it:
+  // once done, another start of the same component gets the goal remembered
+  // (the warm source, which refuses long searches, answers it), while a
+  // snapper that has not snapped this goal sends the search to the pool.
+  const pathcore::FieldOptions reach = options(true).field;
+  FillingSource filling(cache_, flights_, std::make_shared<FakeRequest>());
+  const auto first = snapper_.snap(entry_, filling, reach, 0, start_, goal_);
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first->goal, scanned(start_, goal_).goal);
+  CacheOnlySource warm(cache_);
+  const pathcore::Point other_start{300, 250};
+  const auto second = snapper_.snap(entry_, warm, reach, 0, other_start, goal_);
+  ASSERT_TRUE(second);
+  EXPECT_EQ(second->start, other_start);
+  EXPECT_EQ(second->goal, scanned(other_start, goal_).goal);
+  EndpointSnapper fresh(transforms_, labels_);
+  EXPECT_THROW((void)fresh.snap(entry_, warm, reach, 0, other_start, goal_), NeedsFill);
+}
+
 TEST_F(SnappingLookupTest, AGoneRequestStopsTheTableBuildAndCachesNothing) {
   auto request = std::make_shared<FakeRequest>();
   request->on_gone = [](int) { return expired(); };
