@@ -5,6 +5,8 @@
 #include <optional>
 #include <utility>
 
+#include "service/endpoint_snapping.h"
+
 namespace pathserver {
 namespace {
 
@@ -74,7 +76,8 @@ AnyAnglePathResult between(const MaskEntry& entry, AnyAngleCaches& caches, Field
 
 AnyAnglePathResult any_angle_find_path(const MaskEntry& entry, AnyAngleCaches& caches,
                                        FieldSource& source, pathcore::Point start,
-                                       pathcore::Point goal, const AnyAngleOptions& options) {
+                                       pathcore::Point goal, const AnyAngleOptions& options,
+                                       EndpointSnapper* snapper) {
   const pathcore::Mask& mask = *entry.mask;
   std::optional<bool> goal_reachable;
   bool hit = false;
@@ -97,9 +100,11 @@ AnyAnglePathResult any_angle_find_path(const MaskEntry& entry, AnyAngleCaches& c
                                                     : pathcore::Connectivity::kFour;
   reach.allow_corner_cutting = options.allow_corner_cutting;
   const std::optional<pathcore::SnappedEndpoints> ends =
-      run_heavy(source, [&](const std::function<bool()>& interrupt) {
-        return pathcore::snap_endpoints(mask, reach, start, goal, goal_reachable, interrupt);
-      });
+      snapper != nullptr
+          ? snapper->snap(entry, source, reach, options.clearance, start, goal)
+          : run_heavy(source, [&](const std::function<bool()>& interrupt) {
+              return pathcore::snap_endpoints(mask, reach, start, goal, goal_reachable, interrupt);
+            });
   if (!ends) {
     AnyAnglePathResult result;
     result.path.goal = goal;

@@ -44,10 +44,12 @@ struct AnyAnglePathResult {
 // An unwalkable start or goal, or ends no path joins: found = false, or with
 // snap_to_reachable the ends move as pathcore::snap_endpoints moves them for
 // four neighbours (eight with corner cutting), which join exactly the pixels
-// any-angle paths join. start and goal must be inside the mask.
-[[nodiscard]] AnyAnglePathResult any_angle_find_path(const MaskEntry& entry,
-                                                     AnyAngleCaches& caches, FieldSource& source,
-                                                     pathcore::Point start, pathcore::Point goal,
-                                                     const AnyAngleOptions& options);
+// any-angle paths join: looked up by `snapper` when set (as
+// cached_find_path's), else scanned. start and goal must be inside the mask.
+[[nodiscard]] AnyAnglePathResult any_angle_find_path(const MaskEntry& entry, AnyAngleCaches& caches,
+                                                     FieldSource& source, pathcore::Point start,
+                                                     pathcore::Point goal,
+                                                     const AnyAngleOptions& options,
+                                                     EndpointSnapper* snapper = nullptr);
 
 }  // namespace pathserver

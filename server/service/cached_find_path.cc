@@ -6,6 +6,7 @@
 
 #include "pathcore/agent_clearance.h"
 #include "pathcore/distance_field.h"
+#include "service/endpoint_snapping.h"
 
 namespace pathserver {
 namespace {
@@ -295,7 +296,7 @@ FieldPtr FillingSource::whole_field(const FieldKey& key, const MaskEntry& entry,
 CachedPathResult cached_find_path(const MaskEntry& entry, FieldSource& source,
                                   pathcore::Point start, pathcore::Point goal,
                                   const pathcore::FindPathOptions& options,
-                                  const FieldKey* goal_key) {
+                                  const FieldKey* goal_key, EndpointSnapper* snapper) {
   const pathcore::Mask& mask = *entry.mask;
   const pathcore::ClearanceMap* clearance = entry.clearance.get();
   const FieldKey key =
@@ -328,12 +329,16 @@ CachedPathResult cached_find_path(const MaskEntry& entry, FieldSource& source,
     result.path.goal = goal;
     return result;
   }
-  const std::function<bool()> interrupt = source.begin_scan();
   std::optional<pathcore::SnappedEndpoints> ends;
-  try {
-    ends = pathcore::snap_endpoints(mask, options.field, start, goal, goal_reachable, interrupt);
-  } catch (const pathcore::Interrupted&) {
-    throw RequestGone{};
+  if (snapper != nullptr) {
+    ends = snapper->snap(entry, source, options.field, options.clearance, start, goal);
+  } else {
+    const std::function<bool()> interrupt = source.begin_scan();
+    try {
+      ends = pathcore::snap_endpoints(mask, options.field, start, goal, goal_reachable, interrupt);
+    } catch (const pathcore::Interrupted&) {
+      throw RequestGone{};
+    }
   }
   if (!ends) {
     CachedPathResult result;

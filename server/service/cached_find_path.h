@@ -17,6 +17,8 @@
 
 namespace pathserver {
 
+class EndpointSnapper;  // endpoint_snapping.h
+
 struct CachedPathResult {
   pathcore::PathResult path;
   bool cache_hit = false;  // the distance field came from the cache (or another request's fill)
@@ -57,10 +59,10 @@ class FieldSource {
   [[nodiscard]] virtual const pathcore::DistanceField* held(const FieldKey& /*key*/) const {
     return nullptr;
   }
-  // Snapping scans the mask (pathcore::snap_endpoints: O(pixels), like a
-  // fill). Called before it: returns the interrupt check the scan runs with
-  // (empty: none), or throws to have the scan run elsewhere (see the
-  // implementations). The default allows it, unchecked.
+  // Work that reads the whole mask without a field (snapping's tables, a
+  // scan: O(pixels), like a fill). Called before it: returns the interrupt
+  // check the work runs with (empty: none), or throws to have it run
+  // elsewhere (see the implementations). The default allows it, unchecked.
   [[nodiscard]] virtual std::function<bool()> begin_scan() { return {}; }
   // Other heavy work shared by requests (a usable mask): runs build(), which
   // leaves its result where the callers look for it (a cache), at most once
@@ -208,17 +210,19 @@ class PartialSource final : public FieldSource {
 // pathcore::path_from_field on it. Unwalkable start or goal, or a start that
 // cannot reach the goal: found = false, or with options.snap_to_reachable the
 // endpoints move per pathcore::snap_endpoints and the path is found between
-// them (its field keyed by the snapped goal). start and goal must be inside
-// the mask. With agent clearance, entry is the usable entry (usable_entry.h:
-// its mask holds only the usable pixels); options.clearance only keys the
-// fields. goal_key: field_key(entry, options.field, goal,
-// options.clearance) when the caller has it already (not made again), else
-// null. Throws
-// pathcore::InvalidArgument, and what the source throws.
+// them (its field keyed by the snapped goal): looked up in cached tables by
+// `snapper` (endpoint_snapping.h; the server's calls), or when it is null
+// by the scan (O(pixels) per call; tests and tools). start and goal must be
+// inside the mask. With agent clearance, entry is the usable entry
+// (usable_entry.h: its mask holds only the usable pixels); options.clearance
+// only keys the fields and tables. goal_key: field_key(entry, options.field,
+// goal, options.clearance) when the caller has it already (not made again),
+// else null. Throws pathcore::InvalidArgument, and what the source throws.
 [[nodiscard]] CachedPathResult cached_find_path(const MaskEntry& entry, FieldSource& source,
                                                 pathcore::Point start, pathcore::Point goal,
                                                 const pathcore::FindPathOptions& options,
-                                                const FieldKey* goal_key = nullptr);
+                                                const FieldKey* goal_key = nullptr,
+                                                EndpointSnapper* snapper = nullptr);
 
 // For the paths of one BatchFindPaths call, which share one mask and
 // options (many starts, one goal): while alive, cached_find_path on this

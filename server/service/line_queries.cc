@@ -17,6 +17,7 @@
 #include "pathcore/components.h"
 #include "pathcore/line.h"
 #include "pathcore/nearest_pixels.h"
+#include "service/endpoint_snapping.h"
 #include "service/pathfinder_service.h"
 #include "service/proto_convert.h"
 #include "service/rpc_status.h"
@@ -31,14 +32,19 @@ namespace v1 = pathfinding::v1;
 // are walked on the compute pool, with interrupt checks, not on gRPC's thread.
 constexpr std::int64_t kLineStepsOnCallThread = std::int64_t{1} << 21;
 
-// Builds a usable mask where it may: on the compute pool (interrupt set)
-// directly; on gRPC's thread it moves the call to the pool first.
+// Builds a usable mask, a transform or labels where it may: on the compute
+// pool (interrupt set) directly; on gRPC's thread it moves the call to the
+// pool first.
 class PoolBuildSource final : public FieldSource {
  public:
   explicit PoolBuildSource(const std::function<bool()>* interrupt) : interrupt_(interrupt) {}
   [[nodiscard]] FieldLease field(const FieldKey& /*key*/, const MaskEntry& /*entry*/,
                                  pathcore::Point /*start*/) override {
     throw std::logic_error("line queries use no distance field");
+  }
+  [[nodiscard]] std::function<bool()> begin_scan() override {
+    if (interrupt_ == nullptr) throw NeedsComputePool{};
+    return *interrupt_;
   }
   void build_once(const FieldKey& /*flight_key*/, const std::function<void()>& build) override {
     if (interrupt_ == nullptr) throw NeedsComputePool{};
@@ -168,72 +174,65 @@ grpc::Status PathfinderService::nearest_walkable(const v1::NearestWalkableReques
     }
   }
 
+  PoolBuildSource source(interrupt);
   std::optional<UsableEntry> usable;
   if (clearance_key != 0) {
-    PoolBuildSource source(interrupt);
     usable = usable_entry(usable_masks_, source, *entry, enabled, clearance_key);
   }
-  const pathcore::Mask& mask = usable ? *usable->entry.mask : *entry->mask;
-  // Eight neighbours without corner cutting connect exactly what four do.
-  const bool cutting =
-      *connectivity == pathcore::Connectivity::kEight && request.allow_corner_cutting();
-  const pathcore::Connectivity labelled =
-      cutting ? pathcore::Connectivity::kEight : pathcore::Connectivity::kFour;
-  // Connectivity plays no part without reachable_from: one entry serves all.
-  const NearestKey every_usable{entry->name, entry->revision, enabled, clearance_key,
-                                pathcore::Connectivity::kFour, false, 0};
-  // The transform for key, from the cache or built (O(pixels), on the pool)
-  // from targets(index) over the walked pixels.
-  const auto transform = [&](const NearestKey& key, const std::function<bool(std::size_t)>& target) {
-    auto nearest = nearest_.get(key);
-    if (nearest) return nearest;
-    if (interrupt == nullptr) throw NeedsComputePool{};
-    std::vector<std::uint8_t> targets(mask.pixel_count());
-    for (std::size_t i = 0; i < targets.size(); ++i) targets[i] = target(i) ? 1 : 0;
-    nearest = std::make_shared<const pathcore::NearestPixels>(mask.width(), mask.height(),
-                                                              std::move(targets), *interrupt);
-    nearest_.put(key, nearest);
-    return nearest;
-  };
-  const std::uint8_t* areas = mask.areas().data();
-  const auto usable_at = [&](std::size_t i) { return ((enabled >> areas[i]) & 1U) != 0; };
+  const MaskEntry& walked = usable ? usable->entry : *entry;
+  const pathcore::Mask& mask = *walked.mask;
 
-  // Which pixels qualify, and the transform to them (built only when some
-  // point does not qualify itself).
+  // Which pixels qualify, and the transform to them (found or built only
+  // when some point does not qualify itself): every usable pixel, FindPath's
+  // snapping shares that transform; with reachable_from, one component's.
   std::function<bool(pathcore::Point)> qualifies = [&](pathcore::Point p) {
     return mask.walkable(p, enabled);
   };
-  NearestKey key = every_usable;
   std::shared_ptr<const pathcore::Components> components;
+  NearestKey component_key;
   bool nothing_qualifies = false;
   if (reachable_from) {
     // As snapping does: an unusable reachable_from first moves to its nearest usable pixel.
     std::optional<pathcore::Point> from = *reachable_from;
-    if (!mask.walkable(*from, enabled)) from = transform(every_usable, usable_at)->nearest(*from);
+    if (!mask.walkable(*from, enabled)) {
+      from = walkable_transform(nearest_, source, walked, enabled, clearance_key)->nearest(*from);
+    }
     if (!from) {
       nothing_qualifies = true;
     } else {
-      key.connectivity = labelled;
-      key.allow_corner_cutting = cutting;
-      const ComponentKey component_key{entry->name, entry->revision, enabled, labelled, cutting,
-                                       clearance_key};
-      components = query_caches_.components.get(component_key);
-      if (!components) {
-        if (interrupt == nullptr) throw NeedsComputePool{};  // labelling reads the whole mask
-        pathcore::ComponentOptions options;
-        options.enabled = enabled;
-        options.connectivity = labelled;
-        options.allow_corner_cutting = cutting;
-        components = std::make_shared<const pathcore::Components>(
-            pathcore::label_components(mask, options, *interrupt));
-        query_caches_.components.put(component_key, components);
-      }
-      key.component = components->label(*from);
-      qualifies = [&components, label = key.component](pathcore::Point p) {
+      components = component_labels(query_caches_.components, source, walked, enabled,
+                                    *connectivity, request.allow_corner_cutting(), clearance_key);
+      // Keyed as the labels are: eight neighbours without corner cutting label as four.
+      const bool cutting =
+          *connectivity == pathcore::Connectivity::kEight && request.allow_corner_cutting();
+      component_key = {entry->name,
+                       entry->revision,
+                       enabled,
+                       clearance_key,
+                       cutting ? pathcore::Connectivity::kEight : pathcore::Connectivity::kFour,
+                       cutting,
+                       components->label(*from)};
+      qualifies = [&components, label = component_key.component](pathcore::Point p) {
         return components->label(p) == label;
       };
     }
   }
+  // The transform to the one component's pixels, from the cache or built
+  // (O(pixels), on the pool).
+  const auto component_transform = [&]() {
+    auto nearest = nearest_.get(component_key);
+    if (nearest) return nearest;
+    if (interrupt == nullptr) throw NeedsComputePool{};
+    const auto labels = components->labels();
+    std::vector<std::uint8_t> targets(mask.pixel_count());
+    for (std::size_t i = 0; i < targets.size(); ++i) {
+      targets[i] = labels[i] == component_key.component ? 1 : 0;
+    }
+    nearest = std::make_shared<const pathcore::NearestPixels>(mask.width(), mask.height(),
+                                                              std::move(targets), *interrupt);
+    nearest_.put(component_key, nearest);
+    return nearest;
+  };
   std::shared_ptr<const pathcore::NearestPixels> nearest;
   auto* results = response.mutable_results();
   results->Reserve(request.points_size());
@@ -246,12 +245,8 @@ grpc::Status PathfinderService::nearest_walkable(const v1::NearestWalkableReques
       found = p;
     } else {
       if (!nearest) {
-        if (key.component == 0) {
-          nearest = transform(key, usable_at);
-        } else {
-          const auto labels = components->labels();
-          nearest = transform(key, [&](std::size_t i) { return labels[i] == key.component; });
-        }
+        nearest = components ? component_transform()
+                             : walkable_transform(nearest_, source, walked, enabled, clearance_key);
       }
       found = nearest->nearest(p);
     }

@@ -776,6 +776,7 @@ grpc::Status PathfinderService::plan_find_path(const v1::FindPathRequest& reques
   options.snap_to_reachable = request.snap_to_reachable();
   options.clearance = clearance_key;
   if (!any_angle) plan.goal_key = field_key(*entry, options.field, goal, clearance_key);
+  if (options.snap_to_reachable) plan.snapper.emplace(nearest_, query_caches_.components);
   return grpc::Status::OK;
 }
 
@@ -803,8 +804,9 @@ grpc::Status PathfinderService::find_path_planned(FindPathPlan& plan, pathcore::
   };
 
   if (plan.any_angle) {
-    AnyAnglePathResult result = any_angle_find_path(walked_entry(), any_angle_caches_, source,
-                                                    start, goal, plan.any_angle_options);
+    AnyAnglePathResult result =
+        any_angle_find_path(walked_entry(), any_angle_caches_, source, start, goal,
+                            plan.any_angle_options, plan.snapper ? &*plan.snapper : nullptr);
     explain(result.path);
     to_proto(result.path, &response);
     response.clear_precise_points();
@@ -821,8 +823,8 @@ grpc::Status PathfinderService::find_path_planned(FindPathPlan& plan, pathcore::
     response.set_cache_hit(true);
     return grpc::Status::OK;
   }
-  CachedPathResult result =
-      cached_find_path(walked_entry(), source, start, goal, plan.options, &key.field);
+  CachedPathResult result = cached_find_path(walked_entry(), source, start, goal, plan.options,
+                                             &key.field, plan.snapper ? &*plan.snapper : nullptr);
   explain(result.path);
   to_proto(result.path, &response);
   response.set_mask_revision(entry.revision);

@@ -24,6 +24,7 @@
 #include "runtime/metrics.h"
 #include "service/any_angle_find_path.h"
 #include "service/cached_find_path.h"
+#include "service/endpoint_snapping.h"
 #include "service/in_flight_calls.h"
 #include "service/raw_call.h"
 #include "service/reachable_wire.h"
@@ -43,9 +44,11 @@ struct ServiceLimits {
   // request, may carry (more: RESOURCE_EXHAUSTED).
   int max_line_pairs = kDefaultMaxLinePairs;
   int max_nearest_points = kDefaultMaxNearestPoints;
-  // NearestWalkable's distance transforms kept (LRU; 0 disables caching).
+  // NearestWalkable's distance transforms, which snapping shares, kept (LRU;
+  // 0 disables caching: every snapped call then builds its own).
   std::size_t nearest_entries = 64;
-  // Component labellings kept for Reachable (LRU; 0 disables caching).
+  // Component labellings kept for Reachable, NearestWalkable and snapping
+  // (LRU; 0 disables caching).
   std::size_t component_cache_entries = 64;
   // Stitched StandardMove answers kept (LRU; 0 disables caching).
   std::size_t route_cache_entries = 4096;
@@ -97,13 +100,14 @@ struct ServiceLimits {
 // Work whose cost grows with the mask runs on the compute pool
 // (limits.compute_threads threads at a lower priority, a bounded queue), never
 // on gRPC's threads: flood fills (cold FindPath), component labelling
-// (Reachable on labels not cached), StandardMove's stitched searches, image
-// decoding and the store writes of UploadMask and PatchMask, and GetMask's
-// area grids. A call the queue cannot take is refused with RESOURCE_EXHAUSTED
-// at once; a queued call that expires or is cancelled is answered so without
-// running, and a running search stops at its next interrupt check. Health
-// checks, cache hits, ListMasks and GetMask without areas are answered on
-// gRPC's threads and never wait behind heavy work.
+// (Reachable on labels not cached), snapping's tables and long goal searches,
+// StandardMove's stitched searches, image decoding and the store writes of
+// UploadMask and PatchMask, and GetMask's area grids. A call the queue cannot
+// take is refused with RESOURCE_EXHAUSTED at once; a queued call that expires
+// or is cancelled is answered so without running, and a running search stops
+// at its next interrupt check. Health checks, cache hits, ListMasks and
+// GetMask without areas are answered on gRPC's threads and never wait behind
+// heavy work.
 //
 // FindPath runs in two places. On gRPC's thread: validation, the beeline
 // short-cut, and paths on cached fields (the warm path). A call that needs a
@@ -113,6 +117,10 @@ struct ServiceLimits {
 // Fills are shared (FieldFlights: one fill per field, the other callers
 // wait without a thread) and stop when no caller wants them any more
 // (deadline passed, cancelled): such calls end DEADLINE_EXCEEDED/CANCELLED.
+// Snapping (snap_to_reachable) looks its ends up in tables built once per
+// mask revision, areas and clearance (endpoint_snapping.h: NearestWalkable's
+// transform and Reachable's labels) on the compute pool; once they are
+// cached, a snapped call is answered where an unsnapped one would be.
 //
 // BatchFindPaths (batch_find_paths.cc) answers every start with FindPath's
 // own code: up to 32 starts on a cached field on gRPC's thread; more starts,
@@ -260,6 +268,8 @@ class PathfinderService final : public RawPathfinderService {
     AnyAngleOptions any_angle_options;  // any-angle paths
     std::optional<FieldKey> goal_key;   // grid paths' field
     std::optional<UsableEntry> usable;  // with clearance, once needed
+    // With snap_to_reachable: the ends' lookups, shared by a batch's starts.
+    std::optional<EndpointSnapper> snapper;
   };
   // Validates request's options, goal and (when not null) start, finds the
   // mask and checks expected_revision: the errors FindPath answers.
@@ -328,7 +338,7 @@ class PathfinderService final : public RawPathfinderService {
   AnyAngleCaches any_angle_caches_{cache_.budget(), limits_.any_angle_mesh_entries};
   // The usable pixels of requests with agent clearance, charged to the same budget.
   UsableMaskCache usable_masks_{cache_.budget(), "usable_masks", limits_.usable_mask_entries};
-  // NearestWalkable's distance transforms, charged to the same budget.
+  // NearestWalkable's and snapping's distance transforms, charged to the same budget.
   NearestCache nearest_{cache_.budget(), "nearest", limits_.nearest_entries};
   // Fills in progress, one per field (single flight), and usable-mask builds.
   FieldFlights flights_;

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -21,6 +22,7 @@
 #include "pathfinding/v1/pathfinding.grpc.pb.h"
 #include "service/pathfinder_service.h"
 #include "store/file_mask_store.h"
+#include "support/clearance_reference.h"
 #include "support/loopback_service.h"
 #include "support/random_mask.h"
 #include "support/reference.h"
@@ -188,6 +190,175 @@ TEST_F(BatchFindPathsServiceTest, EveryAnswerIsWhatFindPathAnswersForItsStart) {
     }
   }
   EXPECT_GT(compared, 1000);
+}
+
+// The pixel nearest to target (Euclidean, ties to the first in row-major
+// order) among those `allowed` flags, by scanning them all.
+std::optional<pathcore::Point> brute_nearest(const pathcore::Mask& mask,
+                                             const std::vector<bool>& allowed,
+                                             pathcore::Point target) {
+  std::optional<pathcore::Point> best;
+  std::int64_t best_squared = 0;
+  for (std::int32_t y = 0; y < static_cast<std::int32_t>(mask.height()); ++y) {
+    for (std::int32_t x = 0; x < static_cast<std::int32_t>(mask.width()); ++x) {
+      if (!allowed[static_cast<std::size_t>(y) * mask.width() + static_cast<std::size_t>(x)]) {
+        continue;
+      }
+      const std::int64_t dx = x - target.x;
+      const std::int64_t dy = y - target.y;
+      if (!best || dx * dx + dy * dy < best_squared) {
+        best = pathcore::Point{x, y};
+        best_squared = dx * dx + dy * dy;
+      }
+    }
+  }
+  return best;
+}
+
+TEST_F(BatchFindPathsServiceTest, SnappedEndsAreTheNearestReachablePixelsOfABruteForce) {
+  // Batches with blocked goals and blocked starts (small ones on gRPC's
+  // thread, large ones on the pool; cold tables, then warm) and single
+  // FindPath calls, every smoothing mode, corner rule and a clearance: each
+  // path starts at the start's nearest walkable (usable) pixel and ends at
+  // the pixel nearest the goal that a textbook flood fill from there reaches.
+  start();
+  std::mt19937_64 rng(5150);
+  int starts_moved = 0;
+  int goals_moved = 0;
+  int compared = 0;
+  for (int map = 0; map < 4; ++map) {
+    const std::string name = "snap-" + std::to_string(map);
+    store_->put(name, pathtest::random_mask(rng, 44 + map * 3, 30 + map * 2, 0.42, 3));
+    const pathcore::Mask mask = *store_->get(name)->mask;
+    for (auto connectivity : {pb::CONNECTIVITY_FOUR, pb::CONNECTIVITY_EIGHT}) {
+      for (bool cutting : {false, true}) {
+        for (auto smoothing : {pb::SMOOTHING_NONE, pb::SMOOTHING_SIMPLIFY, pb::SMOOTHING_BEAUTIFY,
+                               pb::SMOOTHING_ANY_ANGLE}) {
+          for (double clearance : {0.0, 1.5}) {
+            const pathcore::AreaSet enabled = (map % 2 == 0) ? pathcore::kAllAreas : 0b0110;
+            const pathcore::Mask walked =
+                clearance == 0 ? mask
+                               : pathtest::mask_of_usable(
+                                     mask, pathtest::reference_usable(mask, enabled, clearance));
+            std::vector<bool> walkable(walked.pixel_count());
+            for (std::size_t i = 0; i < walkable.size(); ++i) {
+              walkable[i] = ((enabled >> walked.areas()[i]) & 1U) != 0;
+            }
+            // What joins pixels: any-angle paths join what four neighbours
+            // do, eight with corner cutting.
+            const bool grid_cutting = connectivity == pb::CONNECTIVITY_EIGHT && cutting;
+            const pathtest::Diagonals diagonals =
+                smoothing == pb::SMOOTHING_ANY_ANGLE
+                    ? (cutting ? pathtest::Diagonals::kAlways : pathtest::Diagonals::kNone)
+                : connectivity == pb::CONNECTIVITY_FOUR ? pathtest::Diagonals::kNone
+                : grid_cutting                          ? pathtest::Diagonals::kAlways
+                                                        : pathtest::Diagonals::kBothSidesFree;
+            // Mostly blocked goals; starts of both kinds.
+            pathcore::Point goal = pathtest::random_point(rng, mask);
+            for (int tries = 0;
+                 tries < 50 && walkable[goal.y * mask.width() + goal.x] && compared % 4 != 0;
+                 ++tries) {
+              goal = pathtest::random_point(rng, mask);
+            }
+            pb::BatchFindPathsRequest r;
+            r.set_mask(name);
+            *r.mutable_goal() = point(goal);
+            r.set_enabled_areas(enabled);
+            r.set_connectivity(connectivity);
+            r.set_allow_corner_cutting(cutting);
+            r.set_smoothing(smoothing);
+            r.set_snap_to_reachable(true);
+            r.set_clearance(clearance);
+            const int starts = (compared % 3 == 0) ? 10 : 50;
+            for (int i = 0; i < starts; ++i) {
+              *r.add_starts() = point(pathtest::random_point(rng, mask));
+            }
+            // Cold tables, then cached ones; then single FindPath calls.
+            for (int round = 0; round < 3; ++round) {
+              pb::BatchFindPathsResponse response;
+              if (round < 2) {
+                ASSERT_TRUE(batch(r, response).ok());
+                ASSERT_EQ(response.paths_size(), r.starts_size());
+              } else {
+                for (int i = 0; i < 6; ++i) {
+                  ASSERT_TRUE(find(single(r, r.starts(i)), *response.add_paths()).ok());
+                }
+              }
+              for (int i = 0; i < response.paths_size(); ++i) {
+                const pathcore::Point from_request{r.starts(i).x(), r.starts(i).y()};
+                const pb::FindPathResponse& path = response.paths(i);
+                SCOPED_TRACE(testing::Message()
+                             << name << " connectivity " << connectivity << " cutting " << cutting
+                             << " smoothing " << smoothing << " clearance " << clearance
+                             << " start (" << from_request.x << "," << from_request.y << ") goal ("
+                             << goal.x << "," << goal.y << ")");
+                const std::optional<pathcore::Point> from =
+                    brute_nearest(walked, walkable, from_request);
+                if (!from) {
+                  EXPECT_FALSE(path.found());
+                  continue;
+                }
+                const pathcore::Point to = *brute_nearest(
+                    walked, pathtest::reference_flood_fill(walked, *from, enabled, diagonals),
+                    goal);
+                ASSERT_TRUE(path.found());
+                ASSERT_GT(path.points_size(), 0);
+                EXPECT_EQ(path.points(0).x(), from->x);
+                EXPECT_EQ(path.points(0).y(), from->y);
+                EXPECT_EQ(path.goal().x(), to.x);
+                EXPECT_EQ(path.goal().y(), to.y);
+                EXPECT_EQ(path.points(path.points_size() - 1).x(), to.x);
+                EXPECT_EQ(path.points(path.points_size() - 1).y(), to.y);
+                EXPECT_EQ(path.start_snapped(), *from != from_request);
+                EXPECT_EQ(path.goal_snapped(), to != goal);
+                starts_moved += *from != from_request ? 1 : 0;
+                goals_moved += to != goal ? 1 : 0;
+                ++compared;
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(compared, 4000);
+  EXPECT_GT(starts_moved, 1300);
+  EXPECT_GT(goals_moved, 2600);
+}
+
+TEST_F(BatchFindPathsServiceTest, SnappingWithBadInputOrNothingWalkableAnswersLikeFindPath) {
+  start();
+  store_->put("blocked", pathcore::Mask(6, 4, std::vector<std::uint8_t>(24, 0)));
+  std::mt19937_64 rng(8);
+  store_->put("random", pathtest::random_mask(rng, 20, 12, 0.5, 2));
+  pb::BatchFindPathsRequest r;
+  r.set_mask("blocked");
+  *r.mutable_goal() = point({5, 3});
+  r.set_snap_to_reachable(true);
+  for (int i = 0; i < 40; ++i) *r.add_starts() = point({i % 6, i % 4});
+  pb::BatchFindPathsResponse response;
+  // No walkable pixel at all: nothing to snap to, every start not found.
+  ASSERT_TRUE(batch(r, response).ok());
+  ASSERT_EQ(response.paths_size(), 40);
+  for (const auto& path : response.paths()) {
+    EXPECT_FALSE(path.found());
+    EXPECT_EQ(path.reason(), pb::PATH_REASON_START_NOT_WALKABLE);
+  }
+  // Points outside, and areas no pixel has, answer FindPath's errors.
+  r.set_mask("random");
+  *r.mutable_starts(7) = point({20, 0});
+  grpc::Status status = batch(r, response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("starts[7]"));
+  *r.mutable_starts(7) = point({0, 0});
+  *r.mutable_goal() = point({0, -1});
+  status = batch(r, response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("goal"));
+  *r.mutable_goal() = point({3, 3});
+  r.set_enabled_areas(1ULL << 7);  // an area the mask does not have
+  ASSERT_TRUE(batch(r, response).ok());
+  for (const auto& path : response.paths()) EXPECT_FALSE(path.found());
 }
 
 TEST_F(BatchFindPathsServiceTest, GridCostsAndFoundAgreeWithATextbookDijkstra) {

@@ -11,8 +11,11 @@
 
 #include "cache/field_cache.h"
 #include "cache/field_flights.h"
+#include "cache/nearest_cache.h"
+#include "cache/query_caches.h"
 #include "pathcore/distance_field.h"
 #include "pathcore/path.h"
+#include "service/endpoint_snapping.h"
 #include "support/random_mask.h"
 
 namespace pathserver {
@@ -318,9 +321,9 @@ TEST_F(FillingSourceTest, AnExpiredWaiterIsAnsweredAndTheFillStopsWhenNobodyIsLe
 namespace pathserver {
 namespace {
 
-// Snapping scans the mask: never on gRPC's threads (the warm source sends the
-// call to the compute pool even when the field is cached), and stopped like a
-// fill once the request is gone.
+// Without a snapper (tests and tools), snapping scans the mask: never on
+// gRPC's threads (the warm source sends the call to the compute pool even
+// when the field is cached), and stopped like a fill once the request is gone.
 class SnappingScanTest : public ::testing::Test {
  protected:
   // 1024x256, walled at x 512: the left part cannot reach the right one.
@@ -367,6 +370,84 @@ TEST_F(SnappingScanTest, AGoneRequestStopsTheScan) {
   FillingSource filling(cache_, flights_, request);
   EXPECT_THROW((void)cached_find_path(entry_, filling, start_, goal_, options(true)), RequestGone);
   EXPECT_GE(request->polls, 1);
+}
+
+// With an EndpointSnapper (the server's calls), snapping looks its ends up in
+// tables built once on the compute pool: a warm source then answers snapped
+// calls itself, unless a goal's ring search may read many pixels.
+class SnappingLookupTest : public SnappingScanTest {
+ protected:
+  NearestCache transforms_{cache_.budget(), "nearest", 8};
+  ComponentCache labels_{cache_.budget(), "labels", 8};
+  EndpointSnapper snapper_{transforms_, labels_};
+
+  CachedPathResult find(FieldSource& source, pathcore::Point start, pathcore::Point goal) {
+    return cached_find_path(entry_, source, start, goal, options(true), nullptr, &snapper_);
+  }
+  // The scanning snap (pathcore::snap_endpoints), built independently of the tables.
+  pathcore::SnappedEndpoints scanned(pathcore::Point start, pathcore::Point goal) const {
+    return *pathcore::snap_endpoints(*entry_.mask, options(true).field, start, goal, std::nullopt);
+  }
+};
+
+TEST_F(SnappingLookupTest, OnlyTheTableBuildsAndLongRingSearchesGoToTheComputePool) {
+  const pathcore::Point on_wall{512, 200};      // nearest walkable pixels tie left and right
+  const pathcore::Point blocked_start{512, 5};  // on the wall too
+  CacheOnlySource warm(cache_);
+  EXPECT_THROW((void)find(warm, blocked_start, on_wall), NeedsFill);  // tables not built
+  {
+    FillingSource filling(cache_, flights_, std::make_shared<FakeRequest>());
+    const CachedPathResult cold = find(filling, blocked_start, on_wall);
+    ASSERT_TRUE(cold.path.found);
+    EXPECT_EQ(cold.path.points.front(), scanned(blocked_start, on_wall).start);
+    EXPECT_EQ(cold.path.goal, scanned(blocked_start, on_wall).goal);
+  }
+  EXPECT_EQ(transforms_.size(), 1U);
+  EXPECT_EQ(labels_.size(), 1U);
+  // Tables and the snapped goal's field cached: answered warm.
+  const CachedPathResult warm_answer = find(warm, blocked_start, on_wall);
+  ASSERT_TRUE(warm_answer.path.found);
+  EXPECT_EQ(warm_answer.path.points.front(), scanned(blocked_start, on_wall).start);
+  EXPECT_EQ(warm_answer.path.goal, scanned(blocked_start, on_wall).goal);
+
+  // The goal right of the wall, the start left of it: its nearest pixel the
+  // start reaches is 89 pixels away, across ring after ring.
+  EXPECT_THROW((void)find(warm, start_, goal_), NeedsFill);
+  FillingSource filling(cache_, flights_, std::make_shared<FakeRequest>());
+  const CachedPathResult far = find(filling, start_, goal_);
+  ASSERT_TRUE(far.path.found);
+  EXPECT_EQ(far.path.points.front(), start_);
+  EXPECT_EQ(far.path.goal, scanned(start_, goal_).goal);
+}
+
+TEST_F(SnappingLookupTest, AGoalIsSnappedOncePerStartComponent) {
+  // The goal right of the wall needs a long search for starts left of it:
+  // once done, another start of the same component gets the goal remembered
+  // (the warm source, which refuses long searches, answers it), while a
+  // snapper that has not snapped this goal sends the search to the pool.
+  const pathcore::FieldOptions reach = options(true).field;
+  FillingSource filling(cache_, flights_, std::make_shared<FakeRequest>());
+  const auto first = snapper_.snap(entry_, filling, reach, 0, start_, goal_);
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first->goal, scanned(start_, goal_).goal);
+  CacheOnlySource warm(cache_);
+  const pathcore::Point other_start{300, 250};
+  const auto second = snapper_.snap(entry_, warm, reach, 0, other_start, goal_);
+  ASSERT_TRUE(second);
+  EXPECT_EQ(second->start, other_start);
+  EXPECT_EQ(second->goal, scanned(other_start, goal_).goal);
+  EndpointSnapper fresh(transforms_, labels_);
+  EXPECT_THROW((void)fresh.snap(entry_, warm, reach, 0, other_start, goal_), NeedsFill);
+}
+
+TEST_F(SnappingLookupTest, AGoneRequestStopsTheTableBuildAndCachesNothing) {
+  auto request = std::make_shared<FakeRequest>();
+  request->on_gone = [](int) { return expired(); };
+  FillingSource filling(cache_, flights_, request);
+  EXPECT_THROW((void)find(filling, {512, 5}, goal_), RequestGone);
+  EXPECT_GE(request->polls, 1);
+  EXPECT_EQ(transforms_.size(), 0U);
+  EXPECT_EQ(flights_.size(), 0U);
 }
 
 }  // namespace
