@@ -1,6 +1,7 @@
 #include "cache/any_angle_caches.h"
 
 #include <functional>
+#include <string>
 
 #include "cache/hash_mix.h"
 
@@ -21,6 +22,24 @@ std::size_t AnyAngleGoalKeyHash::operator()(const AnyAngleGoalKey& key) const {
                      (static_cast<std::uint64_t>(static_cast<std::uint32_t>(key.goal.x)) << 32) |
                      static_cast<std::uint32_t>(key.goal.y)));
   return seed;
+}
+
+FieldKey any_angle_structure_flight_key(const AnyAngleGraphKey& key) {
+  FieldKey flight;
+  flight.mask = key.mask;
+  flight.revision = key.revision;
+  flight.enabled = key.enabled;
+  flight.allow_corner_cutting = key.allow_corner_cutting;
+  flight.clearance = key.clearance;
+  flight.goal = {-2, -2};
+  return flight;
+}
+
+std::string any_angle_structure_name(const AnyAngleGraphKey& key) {
+  std::string name =
+      "any-angle structure for mask '" + key.mask + "' rev " + std::to_string(key.revision);
+  if (key.clearance != 0) name += " (clearance " + std::to_string(key.clearance) + ")";
+  return name;
 }
 
 }  // namespace pathserver

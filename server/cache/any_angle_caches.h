@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
@@ -8,6 +9,7 @@
 #include <unordered_set>
 
 #include "cache/cache_budget.h"
+#include "cache/field_cache.h"
 #include "cache/lru_cache.h"
 #include "pathcore/any_angle.h"
 #include "pathcore/mask.h"
@@ -31,6 +33,13 @@ struct AnyAngleGraphKey {
 struct AnyAngleGraphKeyHash {
   [[nodiscard]] std::size_t operator()(const AnyAngleGraphKey& key) const;
 };
+
+// The FieldFlights key under which the any-angle structure for `key` is
+// built, once for concurrent requests: goal (-2, -2), which no field (and no
+// usable mask's flight, at (-1, -1)) has.
+[[nodiscard]] FieldKey any_angle_structure_flight_key(const AnyAngleGraphKey& key);
+// "any-angle structure for mask 'x' rev 3", for answers and progress.
+[[nodiscard]] std::string any_angle_structure_name(const AnyAngleGraphKey& key);
 
 // A goal's distance table is only valid against the graph it was built from.
 struct AnyAngleGoalKey {
@@ -93,6 +102,9 @@ struct AnyAngleCaches {
 
   AnyAngleGraphCache graphs;
   AnyAngleGoalCache goals;
+  // Any-angle structures built (service/any_angle_find_path.cc's
+  // any_angle_structure), for metrics: a prepared mask's queries build none.
+  std::atomic<std::uint64_t> structures_built{0};
 
  private:
   std::mutex building_mutex_;

@@ -3,12 +3,15 @@
 #include <grpcpp/support/status.h>
 
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "cache/build_progress.h"
 #include "cache/field_cache.h"
 
 namespace pathserver {
@@ -40,21 +43,40 @@ class FieldRequest {
   }
 };
 
-// One fill under way, shared by every request that needs its key.
+// One fill (or other shared build) under way, shared by every request that
+// needs its key.
 struct Flight {
   FieldKey key;
+  // What is built and how far (set when the flight is made, then reported by the builder).
+  BuildProgress progress;
+  // The leader's say: when nobody wants the result any more, the build still
+  // goes on for the cache (the default), unless this is false (the cache's
+  // budget could not hold it).
+  bool finish_for_cache = true;
+  // The mask revision it is for was replaced or deleted (FieldFlights::mark_stale).
+  std::atomic<bool> stale{false};
   // Guarded by FieldFlights' mutex:
   std::vector<std::shared_ptr<FieldRequest>> waiters;  // parked until the field is final
   bool served = false;  // an answer was traced on it: finish it for the cache regardless
+  // The leader gave up and was answered (poll): not asked again. Only the
+  // leader's thread reads and writes it.
+  bool leader_answered = false;
 };
+
+// What a field's flight builds, for answers and progress:
+// "distance field for mask 'x' rev 3 toward (5, 7)".
+[[nodiscard]] std::string field_build_name(const FieldKey& key);
 
 // Single flight for distance fields: at most one fill per FieldKey at a time.
 // The first request to miss leads (fills on its compute thread); the others
 // park on the flight without holding a thread, and are answered from the
 // half-built field as their starts settle (serve_partial) or resumed with the
-// final field. While filling, the leader calls poll(), which answers the waiters
-// whose deadline passed (or that were cancelled) and tells the fill to stop
-// once nobody is left who needs it. Thread-safe.
+// final field. While filling, the leader calls poll(), which answers the
+// waiters whose deadline passed (or that were cancelled) with what is being
+// built and how far, and tells the fill to stop only when the server stops,
+// or when nobody is left who needs it and the result is not to be cached
+// (its revision is gone, or Flight::finish_for_cache is false): work a
+// deadline gave up on lands in the cache for the next call. Thread-safe.
 class FieldFlights {
  public:
   FieldFlights() = default;
@@ -63,14 +85,18 @@ class FieldFlights {
 
   // The flight for key: a new one led by the caller (leader = true), or the
   // one under way with `request` parked on it (leader = false).
+  // `what`: what the flight builds, for answers (default: field_build_name(key)).
   [[nodiscard]] std::shared_ptr<Flight> lead_or_wait(const FieldKey& key,
                                                      const std::shared_ptr<FieldRequest>& request,
-                                                     bool& leader);
+                                                     bool& leader, std::string what = {});
   // The leader's interrupt check. Answers (abandon) every waiter that is gone,
   // and `leader` too when it is gone (leader may be null once it was
-  // answered). True when the fill should stop: the server is stopping, or no
-  // answer was traced on the fill yet and neither the leader nor any waiter
-  // wants it. The flight is then removed (nobody can join it any more).
+  // answered), a deadline's answer naming the build and its progress
+  // (gave_up_waiting). True when the fill should stop: the server is
+  // stopping, or no answer was traced on the fill yet, neither the leader
+  // nor any waiter wants it and it is not to be finished for the cache
+  // (stale revision, or !finish_for_cache). The flight is then removed
+  // (nobody can join it any more).
   [[nodiscard]] bool poll(Flight& flight, FieldRequest* leader);
   // An answer was traced on the partial field: the rest is finished for the cache.
   void mark_served(Flight& flight);
@@ -81,6 +107,14 @@ class FieldFlights {
   // The fill is over: removes the flight and resumes its waiters with field
   // (nullptr when the fill failed or was interrupted).
   void complete(Flight& flight, const FieldPtr& field);
+
+  // Flights for revisions of `mask` below first_live_revision (replaced or
+  // deleted) stop at their next poll() once nobody waits for them.
+  void mark_stale(const std::string& mask, std::uint64_t first_live_revision);
+  // Calls answered DEADLINE_EXCEEDED by poll() while waiting for a build (metrics).
+  [[nodiscard]] std::uint64_t deadline_give_ups() const {
+    return deadline_give_ups_.load(std::memory_order_relaxed);
+  }
 
   // Fills stop at their next poll(), even ones finishing for the cache.
   void stop() { stopping_.store(true, std::memory_order_relaxed); }
@@ -94,6 +128,14 @@ class FieldFlights {
   mutable std::mutex mutex_;
   std::unordered_map<FieldKey, std::shared_ptr<Flight>, FieldKeyHash> flights_;
   std::atomic<bool> stopping_{false};
+  std::atomic<std::uint64_t> deadline_give_ups_{0};
 };
+
+// The answer of a call that gives up waiting for `flight` for reason `why`:
+// a deadline's names what is built and how far, and that it goes on
+// ("deadline exceeded while waiting: any-angle structure for mask 'x' rev 3:
+// 40% built; the build goes on, a later call finds it cached"); other
+// reasons are kept as they are.
+[[nodiscard]] grpc::Status gave_up_waiting(const grpc::Status& why, const Flight& flight);
 
 }  // namespace pathserver

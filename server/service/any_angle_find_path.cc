@@ -41,16 +41,10 @@ AnyAnglePathResult between(const MaskEntry& entry, AnyAngleCaches& caches, Field
   AnyAngleGoalKey key{{entry.name, entry.revision, options.enabled, options.allow_corner_cutting,
                        options.clearance},
                       goal};
-  bool hit = true;
-  std::shared_ptr<const pathcore::AnyAngleGraph> graph = caches.graphs.get(key.graph);
-  if (!graph) {
-    hit = false;
-    graph = run_heavy(source, [&](const std::function<bool()>& interrupt) {
-      return std::make_shared<const pathcore::AnyAngleGraph>(pathcore::AnyAngleGraph::build(
-          mask, options.enabled, options.allow_corner_cutting, interrupt));
-    });
-    caches.graphs.put(key.graph, graph);
-  }
+  bool built = false;
+  std::shared_ptr<const pathcore::AnyAngleGraph> graph =
+      any_angle_structure(entry, caches, source, key.graph, built);
+  bool hit = !built;
   std::shared_ptr<const pathcore::AnyAngleGoalTable> table = caches.goals.get(key);
   // A table cached against an evicted and rebuilt graph still fits it: the
   // graph is a function of its key, so its corners are the same.
@@ -96,6 +90,29 @@ AnyAnglePathResult between(const MaskEntry& entry, AnyAngleCaches& caches, Field
 }
 
 }  // namespace
+
+std::shared_ptr<const pathcore::AnyAngleGraph> any_angle_structure(const MaskEntry& entry,
+                                                                   AnyAngleCaches& caches,
+                                                                   FieldSource& source,
+                                                                   const AnyAngleGraphKey& key,
+                                                                   bool& built) {
+  built = false;
+  std::shared_ptr<const pathcore::AnyAngleGraph> graph = caches.graphs.get(key);
+  if (graph) return graph;
+  source.build_shared(
+      any_angle_structure_flight_key(key), any_angle_structure_name(key),
+      [&](const std::function<bool()>& interrupt, const pathcore::ProgressReport& progress) {
+        graph = caches.graphs.get(key);  // another request may have built it since the miss
+        if (graph) return;
+        graph = std::make_shared<const pathcore::AnyAngleGraph>(pathcore::AnyAngleGraph::build(
+            *entry.mask, key.enabled, key.allow_corner_cutting, interrupt, progress));
+        caches.graphs.put(key, graph);
+        caches.structures_built.fetch_add(1, std::memory_order_relaxed);
+        built = true;
+      });
+  if (!graph) graph = caches.graphs.get(key);  // a parked call's rerun never gets here
+  return graph;
+}
 
 AnyAnglePathResult any_angle_find_path(const MaskEntry& entry, AnyAngleCaches& caches,
                                        FieldSource& source, pathcore::Point start,

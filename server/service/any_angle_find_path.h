@@ -1,5 +1,6 @@
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "cache/any_angle_caches.h"
@@ -31,6 +32,18 @@ struct AnyAnglePathResult {
   bool cache_hit = false;  // the graph and the goal's table both came from the cache
 };
 
+// The any-angle structure for `key` (built on entry's mask, which for a key
+// with clearance is the usable entry): from `caches`, else built through
+// source.build_shared (once at a time per key; on the compute pool; it
+// outlives a caller that gives up waiting, whose answer names it and its
+// progress, and lands in `caches`) and cached. built: this call built it.
+// Throws what build_shared throws (NeedsFill on gRPC's thread, Parked,
+// RequestGone). The one place FindPath and PrepareMask get the structure:
+// the engine's per-mask build and its cache live behind it.
+[[nodiscard]] std::shared_ptr<const pathcore::AnyAngleGraph> any_angle_structure(
+    const MaskEntry& entry, AnyAngleCaches& caches, FieldSource& source,
+    const AnyAngleGraphKey& key, bool& built);
+
 // FindPath with SMOOTHING_ANY_ANGLE on a stored mask (or a usable entry for
 // clearance): the graph for (mask, revision, areas, corner rule, clearance)
 // from `caches`, built on a miss; the goal's distance table from `caches`,
@@ -41,10 +54,10 @@ struct AnyAnglePathResult {
 // either table. Builds and snapping scans ask `source` first
 // (FieldSource::begin_scan): on gRPC's thread (CacheOnlySource) it throws
 // NeedsFill, so the call moves to the compute pool and runs again there,
-// where the builds poll the call's deadline, cancellation and shutdown (an
-// interrupted build throws RequestGone and is not cached). Concurrent misses
-// of one graph each build it (no single flight, unlike fields); the cache
-// keeps the last.
+// where the builds poll the call's deadline, cancellation and shutdown. The
+// graph is built once for concurrent misses and outlives its callers
+// (any_angle_structure); a goal's search is the call's own and stops with it
+// (RequestGone, nothing kept).
 //
 // An unwalkable start or goal, or ends no path joins: found = false, or with
 // snap_to_reachable the ends move as pathcore::snap_endpoints moves them for

@@ -95,24 +95,35 @@ std::function<bool()> FillingSource::begin_scan() {
   return [this] { return flights_.stopping() || (request_ != nullptr && !request_->gone().ok()); };
 }
 
-void FillingSource::build_once(const FieldKey& flight_key, const std::function<void()>& build) {
+void FillingSource::build_shared(const FieldKey& flight_key, const std::string& what,
+                                 const SharedBuild& build) {
   if (request_ == nullptr) {  // nobody to park: a private build
-    build();
+    build({}, {});
     return;
   }
   bool leader = false;
-  const std::shared_ptr<Flight> flight = flights_.lead_or_wait(flight_key, request_, leader);
+  const std::shared_ptr<Flight> flight = flights_.lead_or_wait(flight_key, request_, leader, what);
   if (!leader) {
     cache_.record_shared_wait();
     throw Parked{};
   }
+  // Without a budget nothing is kept: no reason to build for nobody.
+  flight->finish_for_cache = cache_.budget_bytes() != 0;
+  const std::function<bool()> interrupt = [this, f = flight.get()] {
+    return flights_.poll(*f, request_.get());
+  };
   try {
-    build();
+    build(interrupt, flight->progress.reporter());
+  } catch (const pathcore::Interrupted&) {
+    // poll() removed the flight and answered its waiters: nothing was kept.
+    throw RequestGone{};
   } catch (...) {
     flights_.complete(*flight, nullptr);
     throw;
   }
   flights_.complete(*flight, nullptr);  // no field: the waiters run again and find it
+  // Answered while building (gave up waiting): the build was for the cache only.
+  if (!request_->gone().ok()) throw RequestGone{};
 }
 
 FieldLease PartialSource::field(const FieldKey& key, const MaskEntry& /*entry*/,
@@ -181,6 +192,10 @@ FieldLease FillingSource::lead(const std::shared_ptr<Flight>& flight, const Mask
     if (request_ != nullptr) {
       fill->builder.set_interrupt(
           [this, f = flight.get()] { return flights_.poll(*f, request_.get()); });
+      fill->builder.set_progress(flight->progress.reporter());
+      // Finished for the cache after its callers give up only when it can be kept
+      // (a field takes at least 2 bytes per pixel).
+      flight->finish_for_cache = cache_.budget_bytes() >= 2 * entry.mask->pixel_count();
     }
     if (whole_fields_) {
       fill->builder.finish();

@@ -248,7 +248,7 @@ class PathfinderService::FieldJob final
     if (answered_.load(std::memory_order_acquire)) {
       return {grpc::StatusCode::CANCELLED, "already answered"};
     }
-    return service_.call_gone(stream_.context());
+    return service_.waiting_call_gone(stream_.context());
   }
 
   void abandon(const grpc::Status& status) override {

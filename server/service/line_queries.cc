@@ -40,9 +40,10 @@ class PoolBuildSource final : public FieldSource {
                                  pathcore::Point /*start*/) override {
     throw std::logic_error("line queries use no distance field");
   }
-  void build_once(const FieldKey& /*flight_key*/, const std::function<void()>& build) override {
+  void build_shared(const FieldKey& /*flight_key*/, const std::string& /*what*/,
+                    const SharedBuild& build) override {
     if (interrupt_ == nullptr) throw NeedsComputePool{};
-    build();
+    build({}, {});
   }
 
  private:

@@ -181,6 +181,13 @@ grpc::Status PathfinderService::call_gone(grpc::CallbackServerContext& ctx) cons
   return grpc::Status::OK;
 }
 
+grpc::Status PathfinderService::waiting_call_gone(grpc::CallbackServerContext& ctx) const {
+  if (std::chrono::system_clock::now() + kGiveUpMargin >= ctx.deadline()) {
+    return {grpc::StatusCode::DEADLINE_EXCEEDED, "deadline exceeded before the answer was ready"};
+  }
+  return call_gone(ctx);
+}
+
 grpc::Status PathfinderService::busy() const {
   return {grpc::StatusCode::RESOURCE_EXHAUSTED,
           "server busy: " + std::to_string(pool_.max_queued()) +
@@ -313,6 +320,8 @@ PathfinderService::~PathfinderService() {
 
 void PathfinderService::drop_stale_caches(const std::string& mask,
                                           std::uint64_t first_live_revision) {
+  // Builds for the old revisions stop once nobody waits for them.
+  flights_.mark_stale(mask, first_live_revision);
   cache_.erase_mask(mask, first_live_revision);
   query_caches_.erase_mask(mask);
   any_angle_caches_.erase_mask(mask);
@@ -337,7 +346,7 @@ class PathfinderService::FindPathCall final
     if (answered_.load(std::memory_order_acquire)) {
       return {grpc::StatusCode::CANCELLED, "already answered"};
     }
-    return service_.call_gone(call_.context());
+    return service_.waiting_call_gone(call_.context());
   }
 
   void abandon(const grpc::Status& status) override { answer(status); }

@@ -113,8 +113,12 @@ struct ServiceLimits {
 // cached (any_angle_find_path.h); with both cached it is answered on gRPC's
 // thread.
 // Fills are shared (FieldFlights: one fill per field, the other callers
-// wait without a thread) and stop when no caller wants them any more
-// (deadline passed, cancelled): such calls end DEADLINE_EXCEEDED/CANCELLED.
+// wait without a thread); a caller that gives up waiting (deadline, cancel)
+// ends DEADLINE_EXCEEDED/CANCELLED, its answer naming the build and its
+// progress, while the fill goes on to the end for the cache (it stops at
+// shutdown, when its mask revision is replaced or deleted, or when the
+// cache could not keep it). Any-angle structures and usable masks are built
+// the same way (FieldSource::build_shared).
 //
 // BatchFindPaths (batch_find_paths.cc) answers every start with FindPath's
 // own code: up to 32 starts on a cached field on gRPC's thread; more starts,
@@ -136,7 +140,11 @@ using RawPathfinderService = pathfinding::v1::Pathfinder::WithRawCallbackMethod_
                                     pathfinding::v1::Pathfinder::WithRawCallbackMethod_GetField<
                                         pathfinding::v1::Pathfinder::WithRawCallbackMethod_LineOfSight<
                                             pathfinding::v1::Pathfinder::WithRawCallbackMethod_NearestWalkable<
-                                                pathfinding::v1::Pathfinder::CallbackService>>>>>>>>>>>>;
+                                                pathfinding::v1::Pathfinder::WithRawCallbackMethod_PrepareMask<
+                                                    pathfinding::v1::Pathfinder::CallbackService>>>>>>>>>>>>>;
+
+// How long before its deadline a call gives up waiting for a shared build.
+inline constexpr std::chrono::milliseconds kGiveUpMargin{20};
 
 // Thrown by a handler body on gRPC's thread when its call needs heavy work:
 // the call is handed to the compute pool and the body run again there.
@@ -167,6 +175,15 @@ class PathfinderService final : public RawPathfinderService {
   }
   [[nodiscard]] std::size_t route_cache_entries() const { return query_caches_.routes.size(); }
   [[nodiscard]] std::size_t path_cache_entries() const { return query_caches_.paths.size(); }
+  // Calls that reached their deadline waiting for a shared build, which went
+  // on for the cache (metrics).
+  [[nodiscard]] std::uint64_t build_deadline_give_ups() const {
+    return flights_.deadline_give_ups();
+  }
+  // Any-angle structures built so far (metrics).
+  [[nodiscard]] std::uint64_t any_angle_structures_built() const {
+    return any_angle_caches_.structures_built.load(std::memory_order_relaxed);
+  }
   // Bytes of answers waiting for slow clients (metrics, tests).
   [[nodiscard]] std::size_t pending_answer_bytes() const { return pending_answers_.held(); }
 
@@ -198,6 +215,9 @@ class PathfinderService final : public RawPathfinderService {
   grpc::ServerUnaryReactor* NearestWalkable(grpc::CallbackServerContext* ctx,
                                             const grpc::ByteBuffer* request,
                                             grpc::ByteBuffer* response) override;
+  // In prepare_mask.cc: server streaming, progress messages as stages build.
+  grpc::ServerWriteReactor<grpc::ByteBuffer>* PrepareMask(grpc::CallbackServerContext* ctx,
+                                                          const grpc::ByteBuffer* request) override;
 
  private:
   // Handler bodies. `interrupt` is null on gRPC's thread: a body that needs
@@ -237,6 +257,13 @@ class PathfinderService final : public RawPathfinderService {
                          pathfinding::v1::FindPathResponse& response, FieldSource& source);
 
   class FindPathCall;  // a cold FindPath on the compute pool
+  // PrepareMask (prepare_mask.cc): the request validated, the streaming
+  // call, and its stages on the compute pool.
+  struct PreparePlan;
+  class PrepareStream;
+  class PrepareJob;
+  grpc::Status plan_prepare(const pathfinding::v1::PrepareMaskRequest& request,
+                            PreparePlan& plan) const;
   // GetField (field_stream.cc): the streaming call, the request's validated
   // plan, and its cold part on the compute pool.
   class FieldStream;
@@ -300,6 +327,11 @@ class PathfinderService final : public RawPathfinderService {
   // Why a call's work should stop (deadline passed, cancelled, server
   // stopping), or OK while it is still wanted.
   [[nodiscard]] grpc::Status call_gone(grpc::CallbackServerContext& ctx) const;
+  // call_gone for a call that may wait for a shared build: its deadline counts
+  // kGiveUpMargin early, so that its answer (naming the build and its
+  // progress) reaches the client before the client's own deadline, which
+  // reports a bare DEADLINE_EXCEEDED whatever the server answers later.
+  [[nodiscard]] grpc::Status waiting_call_gone(grpc::CallbackServerContext& ctx) const;
   // RESOURCE_EXHAUSTED: the compute pool's queue is full.
   [[nodiscard]] grpc::Status busy() const;
   // Writes the answer (when `status` is OK), charges a large one to

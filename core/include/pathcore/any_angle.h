@@ -47,10 +47,12 @@ class AnyAngleGraph {
   // enabled is a request's area set (effective_areas is applied).
   // interrupt: called about every 16,384 units of work (pixels scanned, line
   // tests); when it returns true the build stops by throwing Interrupted.
-  // O(corners x visible region of each corner).
+  // O(corners x visible region of each corner). progress, when set, hears
+  // the fraction of corners done, every 1,024 corners.
   [[nodiscard]] static AnyAngleGraph build(const Mask& mask, AreaSet enabled,
                                            bool allow_corner_cutting,
-                                           const std::function<bool()>& interrupt = {});
+                                           const std::function<bool()>& interrupt = {},
+                                           const ProgressReport& progress = {});
 
   [[nodiscard]] std::uint32_t width() const { return width_; }
   [[nodiscard]] std::uint32_t height() const { return height_; }

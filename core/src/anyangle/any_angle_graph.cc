@@ -16,7 +16,8 @@
 namespace pathcore {
 
 AnyAngleGraph AnyAngleGraph::build(const Mask& mask, AreaSet enabled, bool allow_corner_cutting,
-                                   const std::function<bool()>& interrupt) {
+                                   const std::function<bool()>& interrupt,
+                                   const ProgressReport& progress) {
   InterruptCheck check(interrupt);
   AnyAngleGraph graph;
   graph.width_ = mask.width();
@@ -48,6 +49,8 @@ AnyAngleGraph AnyAngleGraph::build(const Mask& mask, AreaSet enabled, bool allow
       graph.corners_.push_back(corner);
     }
     check.after(graph.width_);
+    // The corner scan is a small part of the work: its first tenth.
+    if (progress && j % 256 == 0) progress(0.1 * static_cast<double>(j) / graph.height_);
   }
 
   // Edges: from each corner, the corners in its visible region (a superset
@@ -58,6 +61,9 @@ AnyAngleGraph AnyAngleGraph::build(const Mask& mask, AreaSet enabled, bool allow
   VisibleRegionScan scan(grid);
   const std::size_t budget = region_budget(graph);
   for (std::uint32_t u = 0; u < graph.corners_.size(); ++u) {
+    if (progress && u % 1024 == 0) {
+      progress(0.1 + 0.9 * static_cast<double>(u) / static_cast<double>(graph.corners_.size()));
+    }
     const Corner from = graph.corners_[u];
     const auto consider = [&](std::uint32_t v) {
       if (v <= u || seen[v] == u) return;

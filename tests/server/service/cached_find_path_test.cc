@@ -1,5 +1,6 @@
 #include "service/cached_find_path.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -248,24 +249,77 @@ TEST_F(FillingSourceTest, AParkedRequestIsAnsweredAsSoonAsItsStartIsSettled) {
   EXPECT_EQ(flights_.size(), 0U);
 }
 
-TEST_F(FillingSourceTest, AnExpiredLeaderAloneStopsTheFillAndNothingIsCached) {
+TEST_F(FillingSourceTest, AnExpiredLeaderAloneIsAnsweredAndItsFillGoesOnForTheCache) {
   auto leader = std::make_shared<FakeRequest>();
   leader->on_gone = [](int poll) { return poll >= 3 ? expired() : grpc::Status::OK; };
   {
     FillingSource source(cache_, flights_, leader);
     EXPECT_THROW((void)cached_find_path(entry_, source, start_, goal_, options_), RequestGone);
+    ASSERT_TRUE(leader->abandoned) << "answered at the check that saw the deadline";
+    EXPECT_EQ(leader->abandoned->error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
+    EXPECT_THAT(leader->abandoned->error_message(),
+                ::testing::MatchesRegex(
+                    "deadline exceeded while waiting for distance field for mask '.*' rev 1 "
+                    "toward \\(1023, 1023\\): [0-9]+% built; the build goes on.*"));
+  }  // ~source finishes the fill for the cache
+  EXPECT_EQ(flights_.size(), 0U);
+  EXPECT_EQ(flights_.deadline_give_ups(), 1U);
+  const FieldCacheStats stats = cache_.stats();
+  EXPECT_EQ(stats.fields_computed, 1U);
+  EXPECT_EQ(stats.fills_interrupted, 0U);
+  ASSERT_NE(cache_.peek(key_), nullptr);
+  EXPECT_EQ(cache_.peek(key_)->at(start_), 2046U);
+}
+
+TEST_F(FillingSourceTest, AnExpiredLeaderAloneStopsAFillTheCacheCouldNotKeep) {
+  FieldCache small(1 << 20);  // 1 MiB: a 1024x1024 field takes at least 2 MiB
+  auto leader = std::make_shared<FakeRequest>();
+  leader->on_gone = [](int poll) { return poll >= 3 ? expired() : grpc::Status::OK; };
+  {
+    FillingSource source(small, flights_, leader);
+    EXPECT_THROW((void)cached_find_path(entry_, source, start_, goal_, options_), RequestGone);
   }
   ASSERT_TRUE(leader->abandoned);
   EXPECT_EQ(leader->abandoned->error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
   EXPECT_LE(leader->polls, 5) << "the fill stopped at the check that saw the deadline";
+  EXPECT_EQ(flights_.size(), 0U);
+  EXPECT_EQ(small.stats().fields_computed, 0U);
+  EXPECT_EQ(small.stats().fills_interrupted, 1U);
+}
+
+TEST_F(FillingSourceTest, AFillNobodyWaitsForStopsOnceItsRevisionIsReplaced) {
+  auto leader = std::make_shared<FakeRequest>();
+  leader->on_gone = [&](int poll) {
+    if (poll == 2) flights_.mark_stale(entry_.name, entry_.revision + 1);
+    return poll >= 3 ? expired() : grpc::Status::OK;
+  };
+  {
+    FillingSource source(cache_, flights_, leader);
+    EXPECT_THROW((void)cached_find_path(entry_, source, start_, goal_, options_), RequestGone);
+  }
+  ASSERT_TRUE(leader->abandoned);
   EXPECT_EQ(cache_.size(), 0U);
   EXPECT_EQ(flights_.size(), 0U);
-  const FieldCacheStats stats = cache_.stats();
-  EXPECT_EQ(stats.fields_computed, 0U);
-  EXPECT_EQ(stats.fills_interrupted, 1U);
+  EXPECT_EQ(cache_.stats().fills_interrupted, 1U);
   // The next request fills afresh (the stopped fill left nothing behind).
   EXPECT_EQ(cached_find_path(entry_, cache_, start_, goal_, options_).path.points,
             pathcore::find_path(*entry_.mask, start_, goal_, options_).points);
+}
+
+TEST_F(FillingSourceTest, FillsStopAtShutdownEvenForTheCache) {
+  auto leader = std::make_shared<FakeRequest>();
+  leader->on_gone = [&](int poll) {
+    if (poll == 2) flights_.stop();
+    return poll >= 2 ? grpc::Status(grpc::StatusCode::UNAVAILABLE, "stopping") : grpc::Status::OK;
+  };
+  {
+    FillingSource source(cache_, flights_, leader);
+    EXPECT_THROW((void)cached_find_path(entry_, source, start_, goal_, options_), RequestGone);
+  }
+  ASSERT_TRUE(leader->abandoned);
+  EXPECT_EQ(leader->abandoned->error_code(), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_EQ(cache_.size(), 0U);
+  EXPECT_EQ(flights_.deadline_give_ups(), 0U);
 }
 
 TEST_F(FillingSourceTest, AnExpiredLeaderIsAnsweredWhileTheFillGoesOnForAWaiter) {
@@ -290,7 +344,7 @@ TEST_F(FillingSourceTest, AnExpiredLeaderIsAnsweredWhileTheFillGoesOnForAWaiter)
   EXPECT_EQ(cache_.stats().fills_interrupted, 0U);
 }
 
-TEST_F(FillingSourceTest, AnExpiredWaiterIsAnsweredAndTheFillStopsWhenNobodyIsLeft) {
+TEST_F(FillingSourceTest, WhenEveryCallerIsGoneTheFillStillFinishesForTheCache) {
   auto waiter = std::make_shared<FakeRequest>();
   waiter->on_gone = [](int /*poll*/) { return grpc::Status(grpc::StatusCode::CANCELLED, "gone"); };
   auto leader = std::make_shared<FakeRequest>();
@@ -307,9 +361,10 @@ TEST_F(FillingSourceTest, AnExpiredWaiterIsAnsweredAndTheFillStopsWhenNobodyIsLe
   EXPECT_FALSE(waiter->resumed_key);
   ASSERT_TRUE(leader->abandoned);
   EXPECT_EQ(leader->abandoned->error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
-  EXPECT_EQ(cache_.size(), 0U);
+  EXPECT_EQ(cache_.size(), 1U);
   EXPECT_EQ(flights_.size(), 0U);
-  EXPECT_EQ(cache_.stats().fills_interrupted, 1U);
+  EXPECT_EQ(cache_.stats().fills_interrupted, 0U);
+  EXPECT_EQ(cache_.stats().fields_computed, 1U);
 }
 
 }  // namespace
