@@ -30,10 +30,67 @@ std::shared_ptr<Flight> FieldFlights::lead_or_wait(const FieldKey& key,
     it->second->waiters.push_back(request);
   }
   leader = inserted;
+  if (request != nullptr) watch(request, it->second);
   return it->second;
 }
 
+FieldFlights::~FieldFlights() {
+  {
+    const std::lock_guard lock(give_up_mutex_);
+    give_ups_closed_ = true;
+  }
+  give_up_changed_.notify_all();
+  if (give_up_thread_.joinable()) give_up_thread_.join();
+}
+
+void FieldFlights::watch(const std::shared_ptr<FieldRequest>& request,
+                         const std::shared_ptr<Flight>& flight) {
+  const std::optional<std::chrono::system_clock::time_point> at = request->give_up_at();
+  if (!at) return;
+  {
+    const std::lock_guard lock(give_up_mutex_);
+    if (give_ups_closed_) return;
+    give_ups_.emplace(*at, GiveUp{request, flight});
+    if (!give_up_thread_.joinable()) give_up_thread_ = std::thread([this] { run_give_ups(); });
+  }
+  give_up_changed_.notify_all();
+}
+
+// The builds poll about every 16,384 pixels, but a build may be slow to get
+// there (its memory being faulted in, its niced thread waiting for a core):
+// here a call gives up on time whatever the build does.
+void FieldFlights::run_give_ups() {
+  std::unique_lock lock(give_up_mutex_);
+  while (!give_ups_closed_) {
+    if (give_ups_.empty()) {
+      give_up_changed_.wait(lock);
+      continue;
+    }
+    const auto first = give_ups_.begin();
+    if (std::chrono::system_clock::now() < first->first) {
+      give_up_changed_.wait_until(lock, first->first);
+      continue;
+    }
+    const GiveUp due = first->second;
+    give_ups_.erase(first);
+    lock.unlock();
+    const std::shared_ptr<FieldRequest> request = due.request.lock();
+    const std::shared_ptr<Flight> flight = due.flight.lock();
+    // A flight that ended resumed its waiters: they watch their own time again.
+    if (request != nullptr && flight != nullptr && !flight->ended.load(std::memory_order_relaxed)) {
+      const grpc::Status why = request->gone();
+      if (!why.ok() && why.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED) {
+        // Counted first: whoever sees the answer sees the count.
+        deadline_give_ups_.fetch_add(1, std::memory_order_relaxed);
+        request->abandon(gave_up_waiting(why, *flight));
+      }
+    }
+    lock.lock();
+  }
+}
+
 void FieldFlights::remove_locked(const Flight& flight) {
+  flight.ended.store(true, std::memory_order_relaxed);
   const auto it = flights_.find(flight.key);
   if (it != flights_.end() && it->second.get() == &flight) flights_.erase(it);
 }
@@ -70,18 +127,21 @@ bool FieldFlights::poll(Flight& flight, FieldRequest* leader) {
       remove_locked(flight);
     }
   }
+  // Counted first: whoever sees an answer sees the count.
   std::uint64_t deadlines = 0;
-  for (auto& [request, status] : gone) {
+  for (const auto& [request, status] : gone) {
     deadlines += status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED ? 1 : 0;
-    request->abandon(status);
   }
-  if (leader != nullptr && !leader_gone.ok()) {
-    flight.leader_answered = true;
-    const grpc::Status answer = gave_up_waiting(leader_gone, flight);
-    deadlines += answer.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED ? 1 : 0;
-    leader->abandon(answer);
-  }
+  const bool leader_gives_up = leader != nullptr && !leader_gone.ok();
+  const grpc::Status leader_answer =
+      leader_gives_up ? gave_up_waiting(leader_gone, flight) : grpc::Status::OK;
+  deadlines += leader_answer.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED ? 1 : 0;
   if (deadlines != 0) deadline_give_ups_.fetch_add(deadlines, std::memory_order_relaxed);
+  for (auto& [request, status] : gone) request->abandon(status);
+  if (leader_gives_up) {
+    flight.leader_answered = true;
+    leader->abandon(leader_answer);
+  }
   return stop;
 }
 

@@ -3,11 +3,15 @@
 #include <grpcpp/support/status.h>
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -41,6 +45,14 @@ class FieldRequest {
   virtual bool serve_partial(const FieldKey& /*key*/, const pathcore::DistanceField& /*partial*/) {
     return false;
   }
+  // When the request gives up waiting for a build (shortly before its
+  // deadline); nullopt (the default): only the builds' polls check it. With
+  // a time, FieldFlights answers it then from a thread of its own (its
+  // gone() then says why), however seldom the build it waits for polls:
+  // abandon() and gone() must then be safe against each other.
+  [[nodiscard]] virtual std::optional<std::chrono::system_clock::time_point> give_up_at() const {
+    return std::nullopt;
+  }
 };
 
 // One fill (or other shared build) under way, shared by every request that
@@ -55,6 +67,8 @@ struct Flight {
   bool finish_for_cache = true;
   // The mask revision it is for was replaced or deleted (FieldFlights::mark_stale).
   std::atomic<bool> stale{false};
+  // Completed or stopped: nobody waits for it any more.
+  mutable std::atomic<bool> ended{false};
   // Guarded by FieldFlights' mutex:
   std::vector<std::shared_ptr<FieldRequest>> waiters;  // parked until the field is final
   bool served = false;  // an answer was traced on it: finish it for the cache regardless
@@ -116,6 +130,8 @@ class FieldFlights {
     return deadline_give_ups_.load(std::memory_order_relaxed);
   }
 
+  ~FieldFlights();
+
   // Fills stop at their next poll(), even ones finishing for the cache.
   void stop() { stopping_.store(true, std::memory_order_relaxed); }
   [[nodiscard]] bool stopping() const { return stopping_.load(std::memory_order_relaxed); }
@@ -124,6 +140,20 @@ class FieldFlights {
 
  private:
   void remove_locked(const Flight& flight);
+  // Answers `request` at its give_up_at() unless it was answered before
+  // (the give-up thread, started on first use).
+  void watch(const std::shared_ptr<FieldRequest>& request, const std::shared_ptr<Flight>& flight);
+  void run_give_ups();
+
+  struct GiveUp {
+    std::weak_ptr<FieldRequest> request;
+    std::weak_ptr<Flight> flight;
+  };
+  std::mutex give_up_mutex_;
+  std::condition_variable give_up_changed_;
+  std::multimap<std::chrono::system_clock::time_point, GiveUp> give_ups_;  // by time
+  bool give_ups_closed_ = false;
+  std::thread give_up_thread_;
 
   mutable std::mutex mutex_;
   std::unordered_map<FieldKey, std::shared_ptr<Flight>, FieldKeyHash> flights_;

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <exception>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <optional>
 #include <span>
@@ -188,6 +189,16 @@ grpc::Status PathfinderService::waiting_call_gone(grpc::CallbackServerContext& c
   return call_gone(ctx);
 }
 
+std::optional<std::chrono::system_clock::time_point> PathfinderService::give_up_time(
+    const grpc::CallbackServerContext& ctx) {
+  const auto deadline = ctx.deadline();
+  // gRPC reports "no deadline" as the far future.
+  if (deadline > std::chrono::system_clock::now() + std::chrono::hours(24 * 365)) {
+    return std::nullopt;
+  }
+  return deadline - kGiveUpMargin;
+}
+
 grpc::Status PathfinderService::busy() const {
   return {grpc::StatusCode::RESOURCE_EXHAUSTED,
           "server busy: " + std::to_string(pool_.max_queued()) +
@@ -339,14 +350,24 @@ class PathfinderService::FindPathCall final
  public:
   FindPathCall(PathfinderService& service, FindPathMessages& call,
                std::optional<FieldKey> counted_miss)
-      : service_(service), call_(call), counted_miss_(std::move(counted_miss)) {}
+      : service_(service),
+        call_(call),
+        counted_miss_(std::move(counted_miss)),
+        give_up_at_(give_up_time(call.context())) {}
 
   grpc::Status gone() const override {
-    // Once answered, the call may be gone: never touch it again.
+    // Once answered, the call may be gone: never touch it again. The lock
+    // keeps an answer from another thread (a give-up) from ending the call
+    // while it is read here.
+    const std::lock_guard lock(answer_mutex_);
     if (answered_.load(std::memory_order_acquire)) {
       return {grpc::StatusCode::CANCELLED, "already answered"};
     }
     return service_.waiting_call_gone(call_.context());
+  }
+
+  std::optional<std::chrono::system_clock::time_point> give_up_at() const override {
+    return give_up_at_;
   }
 
   void abandon(const grpc::Status& status) override { answer(status); }
@@ -409,7 +430,10 @@ class PathfinderService::FindPathCall final
 
  private:
   void answer(const grpc::Status& status) {
-    if (answered_.exchange(true, std::memory_order_acq_rel)) return;
+    {
+      const std::lock_guard lock(answer_mutex_);
+      if (answered_.exchange(true, std::memory_order_acq_rel)) return;
+    }
     service_.finish(call_, status);
   }
 
@@ -417,6 +441,8 @@ class PathfinderService::FindPathCall final
   FindPathMessages& call_;  // alive until answered
   // The field key whose cache miss sent the call here (usually what it fills).
   const std::optional<FieldKey> counted_miss_;
+  const std::optional<std::chrono::system_clock::time_point> give_up_at_;
+  mutable std::mutex answer_mutex_;
   std::atomic<bool> answered_{false};
 };
 

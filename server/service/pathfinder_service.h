@@ -332,6 +332,10 @@ class PathfinderService final : public RawPathfinderService {
   // progress) reaches the client before the client's own deadline, which
   // reports a bare DEADLINE_EXCEEDED whatever the server answers later.
   [[nodiscard]] grpc::Status waiting_call_gone(grpc::CallbackServerContext& ctx) const;
+  // When such a call gives up (FieldRequest::give_up_at): its deadline less
+  // kGiveUpMargin; nullopt for a call without a deadline.
+  [[nodiscard]] static std::optional<std::chrono::system_clock::time_point> give_up_time(
+      const grpc::CallbackServerContext& ctx);
   // RESOURCE_EXHAUSTED: the compute pool's queue is full.
   [[nodiscard]] grpc::Status busy() const;
   // Writes the answer (when `status` is OK), charges a large one to

@@ -15,6 +15,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include <atomic>
+#include <chrono>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -202,9 +203,15 @@ class PathfinderService::PrepareJob final
       public std::enable_shared_from_this<PathfinderService::PrepareJob> {
  public:
   PrepareJob(PathfinderService& service, PrepareStream& stream)
-      : service_(service), stream_(stream), plan_(stream.plan()) {}
+      : service_(service),
+        stream_(stream),
+        plan_(stream.plan()),
+        give_up_at_(give_up_time(stream.context())) {}
 
   grpc::Status gone() const override {
+    // The lock: a give-up answered on another thread must not end the call
+    // while it is read here.
+    const std::lock_guard lock(answer_mutex_);
     if (answered_.load(std::memory_order_acquire)) {
       return {grpc::StatusCode::CANCELLED, "already answered"};
     }
@@ -212,8 +219,12 @@ class PathfinderService::PrepareJob final
     return service_.waiting_call_gone(stream_.context());
   }
 
+  std::optional<std::chrono::system_clock::time_point> give_up_at() const override {
+    return give_up_at_;
+  }
+
   void abandon(const grpc::Status& status) override {
-    if (!answered_.exchange(true, std::memory_order_acq_rel)) stream_.end(status);
+    if (claim_answer()) stream_.end(status);
   }
 
   void resume(const FieldKey& /*key*/, FieldPtr /*field*/) override {
@@ -276,7 +287,7 @@ class PathfinderService::PrepareJob final
     last.set_done(true);
     last.set_detail("mask '" + plan.entry->name + "' rev " + std::to_string(plan.entry->revision) +
                     ": prepared");
-    if (answered_.exchange(true, std::memory_order_acq_rel)) return;
+    if (!claim_answer()) return;
     stream_.send(last, false);
     stream_.end(grpc::Status::OK);
   }
@@ -428,9 +439,17 @@ class PathfinderService::PrepareJob final
     send(stage, fraction, false, what + ": " + std::to_string(percent) + "% built", true);
   }
 
+  // True for the one caller that answers the call.
+  bool claim_answer() {
+    const std::lock_guard lock(answer_mutex_);
+    return !answered_.exchange(true, std::memory_order_acq_rel);
+  }
+
   PathfinderService& service_;
   PrepareStream& stream_;   // alive until answered
   const PreparePlan plan_;  // the job's own: builds go on after the call has ended
+  const std::optional<std::chrono::system_clock::time_point> give_up_at_;
+  mutable std::mutex answer_mutex_;
   std::atomic<bool> answered_{false};
   // The job's place (one thread at a time runs it: resumed only after it parked).
   std::size_t next_stage_ = 0;

@@ -3,11 +3,14 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "cache/field_cache.h"
@@ -422,6 +425,72 @@ TEST_F(SnappingScanTest, AGoneRequestStopsTheScan) {
   FillingSource filling(cache_, flights_, request);
   EXPECT_THROW((void)cached_find_path(entry_, filling, start_, goal_, options(true)), RequestGone);
   EXPECT_GE(request->polls, 1);
+}
+
+}  // namespace
+}  // namespace pathserver
+
+namespace pathserver {
+namespace {
+
+// A request with a give-up time, answered (from FieldFlights' give-up thread)
+// under a lock, as the service's calls are.
+class TimedRequest final : public FieldRequest {
+ public:
+  explicit TimedRequest(std::chrono::system_clock::time_point at) : at_(at) {}
+  grpc::Status gone() const override {
+    const std::lock_guard lock(mutex_);
+    if (answer_) return {grpc::StatusCode::CANCELLED, "already answered"};
+    return std::chrono::system_clock::now() >= at_
+               ? grpc::Status(grpc::StatusCode::DEADLINE_EXCEEDED, "test deadline")
+               : grpc::Status::OK;
+  }
+  void abandon(const grpc::Status& status) override {
+    const std::lock_guard lock(mutex_);
+    if (!answer_) answer_ = status;
+  }
+  void resume(const FieldKey& /*key*/, FieldPtr /*field*/) override {}
+  std::optional<std::chrono::system_clock::time_point> give_up_at() const override { return at_; }
+  std::optional<grpc::Status> answer() const {
+    const std::lock_guard lock(mutex_);
+    return answer_;
+  }
+
+ private:
+  const std::chrono::system_clock::time_point at_;
+  mutable std::mutex mutex_;
+  std::optional<grpc::Status> answer_;
+};
+
+// A build may be slow to poll (its memory faulted in, its thread short of a
+// core): its waiters still give up on time, told how far it is.
+TEST(FieldFlightsGiveUpTest, AWaiterGivesUpOnTimeThoughTheBuildNeverPolls) {
+  FieldFlights flights;
+  FieldKey key;
+  key.mask = "m";
+  key.revision = 3;
+  key.goal = {-2, -2};
+  const auto soon = std::chrono::system_clock::now() + std::chrono::milliseconds(30);
+  auto leader = std::make_shared<TimedRequest>(soon + std::chrono::hours(1));
+  auto waiter = std::make_shared<TimedRequest>(soon);
+  bool led = false;
+  const auto flight = flights.lead_or_wait(key, leader, led, "any-angle structure for mask 'm' rev 3");
+  ASSERT_TRUE(led);
+  flight->progress.report(0.42);
+  (void)flights.lead_or_wait(key, waiter, led);
+  ASSERT_FALSE(led);
+  for (int i = 0; i < 500 && !waiter->answer(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  const std::optional<grpc::Status> answer = waiter->answer();
+  ASSERT_TRUE(answer);
+  EXPECT_EQ(answer->error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
+  EXPECT_EQ(answer->error_message(),
+            "deadline exceeded while waiting for any-angle structure for mask 'm' rev 3: 42% "
+            "built; the build goes on and a later call will find it cached");
+  EXPECT_FALSE(leader->answer());
+  EXPECT_EQ(flights.deadline_give_ups(), 1U);
+  flights.complete(*flight, nullptr);
 }
 
 }  // namespace
