@@ -10,10 +10,10 @@ std::string field_build_name(const FieldKey& key) {
          " toward (" + std::to_string(key.goal.x) + ", " + std::to_string(key.goal.y) + ")";
 }
 
-grpc::Status gave_up_waiting(const grpc::Status& why, const Flight& flight) {
+grpc::Status gave_up_waiting(const grpc::Status& why, const BuildProgress& build) {
   if (why.error_code() != grpc::StatusCode::DEADLINE_EXCEEDED) return why;
   return {grpc::StatusCode::DEADLINE_EXCEEDED,
-          "deadline exceeded while waiting for " + flight.progress.describe() +
+          "deadline exceeded while waiting for " + build.describe() +
               "; the build goes on and a later call will find it cached"};
 }
 

@@ -129,6 +129,15 @@ class FieldFlights {
   [[nodiscard]] std::uint64_t deadline_give_ups() const {
     return deadline_give_ups_.load(std::memory_order_relaxed);
   }
+  // One more such call, answered elsewhere (a build without a flight).
+  void count_deadline_give_up() { deadline_give_ups_.fetch_add(1, std::memory_order_relaxed); }
+  // For a build that is no flight here (a call's own build for the caches,
+  // described by `flight`): answers `request` at its give_up_at() as a
+  // waiter of a flight is, unless flight ended (Flight::ended) before.
+  void watch_build(const std::shared_ptr<FieldRequest>& request,
+                   const std::shared_ptr<Flight>& flight) {
+    watch(request, flight);
+  }
 
   ~FieldFlights();
 
@@ -166,6 +175,9 @@ class FieldFlights {
 // ("deadline exceeded while waiting: any-angle structure for mask 'x' rev 3:
 // 40% built; the build goes on, a later call finds it cached"); other
 // reasons are kept as they are.
-[[nodiscard]] grpc::Status gave_up_waiting(const grpc::Status& why, const Flight& flight);
+[[nodiscard]] grpc::Status gave_up_waiting(const grpc::Status& why, const BuildProgress& build);
+[[nodiscard]] inline grpc::Status gave_up_waiting(const grpc::Status& why, const Flight& flight) {
+  return gave_up_waiting(why, flight.progress);
+}
 
 }  // namespace pathserver

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "cache/build_progress.h"
 #include "pathcore/agent_clearance.h"
 #include "pathcore/clearance.h"
 #include "pathcore/components.h"
@@ -189,11 +190,15 @@ grpc::Status PathfinderService::nearest_walkable(const v1::NearestWalkableReques
     auto nearest = nearest_.get(key);
     if (nearest) return nearest;
     if (interrupt == nullptr) throw NeedsComputePool{};
+    // Finished for the cache even when this call gives up waiting.
+    CacheBuild build = begin_cache_build(
+        build_name("nearest-walkable transform", entry->name, entry->revision), *entry, *interrupt);
     std::vector<std::uint8_t> targets(mask.pixel_count());
     for (std::size_t i = 0; i < targets.size(); ++i) targets[i] = target(i) ? 1 : 0;
-    nearest = std::make_shared<const pathcore::NearestPixels>(mask.width(), mask.height(),
-                                                              std::move(targets), *interrupt);
+    nearest = std::make_shared<const pathcore::NearestPixels>(
+        mask.width(), mask.height(), std::move(targets), build.interrupt(), build.progress());
     nearest_.put(key, nearest);
+    build.end();
     return nearest;
   };
   const std::uint8_t* areas = mask.areas().data();
@@ -225,9 +230,12 @@ grpc::Status PathfinderService::nearest_walkable(const v1::NearestWalkableReques
         options.enabled = enabled;
         options.connectivity = labelled;
         options.allow_corner_cutting = cutting;
+        CacheBuild build = begin_cache_build(
+            build_name("component labels", entry->name, entry->revision), *entry, *interrupt);
         components = std::make_shared<const pathcore::Components>(
-            pathcore::label_components(mask, options, *interrupt));
+            pathcore::label_components(mask, options, build.interrupt(), build.progress()));
         query_caches_.components.put(component_key, components);
+        build.end();
       }
       key.component = components->label(*from);
       qualifies = [&components, label = key.component](pathcore::Point p) {

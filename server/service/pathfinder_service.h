@@ -324,6 +324,41 @@ class PathfinderService final : public RawPathfinderService {
   // from there. False when the pool's queue is full (nothing queued).
   [[nodiscard]] bool offload(CallReactor& call,
                              std::function<grpc::Status(const std::function<bool()>&)> work);
+  // A build an offloaded call runs for the caches (component labels, a
+  // nearest-walkable transform: no single flight), on the pool thread running
+  // that call's work (offload). Once the call gives up (its give-up time, as
+  // for a flight's waiters, or the build's interrupt check seeing it), it is
+  // answered at once, naming the build, and the build goes on for the cache;
+  // it stops (Interrupted) only at shutdown or when `entry`'s revision is
+  // replaced or deleted. Off the pool (no offloaded call on this thread) it
+  // is just `call_interrupt`.
+  class OffloadedCall;
+  class CacheBuild {
+   public:
+    CacheBuild(const CacheBuild&) = delete;
+    CacheBuild& operator=(const CacheBuild&) = delete;
+    ~CacheBuild();
+    [[nodiscard]] const std::function<bool()>& interrupt() const { return interrupt_; }
+    // The core builder's progress report (the answer of a call that gives up tells it).
+    [[nodiscard]] const pathcore::ProgressReport& progress() const { return progress_; }
+    // The build is done (and cached): throws pathcore::Interrupted when the
+    // call was answered meanwhile (its answer must not be touched).
+    void end();
+
+   private:
+    friend class PathfinderService;
+    CacheBuild(std::shared_ptr<OffloadedCall> call, std::shared_ptr<Flight> flight,
+               std::function<bool()> interrupt);
+    std::shared_ptr<OffloadedCall> call_;  // null off the pool
+    std::shared_ptr<Flight> flight_;
+    std::function<bool()> interrupt_;
+    pathcore::ProgressReport progress_;
+  };
+  [[nodiscard]] CacheBuild begin_cache_build(std::string what, const MaskEntry& entry,
+                                             const std::function<bool()>& call_interrupt);
+  // The offloaded call whose work runs on this pool thread, for begin_cache_build.
+  static thread_local OffloadedCall* current_offloaded_call_;
+
   // Why a call's work should stop (deadline passed, cancelled, server
   // stopping), or OK while it is still wanted.
   [[nodiscard]] grpc::Status call_gone(grpc::CallbackServerContext& ctx) const;

@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "cache/build_progress.h"
 #include "pathcore/components.h"
 #include "pathcore/nearest_pixels.h"
 #include "service/any_angle_find_path.h"
@@ -103,14 +104,17 @@ class PathfinderService::PrepareStream final : public grpc::ServerWriteReactor<g
   // Queues a progress message. `replaceable`: a report within a stage, which
   // the next one may replace before it is written.
   void send(const v1::PrepareProgress& progress, bool replaceable) {
-    const std::lock_guard lock(mutex_);
-    if (finishing_) return;
-    if (replaceable && !queue_.empty() && queue_.back().replaceable) {
-      queue_.back().message = progress;
-    } else {
-      queue_.push_back({progress, replaceable});
+    {
+      const std::lock_guard lock(mutex_);
+      if (finishing_) return;
+      if (replaceable && !queue_.empty() && queue_.back().replaceable) {
+        queue_.back().message = progress;
+      } else {
+        queue_.push_back({progress, replaceable});
+      }
+      if (writing_ || !next_write_locked()) return;
     }
-    if (!writing_) write_next_locked();
+    StartWrite(&buffer_);  // outside the lock: gRPC may react on this thread
   }
 
   // Ends the call with `status` (once), after the messages queued so far
@@ -139,11 +143,12 @@ class PathfinderService::PrepareStream final : public grpc::ServerWriteReactor<g
       broken_.store(true, std::memory_order_release);
       queue_.clear();
     }
-    if (!queue_.empty()) {
-      write_next_locked();
+    if (!queue_.empty() && next_write_locked()) {
+      lock.unlock();
+      StartWrite(&buffer_);
       return;
     }
-    if (finishing_) {
+    if (finishing_ && !writing_) {
       lock.unlock();
       finish();
     }
@@ -160,16 +165,21 @@ class PathfinderService::PrepareStream final : public grpc::ServerWriteReactor<g
 
   ~PrepareStream() override = default;
 
-  void write_next_locked() {
-    buffer_.Clear();
-    bool own = false;
-    const v1::PrepareProgress message = std::move(queue_.front().message);
-    queue_.pop_front();
-    if (!grpc::SerializationTraits<v1::PrepareProgress>::Serialize(message, &buffer_, &own).ok()) {
-      return;  // a message of a few dozen bytes: cannot fail in practice
+  // Takes the next queued message into buffer_ and marks a write in flight
+  // (the caller starts it, unlocked); false when there is none to write.
+  bool next_write_locked() {
+    while (!queue_.empty()) {
+      const v1::PrepareProgress message = std::move(queue_.front().message);
+      queue_.pop_front();
+      buffer_.Clear();
+      bool own = false;
+      // A message of a few dozen bytes: serializing cannot fail in practice.
+      if (grpc::SerializationTraits<v1::PrepareProgress>::Serialize(message, &buffer_, &own).ok()) {
+        writing_ = true;
+        return true;
+      }
     }
-    writing_ = true;
-    StartWrite(&buffer_);
+    return false;
   }
 
   void finish() {
@@ -305,10 +315,12 @@ class PathfinderService::PrepareJob final
 
   void send(v1::PrepareStage stage, double fraction, bool hit, std::string detail,
             bool replaceable) {
-    if (answered_.load(std::memory_order_acquire)) return;
     v1::PrepareProgress message = progress(stage, fraction);
     message.set_cache_hit(hit);
     message.set_detail(std::move(detail));
+    // Under the lock: an answer from another thread must not end the call meanwhile.
+    const std::lock_guard lock(answer_mutex_);
+    if (answered_.load(std::memory_order_acquire)) return;
     stream_.send(message, replaceable);
   }
 
@@ -339,16 +351,16 @@ class PathfinderService::PrepareJob final
     if (stage == v1::PREPARE_STAGE_LABELS) {
       const ComponentKey key{entry.name,    entry.revision,     plan.enabled,
                              plan.labelled, plan.label_cutting, plan.clearance};
-      what = "component labels for mask '" + entry.name + "' rev " + std::to_string(entry.revision);
+      what = build_name("component labels", entry.name, entry.revision);
       if (service_.query_caches_.components.get(key)) return true;
       pathcore::ComponentOptions options;
       options.enabled = plan.enabled;
       options.connectivity = plan.labelled;
       options.allow_corner_cutting = plan.label_cutting;
-      const std::function<bool()> interrupt = keep_building_for_cache(what);
+      const OwnBuild build(*this, stage, what);
       service_.query_caches_.components.put(
-          key, std::make_shared<const pathcore::Components>(
-                   pathcore::label_components(*walked.mask, options, interrupt)));
+          key, std::make_shared<const pathcore::Components>(pathcore::label_components(
+                   *walked.mask, options, build.interrupt(), build.progress())));
       return false;
     }
     // PREPARE_STAGE_NEAREST: NearestWalkable's transform to every usable pixel.
@@ -359,8 +371,7 @@ class PathfinderService::PrepareJob final
                          pathcore::Connectivity::kFour,
                          false,
                          0};
-    what = "nearest-walkable transform for mask '" + entry.name + "' rev " +
-           std::to_string(entry.revision);
+    what = build_name("nearest-walkable transform", entry.name, entry.revision);
     if (service_.nearest_.get(key)) return true;
     const pathcore::Mask& mask = *walked.mask;
     std::vector<std::uint8_t> targets(mask.pixel_count());
@@ -368,9 +379,10 @@ class PathfinderService::PrepareJob final
     for (std::size_t i = 0; i < targets.size(); ++i) {
       targets[i] = static_cast<std::uint8_t>((plan.enabled >> areas[i]) & 1U);
     }
-    const std::function<bool()> interrupt = keep_building_for_cache(what);
+    const OwnBuild build(*this, stage, what);
     service_.nearest_.put(key, std::make_shared<const pathcore::NearestPixels>(
-                                   mask.width(), mask.height(), std::move(targets), interrupt));
+                                   mask.width(), mask.height(), std::move(targets),
+                                   build.interrupt(), build.progress()));
     return false;
   }
 
@@ -383,25 +395,51 @@ class PathfinderService::PrepareJob final
     return *usable_;
   }
 
-  // The interrupt check of a build this call runs alone (labels, the
-  // nearest transform): the call is answered once it gives up, naming the
-  // build, and the build goes on for the cache; it stops only when the
-  // server does (or the mask revision is gone).
-  std::function<bool()> keep_building_for_cache(const std::string& what) {
-    return [this, what] {
-      if (grpc::Status why = gone(); !why.ok() && !answered_.load(std::memory_order_acquire)) {
-        if (why.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED) {
-          why = {grpc::StatusCode::DEADLINE_EXCEEDED,
-                 "deadline exceeded while waiting for " + what +
-                     "; the build goes on and a later call will find it cached"};
+  // A build this call runs alone (labels, the nearest transform: no single
+  // flight), for the caches: its progress is streamed; once the call gives
+  // up (the build's check sees it, or FieldFlights' give-up thread at its
+  // time), it is answered naming the build and how far it is, and the build
+  // goes on; it stops only when the server does or the revision is gone.
+  class OwnBuild {
+   public:
+    OwnBuild(PrepareJob& job, v1::PrepareStage stage, const std::string& what)
+        : job_(job), flight_(std::make_shared<Flight>()) {
+      flight_->key.mask = job.plan_.entry->name;
+      flight_->key.revision = job.plan_.entry->revision;
+      flight_->progress.set_what(what);
+      job.service_.flights_.watch_build(job.shared_from_this(), flight_);
+      interrupt_ = [this] {
+        PathfinderService& service = job_.service_;
+        const grpc::Status why = job_.gone();
+        if (!why.ok()) {
+          // Counted first: whoever sees the answer sees the count.
+          if (why.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED) {
+            service.flights_.count_deadline_give_up();
+          }
+          job_.abandon(gave_up_waiting(why, *flight_));
         }
-        abandon(why);
-      }
-      const MaskEntryPtr now = service_.store_.get(plan_.entry->name);
-      const bool stale = now == nullptr || now->revision != plan_.entry->revision;
-      return service_.flights_.stopping() || service_.pool_.stopping() || stale;
-    };
-  }
+        const MaskEntryPtr now = service.store_.get(job_.plan_.entry->name);
+        const bool stale = now == nullptr || now->revision != job_.plan_.entry->revision;
+        return service.flights_.stopping() || service.pool_.stopping() || stale;
+      };
+      progress_ = [this, stage, what](double fraction) {
+        flight_->progress.report(fraction);
+        job_.report(stage, fraction, what);
+      };
+    }
+    ~OwnBuild() { flight_->ended.store(true, std::memory_order_relaxed); }
+    OwnBuild(const OwnBuild&) = delete;
+    OwnBuild& operator=(const OwnBuild&) = delete;
+
+    [[nodiscard]] const std::function<bool()>& interrupt() const { return interrupt_; }
+    [[nodiscard]] const pathcore::ProgressReport& progress() const { return progress_; }
+
+   private:
+    PrepareJob& job_;
+    std::shared_ptr<Flight> flight_;
+    std::function<bool()> interrupt_;
+    pathcore::ProgressReport progress_;
+  };
 
   // The call's source, with each build's progress also streamed.
   class ReportingSource final : public FieldSource {

@@ -117,9 +117,9 @@ TEST(PrepareE2eTest, AFieldBuildOutlivesItsCallersDeadlineAndTheNextCallIsACache
   const auto first = hasty.find_path(request);
   ASSERT_EQ(first.status.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED)
       << first.status.error_message();
-  EXPECT_THAT(first.status.error_message(),
-              AllOf(HasSubstr("distance field for mask 'big' rev 1"),
-                    MatchesRegex(".*: [0-9]+% built.*"), HasSubstr("the build goes on")));
+  EXPECT_THAT(first.status.error_message(), AllOf(HasSubstr("distance field for mask 'big' rev 1"),
+                                                  MatchesRegex(".*: ([0-9]+% built|building);.*"),
+                                                  HasSubstr("the build goes on")));
   EXPECT_GE(server.metric("pathfinder_build_waits_expired_total"), 1.0);
 
   const auto later = poll_until_cache_hit(patient, request);
@@ -129,6 +129,50 @@ TEST(PrepareE2eTest, AFieldBuildOutlivesItsCallersDeadlineAndTheNextCallIsACache
   // One fill served both calls, and none was stopped.
   EXPECT_EQ(server.metric("pathfinder_fields_computed_total"), 1.0);
   EXPECT_EQ(server.metric("pathfinder_field_fills_interrupted_total"), 0.0);
+  EXPECT_EQ(server.process->terminate_and_wait(std::chrono::seconds(15)), 0)
+      << server.process->log();
+}
+
+// NearestWalkable's transform (no single flight: the call's own build)
+// survives its caller's deadline too and lands in the cache.
+TEST(PrepareE2eTest, ANearestWalkableTransformOutlivesItsCallersDeadline) {
+  constexpr int kSize = 4096;
+  const Server server;
+  Client patient = server.client(std::chrono::seconds(120));
+  ASSERT_TRUE(
+      patient.upload_mask(pathtest::raw_upload("near", kSize, kSize, cluttered(kSize, kSize)))
+          .ok());
+  pb::NearestWalkableRequest request;
+  request.set_mask("near");
+  *request.add_points() = pathfinder::make_point(kSize / 2, kSize / 2);  // maybe blocked
+  *request.add_points() = pathfinder::make_point(1, 1);
+  // A blocked pixel needs the transform: find one.
+  const std::string areas = cluttered(kSize, kSize);
+  for (int x = 0; x < kSize; ++x) {
+    if (areas[static_cast<std::size_t>(kSize) * 100 + static_cast<std::size_t>(x)] == '\0') {
+      *request.mutable_points(0) = pathfinder::make_point(x, 100);
+      break;
+    }
+  }
+  Client hasty = server.client(std::chrono::milliseconds(50));
+  const auto first = hasty.nearest_walkable(request);
+  ASSERT_EQ(first.status.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED)
+      << first.status.error_message();
+  EXPECT_THAT(
+      first.status.error_message(),
+      AllOf(HasSubstr("nearest-walkable transform for mask 'near' rev 1"),
+            MatchesRegex(".*: ([0-9]+% built|building);.*"), HasSubstr("the build goes on")));
+  // The transform lands in the cache (bounded wait), and the patient call uses it.
+  double bytes = 0;
+  for (int i = 0; i < 100 && bytes <= 0; ++i) {
+    bytes = server.metric("pathfinder_cache_bytes{cache=\"nearest\"}");
+    if (bytes <= 0) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_GT(bytes, 16.0 * 1024 * 1024) << "the transform of 16M pixels was not kept";
+  const auto later = patient.nearest_walkable(request);
+  ASSERT_TRUE(later.ok()) << later.status.error_message();
+  EXPECT_TRUE(later.value.results(0).found());
+  EXPECT_EQ(server.metric("pathfinder_cache_bytes{cache=\"nearest\"}"), bytes) << "built again";
   EXPECT_EQ(server.process->terminate_and_wait(std::chrono::seconds(15)), 0)
       << server.process->log();
 }
@@ -151,7 +195,7 @@ TEST(PrepareE2eTest, AnAnyAngleBuildOutlivesItsCallersDeadline) {
         << first.status.error_message();
     EXPECT_THAT(first.status.error_message(),
                 AllOf(HasSubstr("any-angle structure for mask 'aa' rev 1"),
-                      MatchesRegex(".*: [0-9]+% built.*")));
+                      MatchesRegex(".*: ([0-9]+% built|building);.*")));
   }
   // Later calls find it built once: the one the first call started.
   const auto later = poll_until_cache_hit(patient, request);
