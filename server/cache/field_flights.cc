@@ -1,5 +1,6 @@
 #include "cache/field_flights.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -26,6 +27,8 @@ std::shared_ptr<Flight> FieldFlights::lead_or_wait(const FieldKey& key,
     it->second = std::make_shared<Flight>();
     it->second->key = key;
     it->second->progress.set_what(what.empty() ? field_build_name(key) : std::move(what));
+    it->second->leader = request;
+    it->second->leader_building = request != nullptr;
   } else {
     it->second->waiters.push_back(request);
   }
@@ -79,7 +82,8 @@ void FieldFlights::run_give_ups() {
     // A flight that ended resumed its waiters: they watch their own time again.
     if (request != nullptr && flight != nullptr && !flight->ended.load(std::memory_order_relaxed)) {
       const grpc::Status why = request->gone();
-      if (!why.ok() && why.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED) {
+      if (!why.ok() && why.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED &&
+          claim_for_give_up(*flight, request)) {
         // Counted first: whoever sees the answer sees the count.
         deadline_give_ups_.fetch_add(1, std::memory_order_relaxed);
         request->abandon(gave_up_waiting(why, *flight));
@@ -145,6 +149,48 @@ bool FieldFlights::poll(Flight& flight, FieldRequest* leader) {
   return stop;
 }
 
+bool FieldFlights::claim_for_give_up(Flight& flight, const std::shared_ptr<FieldRequest>& request) {
+  const std::lock_guard lock(mutex_);
+  if (flight.self_guarded) return true;
+  // A parked waiter: taken off the flight, nobody else answers or resumes it.
+  const auto parked = std::find(flight.waiters.begin(), flight.waiters.end(), request);
+  if (parked != flight.waiters.end()) {
+    flight.waiters.erase(parked);
+    return true;
+  }
+  // The leader, inside its build: it answers nothing itself before end_leading.
+  if (flight.leader_building && !flight.leader_claimed && flight.leader.lock() == request) {
+    flight.leader_claimed = true;
+    return true;
+  }
+  return false;  // running its own work now: it sees its deadline itself
+}
+
+void FieldFlights::begin_leading(Flight& flight) {
+  const std::lock_guard lock(mutex_);
+  flight.leader_building = true;
+}
+
+bool FieldFlights::end_leading(Flight& flight) {
+  const std::lock_guard lock(mutex_);
+  flight.leader_building = false;
+  return !flight.leader_claimed;
+}
+
+bool FieldFlights::take_waiter(Flight& flight, const FieldRequest* request) {
+  const std::lock_guard lock(mutex_);
+  const auto it = std::find_if(flight.waiters.begin(), flight.waiters.end(),
+                               [request](const auto& w) { return w.get() == request; });
+  if (it == flight.waiters.end()) return false;
+  flight.waiters.erase(it);
+  return true;
+}
+
+void FieldFlights::park_again(Flight& flight, std::shared_ptr<FieldRequest> request) {
+  const std::lock_guard lock(mutex_);
+  flight.waiters.push_back(std::move(request));
+}
+
 void FieldFlights::mark_served(Flight& flight) {
   const std::lock_guard lock(mutex_);
   flight.served = true;
@@ -153,11 +199,6 @@ void FieldFlights::mark_served(Flight& flight) {
 std::vector<std::shared_ptr<FieldRequest>> FieldFlights::waiters(const Flight& flight) const {
   const std::lock_guard lock(mutex_);
   return flight.waiters;
-}
-
-void FieldFlights::remove_waiter(Flight& flight, const FieldRequest* request) {
-  const std::lock_guard lock(mutex_);
-  std::erase_if(flight.waiters, [request](const auto& w) { return w.get() == request; });
 }
 
 void FieldFlights::complete(Flight& flight, const FieldPtr& field) {

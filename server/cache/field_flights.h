@@ -75,6 +75,15 @@ struct Flight {
   // The leader gave up and was answered (poll): not asked again. Only the
   // leader's thread reads and writes it.
   bool leader_answered = false;
+  // Guarded by FieldFlights' mutex: who leads, whether it is inside the build
+  // (so the give-up thread may answer it: it touches its call only after
+  // end_leading), and whether the give-up thread did.
+  std::weak_ptr<FieldRequest> leader;
+  bool leader_building = false;
+  bool leader_claimed = false;
+  // Describes a build that is no flight here (watch_build): its request
+  // guards its own answers, so the give-up thread may always answer it.
+  bool self_guarded = false;
 };
 
 // What a field's flight builds, for answers and progress:
@@ -114,10 +123,18 @@ class FieldFlights {
   [[nodiscard]] bool poll(Flight& flight, FieldRequest* leader);
   // An answer was traced on the partial field: the rest is finished for the cache.
   void mark_served(Flight& flight);
+  // The leader is inside the build again (it left with end_leading).
+  void begin_leading(Flight& flight);
+  // The leader leaves the build to use its result: false when the give-up
+  // thread answered it meanwhile (it must not touch its call then).
+  [[nodiscard]] bool end_leading(Flight& flight);
+  // Takes request off flight's waiters to serve it on this thread (the
+  // give-up thread can no longer answer it); false when it is not there.
+  [[nodiscard]] bool take_waiter(Flight& flight, const FieldRequest* request);
+  // Parks request on flight again (taken, then not served).
+  void park_again(Flight& flight, std::shared_ptr<FieldRequest> request);
   // The requests parked on flight now (a copy).
   [[nodiscard]] std::vector<std::shared_ptr<FieldRequest>> waiters(const Flight& flight) const;
-  // Takes request off flight's waiters (it was answered another way).
-  void remove_waiter(Flight& flight, const FieldRequest* request);
   // The fill is over: removes the flight and resumes its waiters with field
   // (nullptr when the fill failed or was interrupted).
   void complete(Flight& flight, const FieldPtr& field);
@@ -134,8 +151,10 @@ class FieldFlights {
   // For a build that is no flight here (a call's own build for the caches,
   // described by `flight`): answers `request` at its give_up_at() as a
   // waiter of a flight is, unless flight ended (Flight::ended) before.
+  // request's abandon() must then be safe at any time until flight ends.
   void watch_build(const std::shared_ptr<FieldRequest>& request,
                    const std::shared_ptr<Flight>& flight) {
+    flight->self_guarded = true;
     watch(request, flight);
   }
 
@@ -152,6 +171,10 @@ class FieldFlights {
   // Answers `request` at its give_up_at() unless it was answered before
   // (the give-up thread, started on first use).
   void watch(const std::shared_ptr<FieldRequest>& request, const std::shared_ptr<Flight>& flight);
+  // True when the give-up thread may answer request now: a parked waiter
+  // (taken off flight) or the leader inside its build (marked claimed).
+  [[nodiscard]] bool claim_for_give_up(Flight& flight,
+                                       const std::shared_ptr<FieldRequest>& request);
   void run_give_ups();
 
   struct GiveUp {
