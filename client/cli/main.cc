@@ -21,13 +21,14 @@
 #include "cli_format.h"
 #include "cli_suggest.h"
 #include "command.h"
+#include "field_command.h"
 #include "health_command.h"
 #include "line_commands.h"
 #include "mask_commands.h"
 #include "pathfinder/client.h"
+#include "prepare_command.h"
 #include "query_commands.h"
 #include "render_command.h"
-#include "field_command.h"
 
 namespace {
 
@@ -109,6 +110,7 @@ int main(int argc, char** argv) {
     list.push_back(cli::add_health_command(app));
     list.push_back(cli::add_render_command(app));
     list.push_back(cli::add_field_command(app));
+    list.push_back(cli::add_prepare_command(app));
     return list;
   }();
 

@@ -14,6 +14,7 @@
 #include "cli_format.h"
 #include "cli_options.h"
 #include "pathcore/codec.h"
+#include "prepare_command.h"
 
 namespace pathfinder::cli {
 
@@ -25,6 +26,7 @@ struct UploadArgs {
   std::string name;
   std::string file;
   DecodeArgs decode;
+  std::string prepare;  // --prepare LIST: PrepareMask the new revision after the upload
 };
 
 struct GetArgs {
@@ -68,6 +70,9 @@ int run_upload(pathfinder::Client& client, const UploadArgs& args, bool json) {
       options.rule == pb::PIXEL_RULE_UNSPECIFIED &&
       (options.format == pb::MASK_FORMAT_UNSPECIFIED || options.format == pb::MASK_FORMAT_PNG) &&
       is_colour_png(bytes);
+  // Checked before the upload: a bad list must not leave an unprepared upload behind.
+  pb::PrepareMaskRequest prepare;
+  if (!args.prepare.empty()) parse_prepare_list(args.prepare, prepare);
   const auto result = client.upload_mask_bytes(args.name, std::move(bytes), options);
   if (result.ok() && colour_under_auto && std::popcount(result.value.areas_present()) == 1) {
     std::cerr << "warning: " << args.file << " is a colour image, and --rule auto (nonzero) "
@@ -76,7 +81,12 @@ int run_upload(pathfinder::Client& client, const UploadArgs& args, bool json) {
               << "); to give colours their own areas use --rule palette --palette "
                  "0xRRGGBB=AREA (once per colour), or --rule blue-bit7 for blue-channel masks\n";
   }
-  return report(result, json, [](const pb::MaskInfo& info) { return format_mask_info(info); });
+  const int uploaded =
+      report(result, json, [](const pb::MaskInfo& info) { return format_mask_info(info); });
+  if (uploaded != kExitOk || args.prepare.empty()) return uploaded;
+  prepare.set_mask(args.name);
+  prepare.set_expected_revision(result.value.revision());
+  return run_prepare_with_progress(client, prepare, json);
 }
 
 int run_get(pathfinder::Client& client, const GetArgs& args, bool json) {
@@ -210,6 +220,12 @@ Command add_upload_command(CLI::App& app) {
   upload->add_option("NAME", args->name, "Mask name")->required();
   upload->add_option("FILE", args->file, "Image file (PNG, PGM, PBM, .map, raw)")->required();
   add_decode_options(*upload, args->decode);
+  upload
+      ->add_option("--prepare", args->prepare,
+                   "Then build what queries will need (PrepareMask), showing progress: a "
+                   "comma list of any-angle, labels, nearest, corner-cutting, clearance=R, "
+                   "areas=LIST")
+      ->type_name("LIST");
   return command;
 }
 

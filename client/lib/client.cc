@@ -197,9 +197,9 @@ std::string retry_service_config(const RetryPolicy& policy) {
   if (!policy.enabled) return "";
   // The calls that change nothing: repeating one is always safe.
   // GetField streams: gRPC retries it only until the first chunk arrives.
-  static constexpr const char* kIdempotent[] = {"FindPath",       "Reachable",   "StandardMove",
-                                                "BatchFindPaths", "LineOfSight", "NearestWalkable",
-                                                "GetField",       "GetMask",     "ListMasks"};
+  static constexpr const char* kIdempotent[] = {
+      "FindPath",        "Reachable", "StandardMove", "BatchFindPaths", "LineOfSight",
+      "NearestWalkable", "GetField",  "GetMask",      "ListMasks",      "PrepareMask"};
   std::ostringstream json;
   json << R"({"methodConfig":[{"name":[)";
   const char* separator = "";
@@ -379,6 +379,28 @@ Result<Field> Client::get_field(const pb::GetFieldRequest& request) {
     result.status = {grpc::StatusCode::INTERNAL,
                      "GetField: the stream ended after " + std::to_string(next_row) + " of " +
                          std::to_string(field.height) + " rows"};
+  }
+  return result;
+}
+
+Result<pb::PrepareProgress> Client::prepare_mask(
+    const pb::PrepareMaskRequest& request,
+    const std::function<void(const pb::PrepareProgress&)>& on_progress) {
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + options_.deadline);
+  add_bearer_token(context, options_.bearer_token);
+  if (options_.send_mask_header) add_mask_header(context, request.mask());
+  const std::unique_ptr<grpc::ClientReader<pb::PrepareProgress>> reader =
+      stub_->PrepareMask(&context, request);
+  Result<pb::PrepareProgress> result;
+  pb::PrepareProgress progress;
+  while (reader->Read(&progress)) {
+    if (on_progress) on_progress(progress);
+    result.value = progress;
+  }
+  result.status = reader->Finish();
+  if (result.status.ok() && !result.value.done()) {
+    result.status = {grpc::StatusCode::INTERNAL, "PrepareMask: the stream ended before done"};
   }
   return result;
 }

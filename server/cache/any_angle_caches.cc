@@ -1,6 +1,8 @@
 #include "cache/any_angle_caches.h"
 
 #include <functional>
+#include <string>
+#include <string>
 
 #include "cache/hash_mix.h"
 
@@ -15,7 +17,7 @@ std::size_t AnyAngleMeshKeyHash::operator()(const AnyAngleMeshKey& key) const {
   return seed;
 }
 
-FieldKey any_angle_mesh_flight_key(const AnyAngleMeshKey& key) {
+FieldKey any_angle_structure_flight_key(const AnyAngleMeshKey& key) {
   FieldKey flight;
   flight.mask = key.mask;
   flight.revision = key.revision;
@@ -24,6 +26,31 @@ FieldKey any_angle_mesh_flight_key(const AnyAngleMeshKey& key) {
   flight.clearance = key.clearance;
   flight.goal = {-2, -2};  // usable grids' flights have {-1, -1}
   return flight;
+}
+
+std::string any_angle_structure_name(const AnyAngleMeshKey& key) {
+  std::string name =
+      "any-angle structure for mask '" + key.mask + "' rev " + std::to_string(key.revision);
+  if (key.clearance != 0) name += " (clearance " + std::to_string(key.clearance) + ")";
+  return name;
+}
+
+FieldKey any_angle_structure_flight_key(const AnyAngleGraphKey& key) {
+  FieldKey flight;
+  flight.mask = key.mask;
+  flight.revision = key.revision;
+  flight.enabled = key.enabled;
+  flight.allow_corner_cutting = key.allow_corner_cutting;
+  flight.clearance = key.clearance;
+  flight.goal = {-2, -2};
+  return flight;
+}
+
+std::string any_angle_structure_name(const AnyAngleGraphKey& key) {
+  std::string name =
+      "any-angle structure for mask '" + key.mask + "' rev " + std::to_string(key.revision);
+  if (key.clearance != 0) name += " (clearance " + std::to_string(key.clearance) + ")";
+  return name;
 }
 
 }  // namespace pathserver

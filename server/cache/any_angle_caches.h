@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -37,9 +38,12 @@ struct AnyAngleMeshBytes {
   }
 };
 
-// The key under which one mesh is built at a time (FieldSource::build_once):
-// one no field has.
-[[nodiscard]] FieldKey any_angle_mesh_flight_key(const AnyAngleMeshKey& key);
+// The FieldFlights key under which the mesh for `key` is built, once for
+// concurrent requests: goal (-2, -2), which no field (and no usable mask's
+// flight, at (-1, -1)) has.
+[[nodiscard]] FieldKey any_angle_structure_flight_key(const AnyAngleMeshKey& key);
+// "any-angle structure for mask 'x' rev 3", for answers and progress.
+[[nodiscard]] std::string any_angle_structure_name(const AnyAngleMeshKey& key);
 
 // The any-angle engine's one cached level (pathcore/any_angle.h), a member of
 // the one cache budget like the other query caches: meshes per (mask
@@ -58,6 +62,9 @@ struct AnyAngleCaches {
   }
 
   LruCache<AnyAngleMeshKey, pathcore::AnyAngleMesh, AnyAngleMeshKeyHash, AnyAngleMeshBytes> meshes;
+  // Meshes built (service/any_angle_find_path.cc's any_angle_structure), for
+  // metrics: a prepared mask's queries build none.
+  std::atomic<std::uint64_t> structures_built{0};
 };
 
 }  // namespace pathserver

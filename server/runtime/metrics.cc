@@ -141,6 +141,14 @@ std::string Metrics::render(const ServerGauges& gauges) const {
   single(out, "pathfinder_field_shared_waits_total",
          "Requests that waited for another request's fill of the same field (single flight).",
          "counter", cache.shared_waits);
+  single(out, "pathfinder_build_waits_expired_total",
+         "Calls whose deadline passed while they waited for a shared build (distance field, "
+         "any-angle structure, usable mask); the build went on for the cache.",
+         "counter", gauges.build_deadline_give_ups);
+  single(out, "pathfinder_anyangle_structures_built_total",
+         "Any-angle structures built (SMOOTHING_ANY_ANGLE's per-mask structure, by FindPath, "
+         "BatchFindPaths or PrepareMask).",
+         "counter", gauges.any_angle_structures_built);
   single(out, "pathfinder_cache_budget_bytes",
          "The one byte budget (--cache-mb) of every cache: fields, labels, routes, paths, "
          "any-angle meshes, usable masks, nearest transforms.",

@@ -18,9 +18,10 @@
 namespace pathserver {
 
 // The RPCs of pathfinding.v1.Pathfinder, as they appear in the `rpc` label.
-inline constexpr std::array<std::string_view, 12> kMetricsRpcNames = {
-    "UploadMask",   "PatchMask",      "DeleteMask", "GetMask",     "ListMasks",      "FindPath",
-    "Reachable",    "StandardMove",   "BatchFindPaths", "GetField", "LineOfSight", "NearestWalkable"};
+inline constexpr std::array<std::string_view, 13> kMetricsRpcNames = {
+    "UploadMask",  "PatchMask",       "DeleteMask",   "GetMask",        "ListMasks",
+    "FindPath",    "Reachable",       "StandardMove", "BatchFindPaths", "GetField",
+    "LineOfSight", "NearestWalkable", "PrepareMask"};
 
 // gRPC status codes 0 (OK) .. 16 (UNAUTHENTICATED).
 inline constexpr std::size_t kMetricsStatusCodes = 17;
@@ -44,6 +45,10 @@ struct ServerGauges {
   std::uint64_t component_cache_entries = 0;
   std::uint64_t route_cache_entries = 0;
   std::uint64_t path_cache_entries = 0;
+  // Calls answered DEADLINE_EXCEEDED while waiting for a shared build (a
+  // field, an any-angle structure, a usable mask) that went on for the cache.
+  std::uint64_t build_deadline_give_ups = 0;
+  std::uint64_t any_angle_structures_built = 0;
 };
 
 // Request counters (by RPC and status code) and latency histograms (by RPC)

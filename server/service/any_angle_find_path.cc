@@ -44,19 +44,10 @@ AnyAnglePathResult between(const MaskEntry& entry, AnyAngleCaches& caches, Field
 
   const AnyAngleMeshKey key{entry.name, entry.revision, options.enabled,
                             options.allow_corner_cutting, options.clearance};
-  std::shared_ptr<const pathcore::AnyAngleMesh> mesh = caches.meshes.get(key);
-  const bool hit = mesh != nullptr;
-  if (!mesh) {
-    // Linear in the pixels and not interrupted: a build that a caller's
-    // deadline cut short would only be started again by the next caller.
-    source.build_once(any_angle_mesh_flight_key(key), [&] {
-      mesh = caches.meshes.get(key);  // another request may have built it since the miss
-      if (mesh) return;
-      mesh = std::make_shared<const pathcore::AnyAngleMesh>(
-          pathcore::AnyAngleMesh::build(mask, options.enabled, options.allow_corner_cutting));
-      caches.meshes.put(key, mesh);
-    });
-  }
+  bool built = false;
+  const std::shared_ptr<const pathcore::AnyAngleMesh> mesh =
+      any_angle_structure(entry, caches, source, key, built);
+  const bool hit = !built;
   std::optional<pathcore::AnyAnglePath> path =
       run_heavy(source, [&](const std::function<bool()>& interrupt) {
         return pathcore::find_any_angle_path(*mesh, start, goal, interrupt);
@@ -73,6 +64,29 @@ AnyAnglePathResult between(const MaskEntry& entry, AnyAngleCaches& caches, Field
 }
 
 }  // namespace
+
+std::shared_ptr<const pathcore::AnyAngleMesh> any_angle_structure(const MaskEntry& entry,
+                                                                  AnyAngleCaches& caches,
+                                                                  FieldSource& source,
+                                                                  const AnyAngleMeshKey& key,
+                                                                  bool& built) {
+  built = false;
+  std::shared_ptr<const pathcore::AnyAngleMesh> mesh = caches.meshes.get(key);
+  if (mesh) return mesh;
+  source.build_shared(
+      any_angle_structure_flight_key(key), any_angle_structure_name(key),
+      [&](const std::function<bool()>& interrupt, const pathcore::ProgressReport& progress) {
+        mesh = caches.meshes.get(key);  // another request may have built it since the miss
+        if (mesh) return;
+        mesh = std::make_shared<const pathcore::AnyAngleMesh>(pathcore::AnyAngleMesh::build(
+            *entry.mask, key.enabled, key.allow_corner_cutting, interrupt, progress));
+        caches.meshes.put(key, mesh);
+        caches.structures_built.fetch_add(1, std::memory_order_relaxed);
+        built = true;
+      });
+  if (!mesh) mesh = caches.meshes.get(key);  // a parked call's rerun never gets here
+  return mesh;
+}
 
 AnyAnglePathResult any_angle_find_path(const MaskEntry& entry, AnyAngleCaches& caches,
                                        FieldSource& source, pathcore::Point start,

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "cache/any_angle_caches.h"
@@ -31,15 +32,26 @@ struct AnyAnglePathResult {
   bool cache_hit = false;  // the mesh came from the cache
 };
 
+// The any-angle structure for `key` (built on entry's mask, which for a key
+// with clearance is the usable entry): from `caches`, else built through
+// source.build_shared (once at a time per key; on the compute pool; it
+// outlives a caller that gives up waiting, whose answer names it and its
+// progress, and lands in `caches`) and cached. built: this call built it.
+// Throws what build_shared throws (NeedsFill on gRPC's thread, Parked,
+// RequestGone). The one place FindPath and PrepareMask get the structure:
+// the engine's per-mask build and its cache live behind it.
+[[nodiscard]] std::shared_ptr<const pathcore::AnyAngleMesh> any_angle_structure(
+    const MaskEntry& entry, AnyAngleCaches& caches, FieldSource& source,
+    const AnyAngleMeshKey& key, bool& built);
+
 // FindPath with SMOOTHING_ANY_ANGLE on a stored mask (or a usable entry for
 // clearance): the mesh for (mask, revision, areas, corner rule, clearance)
-// from `caches`, built on a miss once at a time (FieldSource::build_once,
-// single flight; never interrupted, it is linear in the pixels and shared),
-// then pathcore::find_any_angle_path, the per-call search, which polls the
-// call's deadline, cancellation and shutdown (an interrupted search throws
-// RequestGone). Both ask `source` first: on gRPC's thread (CacheOnlySource)
-// they throw NeedsFill, so the call moves to the compute pool and runs again
-// there. cache_hit: the mesh came from the cache.
+// from any_angle_structure, then pathcore::find_any_angle_path, the per-call
+// search, which polls the call's deadline, cancellation and shutdown (an
+// interrupted search throws RequestGone: it is the call's own work). Both ask
+// `source` first: on gRPC's thread (CacheOnlySource) they throw NeedsFill,
+// so the call moves to the compute pool and runs again there. cache_hit: the
+// mesh came from the cache.
 //
 // An unwalkable start or goal, or ends no path joins: found = false, or with
 // snap_to_reachable the ends move as pathcore::snap_endpoints moves them for

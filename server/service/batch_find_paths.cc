@@ -98,8 +98,9 @@ class BatchFieldSource final : public FieldSource {
     return held_field(leases_, key);
   }
   [[nodiscard]] std::function<bool()> begin_scan() override { return inner_.begin_scan(); }
-  void build_once(const FieldKey& flight_key, const std::function<void()>& build) override {
-    inner_.build_once(flight_key, build);
+  void build_shared(const FieldKey& flight_key, const std::string& what,
+                    const SharedBuild& build) override {
+    inner_.build_shared(flight_key, what, build);
   }
   // The fields lent so far (to lend to a helper thread).
   [[nodiscard]] const Leases& leases() const { return leases_; }
@@ -125,7 +126,8 @@ class LentFieldSource final : public FieldSource {
     return held_field(leases_, key);
   }
   [[nodiscard]] std::function<bool()> begin_scan() override { throw NeedsFill{}; }
-  void build_once(const FieldKey& /*flight_key*/, const std::function<void()>& /*build*/) override {
+  void build_shared(const FieldKey& /*flight_key*/, const std::string& /*what*/,
+                    const SharedBuild& /*build*/) override {
     throw NeedsFill{};
   }
   void after_answer(LaterWork /*work*/) override { throw NeedsFill{}; }
@@ -351,7 +353,7 @@ class PathfinderService::BatchFindPathsCall final
     if (answered_.load(std::memory_order_acquire)) {
       return {grpc::StatusCode::CANCELLED, "already answered"};
     }
-    return service_.call_gone(call_.context());
+    return service_.waiting_call_gone(call_.context());
   }
 
   void abandon(const grpc::Status& status) override { answer(status); }

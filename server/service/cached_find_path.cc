@@ -96,24 +96,36 @@ std::function<bool()> FillingSource::begin_scan() {
   return [this] { return flights_.stopping() || (request_ != nullptr && !request_->gone().ok()); };
 }
 
-void FillingSource::build_once(const FieldKey& flight_key, const std::function<void()>& build) {
+void FillingSource::build_shared(const FieldKey& flight_key, const std::string& what,
+                                 const SharedBuild& build) {
   if (request_ == nullptr) {  // nobody to park: a private build
-    build();
+    build({}, {});
     return;
   }
   bool leader = false;
-  const std::shared_ptr<Flight> flight = flights_.lead_or_wait(flight_key, request_, leader);
+  const std::shared_ptr<Flight> flight = flights_.lead_or_wait(flight_key, request_, leader, what);
   if (!leader) {
     cache_.record_shared_wait();
     throw Parked{};
   }
+  // Without a budget nothing is kept: no reason to build for nobody.
+  flight->finish_for_cache = cache_.budget_bytes() != 0;
+  const std::function<bool()> interrupt = [this, f = flight.get()] {
+    return flights_.poll(*f, request_.get());
+  };
   try {
-    build();
+    build(interrupt, flight->progress.reporter());
+  } catch (const pathcore::Interrupted&) {
+    // poll() removed the flight and answered its waiters: nothing was kept.
+    throw RequestGone{};
   } catch (...) {
     flights_.complete(*flight, nullptr);
     throw;
   }
+  const bool still_mine = flights_.end_leading(*flight);
   flights_.complete(*flight, nullptr);  // no field: the waiters run again and find it
+  // Answered while building (gave up waiting): the build was for the cache only.
+  if (!still_mine || !request_->gone().ok()) throw RequestGone{};
 }
 
 FieldLease PartialSource::field(const FieldKey& key, const MaskEntry& /*entry*/,
@@ -182,6 +194,10 @@ FieldLease FillingSource::lead(const std::shared_ptr<Flight>& flight, const Mask
     if (request_ != nullptr) {
       fill->builder.set_interrupt(
           [this, f = flight.get()] { return flights_.poll(*f, request_.get()); });
+      fill->builder.set_progress(flight->progress.reporter());
+      // Finished for the cache after its callers give up only when it can be kept
+      // (a field takes at least 2 bytes per pixel).
+      flight->finish_for_cache = cache_.budget_bytes() >= 2 * entry.mask->pixel_count();
     }
     if (whole_fields_) {
       fill->builder.finish();
@@ -197,6 +213,8 @@ FieldLease FillingSource::lead(const std::shared_ptr<Flight>& flight, const Mask
     throw;
   }
   fill->seconds = seconds_since(started);
+  // Answered by the give-up thread while filling: its call is not to be touched.
+  const bool claimed = request_ != nullptr && !flights_.end_leading(*flight);
   if (fill->builder.finished()) {
     // Whole fills, or start was not reachable: the fill ran to the end already.
     FieldPtr field = publish(*flight, fill->builder, fill->seconds);
@@ -206,9 +224,10 @@ FieldLease FillingSource::lead(const std::shared_ptr<Flight>& flight, const Mask
     after_answer([this, field](const std::function<bool()>& /*interrupt*/) {
       cache_.storage_pool().keep_spare_like(*field);
     });
+    if (claimed) throw RequestGone{};
     return {field.get(), field, false};
   }
-  if (request_ != nullptr && !request_->gone().ok()) {
+  if (claimed || (request_ != nullptr && !request_->gone().ok())) {
     // Expired while filling, with others waiting (or not: finish_deferred's
     // poll then stops the fill): no answer from here.
     deferred_.push_back(std::move(fill));
@@ -256,14 +275,19 @@ FieldPtr FillingSource::finish_fill(Deferred& fill, FieldRequest* leader) noexce
       const auto waiters = flights_.waiters(flight);
       if (waiters.empty()) break;
       for (const auto& waiter : waiters) {
+        // Read and served only while taken off the flight: the give-up thread
+        // cannot answer it meanwhile (parked again for the rest of the fill).
+        if (!flights_.take_waiter(flight, waiter.get())) continue;  // answered meanwhile
         const std::optional<pathcore::Point> start = waiter->start();
+        flights_.park_again(flight, waiter);
         if (!start || !fill.mask->contains(*start) ||
             !fill.mask->walkable(*start, flight.key.enabled)) {
           continue;
         }
         if (!fill.builder.run_until_settled(*start)) break;  // finished: all get it below
-        if (waiter->serve_partial(flight.key, fill.builder.field())) {
-          flights_.remove_waiter(flight, waiter.get());
+        if (!flights_.take_waiter(flight, waiter.get())) continue;
+        if (!waiter->serve_partial(flight.key, fill.builder.field())) {
+          flights_.park_again(flight, waiter);
         }
       }
     }
@@ -288,8 +312,10 @@ FieldPtr FillingSource::whole_field(const FieldKey& key, const MaskEntry& entry,
   // This request leads the fill and holds it half-built (the goal settled): finish it now.
   std::unique_ptr<Deferred> fill = std::move(deferred_.back());
   deferred_.pop_back();
+  if (request_ != nullptr) flights_.begin_leading(*fill->flight);
   FieldPtr whole = finish_fill(*fill, request_.get());
-  if (!whole) throw RequestGone{};
+  const bool claimed = request_ != nullptr && !flights_.end_leading(*fill->flight);
+  if (!whole || claimed) throw RequestGone{};
   return whole;
 }
 

@@ -5,6 +5,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "cache/field_cache.h"
@@ -64,12 +65,24 @@ class FieldSource {
   // check the work runs with (empty: none), or throws to have it run
   // elsewhere (see the implementations). The default allows it, unchecked.
   [[nodiscard]] virtual std::function<bool()> begin_scan() { return {}; }
-  // Other heavy work shared by requests (a usable mask): runs build(), which
-  // leaves its result where the callers look for it (a cache), at most once
-  // at a time per flight_key (a key no field has), or throws to have it run
-  // elsewhere or later (see the implementations). The default runs it.
-  virtual void build_once(const FieldKey& /*flight_key*/, const std::function<void()>& build) {
-    build();
+  // Other heavy work shared by requests (a usable mask, an any-angle
+  // structure): runs build(interrupt, progress), which leaves its result
+  // where the callers look for it (a cache), at most once at a time per
+  // flight_key (a key no field has), or throws to have it run elsewhere or
+  // later (see the implementations). `what` names the build in the answer of
+  // a call that gives up waiting for it ("any-angle structure for mask 'x'
+  // rev 3"). The build should pass both to its core builder. The default
+  // runs it, unchecked.
+  using SharedBuild = std::function<void(const std::function<bool()>& interrupt,
+                                         const pathcore::ProgressReport& progress)>;
+  virtual void build_shared(const FieldKey& /*flight_key*/, const std::string& /*what*/,
+                            const SharedBuild& build) {
+    build({}, {});
+  }
+  // build_shared for a build that takes no interrupt or progress.
+  void build_once(const FieldKey& flight_key, const std::function<void()>& build) {
+    build_shared(flight_key, {},
+                 [&build](const auto& /*interrupt*/, const auto& /*progress*/) { build(); });
   }
   // Work for later calls, not for this call's answer: run after the call is answered, with an interrupt check
   // that says stop when the server stops. The default runs it now, unchecked.
@@ -98,7 +111,8 @@ class CacheOnlySource final : public FieldSource {
   [[nodiscard]] const std::optional<FieldKey>& missed() const { return missed_; }
   // Throw NeedsFill: scans and builds belong on the compute pool, as fills do.
   [[nodiscard]] std::function<bool()> begin_scan() override { throw NeedsFill{}; }
-  void build_once(const FieldKey& /*flight_key*/, const std::function<void()>& /*build*/) override {
+  void build_shared(const FieldKey& /*flight_key*/, const std::string& /*what*/,
+                    const SharedBuild& /*build*/) override {
     throw NeedsFill{};
   }
 
@@ -115,8 +129,12 @@ class CacheOnlySource final : public FieldSource {
 // answering, and then cached and handed to the waiters (those that can be
 // are answered before, as soon as their own start is settled:
 // FieldRequest::start and serve_partial). A request that
-// misses while another fills the same key is parked (throws Parked). A fill
-// nobody wants any more stops (throws RequestGone) and is not cached.
+// misses while another fills the same key is parked (throws Parked). A
+// request that gives up waiting (its deadline passed, it was cancelled) is
+// answered from the fill's poll (FieldFlights::poll: naming the fill and its
+// progress) and the fill goes on to the end, for the cache, on this thread;
+// it stops (RequestGone, nothing cached) only as poll says: shutdown, a
+// replaced or deleted revision, or a field the cache's budget cannot hold.
 // `request` may be null (no deadline, never parked: waits are impossible
 // without it, so a busy key is filled again; for tests and tools).
 class FillingSource final : public FieldSource {
@@ -143,8 +161,14 @@ class FillingSource final : public FieldSource {
   // Single flight through `flights`: the first request leads and builds; one
   // that comes while another builds is parked (throws Parked) and resumed
   // with a null field when the build ends, to run again and find the result
-  // cached (or, when it could not be cached, build it in turn).
-  void build_once(const FieldKey& flight_key, const std::function<void()>& build) override;
+  // cached (or, when it could not be cached, build it in turn). The build's
+  // interrupt is the flight's poll: a caller whose deadline passes is
+  // answered (naming the build and its progress) while the build goes on for
+  // the cache; it stops only as FieldFlights::poll says (shutdown, a stale
+  // revision, a cache with no budget). When the leader was answered that
+  // way, throws RequestGone after the build.
+  void build_shared(const FieldKey& flight_key, const std::string& what,
+                    const SharedBuild& build) override;
   // Kept until finish_deferred.
   void after_answer(LaterWork work) override { later_.push_back(std::move(work)); }
   // Finishes the fields this request answered from half-built, caches them and
@@ -194,7 +218,8 @@ class PartialSource final : public FieldSource {
   // Throw NeedsFill: not on the paused fill's thread; the request is
   // resumed with the final field and scans (or builds) then.
   [[nodiscard]] std::function<bool()> begin_scan() override { throw NeedsFill{}; }
-  void build_once(const FieldKey& /*flight_key*/, const std::function<void()>& /*build*/) override {
+  void build_shared(const FieldKey& /*flight_key*/, const std::string& /*what*/,
+                    const SharedBuild& /*build*/) override {
     throw NeedsFill{};
   }
 

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "cache/build_progress.h"
 #include "pathcore/snap_lookup.h"
 
 namespace pathserver {
@@ -59,16 +60,18 @@ std::shared_ptr<const pathcore::NearestPixels> walkable_transform(NearestCache& 
                        0};
   std::shared_ptr<const pathcore::NearestPixels> transform = cache.get(key);
   if (transform) return transform;
-  const std::function<bool()> interrupt = source.begin_scan();
-  source.build_once(transform_flight_key(key), [&] {
+  source.build_shared(transform_flight_key(key),
+                      build_name("nearest-walkable transform", walked.name, walked.revision),
+                      [&](const std::function<bool()>& interrupt,
+                          const pathcore::ProgressReport& progress) {
     transform = cache.get(key);  // another request may have built it since the miss
     if (transform) return;
     const pathcore::Mask& mask = *walked.mask;
     const std::uint8_t* areas = mask.areas().data();
     std::vector<std::uint8_t> targets(mask.pixel_count());
     for (std::size_t i = 0; i < targets.size(); ++i) targets[i] = (enabled >> areas[i]) & 1U;
-    transform = std::make_shared<const pathcore::NearestPixels>(mask.width(), mask.height(),
-                                                                std::move(targets), interrupt);
+    transform = std::make_shared<const pathcore::NearestPixels>(
+        mask.width(), mask.height(), std::move(targets), interrupt, progress);
     cache.put(key, transform);
   });
   // Not cached (caching off, or too large for the budget): the build's own result.
@@ -85,8 +88,10 @@ std::shared_ptr<const pathcore::Components> component_labels(
   const ComponentKey key{walked.name, walked.revision, enabled, labelled, cutting, clearance_key};
   std::shared_ptr<const pathcore::Components> labels = cache.get(key);
   if (labels) return labels;
-  const std::function<bool()> interrupt = source.begin_scan();
-  source.build_once(labels_flight_key(key), [&] {
+  source.build_shared(labels_flight_key(key),
+                      build_name("component labels", walked.name, walked.revision),
+                      [&](const std::function<bool()>& interrupt,
+                          const pathcore::ProgressReport& progress) {
     labels = cache.get(key);
     if (labels) return;
     pathcore::ComponentOptions options;
@@ -94,7 +99,7 @@ std::shared_ptr<const pathcore::Components> component_labels(
     options.connectivity = labelled;
     options.allow_corner_cutting = cutting;
     labels = std::make_shared<const pathcore::Components>(
-        pathcore::label_components(*walked.mask, options, interrupt));
+        pathcore::label_components(*walked.mask, options, interrupt, progress));
     cache.put(key, labels);
   });
   return labels;

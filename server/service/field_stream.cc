@@ -11,8 +11,10 @@
 #include <grpcpp/grpcpp.h>
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
@@ -242,17 +244,27 @@ class PathfinderService::FieldJob final
       public std::enable_shared_from_this<PathfinderService::FieldJob> {
  public:
   FieldJob(PathfinderService& service, FieldStream& stream, std::optional<FieldKey> counted_miss)
-      : service_(service), stream_(stream), counted_miss_(std::move(counted_miss)) {}
+      : service_(service),
+        stream_(stream),
+        counted_miss_(std::move(counted_miss)),
+        give_up_at_(give_up_time(stream.context())) {}
 
   grpc::Status gone() const override {
+    // The lock: a give-up answered on another thread must not end the call
+    // while it is read here.
+    const std::lock_guard lock(answer_mutex_);
     if (answered_.load(std::memory_order_acquire)) {
       return {grpc::StatusCode::CANCELLED, "already answered"};
     }
-    return service_.call_gone(stream_.context());
+    return service_.waiting_call_gone(stream_.context());
+  }
+
+  std::optional<std::chrono::system_clock::time_point> give_up_at() const override {
+    return give_up_at_;
   }
 
   void abandon(const grpc::Status& status) override {
-    if (!answered_.exchange(true, std::memory_order_acq_rel)) stream_.end(status);
+    if (claim_answer()) stream_.end(status);
   }
 
   void resume(const FieldKey& key, FieldPtr field) override {
@@ -287,7 +299,7 @@ class PathfinderService::FieldJob final
       abandon(why.ok() ? grpc::Status(grpc::StatusCode::CANCELLED, "no longer wanted") : why);
       return;
     }
-    if (answered_.exchange(true, std::memory_order_acq_rel)) return;
+    if (!claim_answer()) return;
     if (status.ok()) {
       stream_.stream(std::move(planned));
     } else {
@@ -315,9 +327,17 @@ class PathfinderService::FieldJob final
     return grpc::Status::OK;
   }
 
+  // True for the one caller that answers the call.
+  bool claim_answer() {
+    const std::lock_guard lock(answer_mutex_);
+    return !answered_.exchange(true, std::memory_order_acq_rel);
+  }
+
   PathfinderService& service_;
   FieldStream& stream_;  // alive until answered
   const std::optional<FieldKey> counted_miss_;
+  const std::optional<std::chrono::system_clock::time_point> give_up_at_;
+  mutable std::mutex answer_mutex_;
   std::atomic<bool> answered_{false};
 };
 

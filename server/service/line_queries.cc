@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "cache/build_progress.h"
 #include "pathcore/agent_clearance.h"
 #include "pathcore/clearance.h"
 #include "pathcore/components.h"
@@ -37,7 +38,12 @@ constexpr std::int64_t kLineStepsOnCallThread = std::int64_t{1} << 21;
 // pool first.
 class PoolBuildSource final : public FieldSource {
  public:
-  explicit PoolBuildSource(const std::function<bool()>* interrupt) : interrupt_(interrupt) {}
+  // run_build: runs a shared build for the caches (the service's
+  // begin_cache_build: it outlives a call that gives up waiting); null runs
+  // it unchecked.
+  using BuildRunner = std::function<void(const std::string& what, const SharedBuild& build)>;
+  explicit PoolBuildSource(const std::function<bool()>* interrupt, BuildRunner run_build = {})
+      : interrupt_(interrupt), run_build_(std::move(run_build)) {}
   [[nodiscard]] FieldLease field(const FieldKey& /*key*/, const MaskEntry& /*entry*/,
                                  pathcore::Point /*start*/) override {
     throw std::logic_error("line queries use no distance field");
@@ -46,13 +52,19 @@ class PoolBuildSource final : public FieldSource {
     if (interrupt_ == nullptr) throw NeedsComputePool{};
     return *interrupt_;
   }
-  void build_once(const FieldKey& /*flight_key*/, const std::function<void()>& build) override {
+  void build_shared(const FieldKey& /*flight_key*/, const std::string& what,
+                    const SharedBuild& build) override {
     if (interrupt_ == nullptr) throw NeedsComputePool{};
-    build();
+    if (run_build_ && !what.empty()) {
+      run_build_(what, build);
+    } else {
+      build({}, {});
+    }
   }
 
  private:
   const std::function<bool()>* interrupt_;
+  BuildRunner run_build_;
 };
 
 grpc::Status too_many(const char* field, std::size_t count, int limit, const char* flag) {
@@ -174,7 +186,13 @@ grpc::Status PathfinderService::nearest_walkable(const v1::NearestWalkableReques
     }
   }
 
-  PoolBuildSource source(interrupt);
+  // Builds for the caches are finished even when this call gives up waiting.
+  PoolBuildSource source(interrupt, [&](const std::string& what,
+                                        const FieldSource::SharedBuild& build) {
+    CacheBuild cache_build = begin_cache_build(what, *entry, *interrupt);
+    build(cache_build.interrupt(), cache_build.progress());
+    cache_build.end();
+  });
   std::optional<UsableEntry> usable;
   if (clearance_key != 0) {
     usable = usable_entry(usable_masks_, source, *entry, enabled, clearance_key);
@@ -223,14 +241,18 @@ grpc::Status PathfinderService::nearest_walkable(const v1::NearestWalkableReques
     auto nearest = nearest_.get(component_key);
     if (nearest) return nearest;
     if (interrupt == nullptr) throw NeedsComputePool{};
+    // Finished for the cache even when this call gives up waiting.
+    CacheBuild build = begin_cache_build(
+        build_name("nearest-walkable transform", entry->name, entry->revision), *entry, *interrupt);
     const auto labels = components->labels();
     std::vector<std::uint8_t> targets(mask.pixel_count());
     for (std::size_t i = 0; i < targets.size(); ++i) {
       targets[i] = labels[i] == component_key.component ? 1 : 0;
     }
-    nearest = std::make_shared<const pathcore::NearestPixels>(mask.width(), mask.height(),
-                                                              std::move(targets), *interrupt);
+    nearest = std::make_shared<const pathcore::NearestPixels>(
+        mask.width(), mask.height(), std::move(targets), build.interrupt(), build.progress());
     nearest_.put(component_key, nearest);
+    build.end();
     return nearest;
   };
   std::shared_ptr<const pathcore::NearestPixels> nearest;

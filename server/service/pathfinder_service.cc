@@ -9,6 +9,7 @@
 #include <cmath>
 #include <exception>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <optional>
 #include <span>
@@ -181,29 +182,162 @@ grpc::Status PathfinderService::call_gone(grpc::CallbackServerContext& ctx) cons
   return grpc::Status::OK;
 }
 
+grpc::Status PathfinderService::waiting_call_gone(grpc::CallbackServerContext& ctx) const {
+  if (std::chrono::system_clock::now() + kGiveUpMargin >= ctx.deadline()) {
+    return {grpc::StatusCode::DEADLINE_EXCEEDED, "deadline exceeded before the answer was ready"};
+  }
+  return call_gone(ctx);
+}
+
+std::optional<std::chrono::system_clock::time_point> PathfinderService::give_up_time(
+    const grpc::CallbackServerContext& ctx) {
+  const auto deadline = ctx.deadline();
+  // gRPC reports "no deadline" as the far future.
+  if (deadline > std::chrono::system_clock::now() + std::chrono::hours(24 * 365)) {
+    return std::nullopt;
+  }
+  return deadline - kGiveUpMargin;
+}
+
 grpc::Status PathfinderService::busy() const {
   return {grpc::StatusCode::RESOURCE_EXHAUSTED,
           "server busy: " + std::to_string(pool_.max_queued()) +
               " calls already wait for a compute thread (--compute-queue); retry later"};
 }
 
+// An offloaded call (offload), as a build it waits for sees it: answered
+// once, by its work's end or, when it gives up waiting for a build for the
+// caches (CacheBuild), by that build's check or FieldFlights' give-up thread.
+// Its call is read and answered under one lock, so neither happens while the
+// other thread ends it.
+class PathfinderService::OffloadedCall final
+    : public FieldRequest,
+      public std::enable_shared_from_this<PathfinderService::OffloadedCall> {
+ public:
+  OffloadedCall(PathfinderService& service, CallReactor& call)
+      : service_(service), call_(call), give_up_at_(give_up_time(call.context())) {}
+
+  grpc::Status gone() const override {
+    const std::lock_guard lock(mutex_);
+    if (answered_) return {grpc::StatusCode::CANCELLED, "already answered"};
+    return service_.waiting_call_gone(call_.context());
+  }
+  // Gives up: answered only while it waits for a build.
+  void abandon(const grpc::Status& status) override {
+    {
+      const std::lock_guard lock(mutex_);
+      if (answered_ || !waiting_) return;
+      answered_ = true;
+    }
+    service_.finish(call_, status);
+  }
+  void resume(const FieldKey& /*key*/, FieldPtr /*field*/) override {}  // never parked
+  std::optional<std::chrono::system_clock::time_point> give_up_at() const override {
+    return give_up_at_;
+  }
+
+  // The work's interrupt check: the call is gone (or answered).
+  [[nodiscard]] bool stopped() const {
+    const std::lock_guard lock(mutex_);
+    return answered_ || !service_.call_gone(call_.context()).ok();
+  }
+  // The work's end: answers with status unless the call was answered already.
+  void answer(const grpc::Status& status) {
+    {
+      const std::lock_guard lock(mutex_);
+      if (answered_) return;
+      answered_ = true;
+    }
+    service_.finish(call_, status);
+  }
+  void begin_wait() {
+    const std::lock_guard lock(mutex_);
+    waiting_ = true;
+  }
+  // Ends a wait; true when the call was answered meanwhile.
+  bool end_wait() {
+    const std::lock_guard lock(mutex_);
+    waiting_ = false;
+    return answered_;
+  }
+
+ private:
+  PathfinderService& service_;
+  CallReactor& call_;  // alive until answered
+  const std::optional<std::chrono::system_clock::time_point> give_up_at_;
+  mutable std::mutex mutex_;
+  bool answered_ = false;  // guarded by mutex_, as waiting_
+  bool waiting_ = false;   // for a build for the caches (CacheBuild)
+};
+
+thread_local PathfinderService::OffloadedCall* PathfinderService::current_offloaded_call_ = nullptr;
+
 bool PathfinderService::offload(CallReactor& call,
                                 std::function<grpc::Status(const std::function<bool()>&)> work) {
   return pool_.try_submit([this, &call, work = std::move(work)] {
-    grpc::Status status = call_gone(call.context());
+    const auto offloaded = std::make_shared<OffloadedCall>(*this, call);
+    grpc::Status status = call_gone(call.context());  // nothing else answers it yet
     if (status.ok()) {
-      const std::function<bool()> interrupt = [this, &call] {
-        return !call_gone(call.context()).ok();
-      };
+      const std::function<bool()> interrupt = [&offloaded] { return offloaded->stopped(); };
+      current_offloaded_call_ = offloaded.get();
       try {
         status = run_handler([&] { return work(interrupt); });
       } catch (const pathcore::Interrupted&) {
-        status = call_gone(call.context());
+        status = offloaded->gone();
         if (status.ok()) status = {grpc::StatusCode::CANCELLED, "stopped"};
       }
+      current_offloaded_call_ = nullptr;
     }
-    finish(call, status);
+    offloaded->answer(status);  // unless it gave up waiting for a build
   });
+}
+
+PathfinderService::CacheBuild::CacheBuild(std::shared_ptr<OffloadedCall> call,
+                                          std::shared_ptr<Flight> flight,
+                                          std::function<bool()> interrupt)
+    : call_(std::move(call)), flight_(std::move(flight)), interrupt_(std::move(interrupt)) {
+  if (flight_ != nullptr) progress_ = flight_->progress.reporter();
+}
+
+PathfinderService::CacheBuild::~CacheBuild() {
+  if (call_ == nullptr) return;
+  flight_->ended.store(true, std::memory_order_relaxed);
+  (void)call_->end_wait();
+}
+
+void PathfinderService::CacheBuild::end() {
+  if (call_ == nullptr) return;
+  flight_->ended.store(true, std::memory_order_relaxed);
+  const bool answered = call_->end_wait();
+  call_.reset();
+  if (answered) throw pathcore::Interrupted();
+}
+
+PathfinderService::CacheBuild PathfinderService::begin_cache_build(
+    std::string what, const MaskEntry& entry, const std::function<bool()>& call_interrupt) {
+  OffloadedCall* const current = current_offloaded_call_;
+  if (current == nullptr) return CacheBuild(nullptr, nullptr, call_interrupt);
+  std::shared_ptr<OffloadedCall> call = current->shared_from_this();
+  auto flight = std::make_shared<Flight>();
+  flight->key.mask = entry.name;
+  flight->key.revision = entry.revision;
+  flight->progress.set_what(std::move(what));
+  call->begin_wait();
+  flights_.watch_build(call, flight);
+  std::function<bool()> interrupt = [this, waiting = call.get(), described = flight.get(),
+                                     name = entry.name, revision = entry.revision] {
+    const grpc::Status why = waiting->gone();
+    if (!why.ok()) {
+      // Counted first: whoever sees the answer sees the count.
+      if (why.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED) {
+        flights_.count_deadline_give_up();
+      }
+      waiting->abandon(gave_up_waiting(why, *described));
+    }
+    const MaskEntryPtr now = store_.get(name);
+    return flights_.stopping() || pool_.stopping() || now == nullptr || now->revision != revision;
+  };
+  return CacheBuild(std::move(call), std::move(flight), std::move(interrupt));
 }
 
 Metrics::Clock::time_point PathfinderService::start_call() const {
@@ -313,6 +447,8 @@ PathfinderService::~PathfinderService() {
 
 void PathfinderService::drop_stale_caches(const std::string& mask,
                                           std::uint64_t first_live_revision) {
+  // Builds for the old revisions stop once nobody waits for them.
+  flights_.mark_stale(mask, first_live_revision);
   cache_.erase_mask(mask, first_live_revision);
   query_caches_.erase_mask(mask);
   any_angle_caches_.erase_mask(mask);
@@ -330,14 +466,24 @@ class PathfinderService::FindPathCall final
  public:
   FindPathCall(PathfinderService& service, FindPathMessages& call,
                std::optional<FieldKey> counted_miss)
-      : service_(service), call_(call), counted_miss_(std::move(counted_miss)) {}
+      : service_(service),
+        call_(call),
+        counted_miss_(std::move(counted_miss)),
+        give_up_at_(give_up_time(call.context())) {}
 
   grpc::Status gone() const override {
-    // Once answered, the call may be gone: never touch it again.
+    // Once answered, the call may be gone: never touch it again. The lock
+    // keeps an answer from another thread (a give-up) from ending the call
+    // while it is read here.
+    const std::lock_guard lock(answer_mutex_);
     if (answered_.load(std::memory_order_acquire)) {
       return {grpc::StatusCode::CANCELLED, "already answered"};
     }
-    return service_.call_gone(call_.context());
+    return service_.waiting_call_gone(call_.context());
+  }
+
+  std::optional<std::chrono::system_clock::time_point> give_up_at() const override {
+    return give_up_at_;
   }
 
   void abandon(const grpc::Status& status) override { answer(status); }
@@ -400,7 +546,10 @@ class PathfinderService::FindPathCall final
 
  private:
   void answer(const grpc::Status& status) {
-    if (answered_.exchange(true, std::memory_order_acq_rel)) return;
+    {
+      const std::lock_guard lock(answer_mutex_);
+      if (answered_.exchange(true, std::memory_order_acq_rel)) return;
+    }
     service_.finish(call_, status);
   }
 
@@ -408,6 +557,8 @@ class PathfinderService::FindPathCall final
   FindPathMessages& call_;  // alive until answered
   // The field key whose cache miss sent the call here (usually what it fills).
   const std::optional<FieldKey> counted_miss_;
+  const std::optional<std::chrono::system_clock::time_point> give_up_at_;
+  mutable std::mutex answer_mutex_;
   std::atomic<bool> answered_{false};
 };
 

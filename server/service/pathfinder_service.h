@@ -115,8 +115,12 @@ struct ServiceLimits {
 // every SMOOTHING_ANY_ANGLE call: its search (and the mask's mesh, on a
 // miss) is per-call work of milliseconds (any_angle_find_path.h).
 // Fills are shared (FieldFlights: one fill per field, the other callers
-// wait without a thread) and stop when no caller wants them any more
-// (deadline passed, cancelled): such calls end DEADLINE_EXCEEDED/CANCELLED.
+// wait without a thread); a caller that gives up waiting (deadline, cancel)
+// ends DEADLINE_EXCEEDED/CANCELLED, its answer naming the build and its
+// progress, while the fill goes on to the end for the cache (it stops at
+// shutdown, when its mask revision is replaced or deleted, or when the
+// cache could not keep it). Any-angle structures and usable masks are built
+// the same way (FieldSource::build_shared).
 // Snapping (snap_to_reachable) looks its ends up in tables built once per
 // mask revision, areas and clearance (endpoint_snapping.h: NearestWalkable's
 // transform and Reachable's labels) on the compute pool; once they are
@@ -142,7 +146,11 @@ using RawPathfinderService = pathfinding::v1::Pathfinder::WithRawCallbackMethod_
                                     pathfinding::v1::Pathfinder::WithRawCallbackMethod_GetField<
                                         pathfinding::v1::Pathfinder::WithRawCallbackMethod_LineOfSight<
                                             pathfinding::v1::Pathfinder::WithRawCallbackMethod_NearestWalkable<
-                                                pathfinding::v1::Pathfinder::CallbackService>>>>>>>>>>>>;
+                                                pathfinding::v1::Pathfinder::WithRawCallbackMethod_PrepareMask<
+                                                    pathfinding::v1::Pathfinder::CallbackService>>>>>>>>>>>>>;
+
+// How long before its deadline a call gives up waiting for a shared build.
+inline constexpr std::chrono::milliseconds kGiveUpMargin{20};
 
 // Thrown by a handler body on gRPC's thread when its call needs heavy work:
 // the call is handed to the compute pool and the body run again there.
@@ -173,6 +181,15 @@ class PathfinderService final : public RawPathfinderService {
   }
   [[nodiscard]] std::size_t route_cache_entries() const { return query_caches_.routes.size(); }
   [[nodiscard]] std::size_t path_cache_entries() const { return query_caches_.paths.size(); }
+  // Calls that reached their deadline waiting for a shared build, which went
+  // on for the cache (metrics).
+  [[nodiscard]] std::uint64_t build_deadline_give_ups() const {
+    return flights_.deadline_give_ups();
+  }
+  // Any-angle structures built so far (metrics).
+  [[nodiscard]] std::uint64_t any_angle_structures_built() const {
+    return any_angle_caches_.structures_built.load(std::memory_order_relaxed);
+  }
   // Bytes of answers waiting for slow clients (metrics, tests).
   [[nodiscard]] std::size_t pending_answer_bytes() const { return pending_answers_.held(); }
 
@@ -204,6 +221,9 @@ class PathfinderService final : public RawPathfinderService {
   grpc::ServerUnaryReactor* NearestWalkable(grpc::CallbackServerContext* ctx,
                                             const grpc::ByteBuffer* request,
                                             grpc::ByteBuffer* response) override;
+  // In prepare_mask.cc: server streaming, progress messages as stages build.
+  grpc::ServerWriteReactor<grpc::ByteBuffer>* PrepareMask(grpc::CallbackServerContext* ctx,
+                                                          const grpc::ByteBuffer* request) override;
 
  private:
   // Handler bodies. `interrupt` is null on gRPC's thread: a body that needs
@@ -243,6 +263,13 @@ class PathfinderService final : public RawPathfinderService {
                          pathfinding::v1::FindPathResponse& response, FieldSource& source);
 
   class FindPathCall;  // a cold FindPath on the compute pool
+  // PrepareMask (prepare_mask.cc): the request validated, the streaming
+  // call, and its stages on the compute pool.
+  struct PreparePlan;
+  class PrepareStream;
+  class PrepareJob;
+  grpc::Status plan_prepare(const pathfinding::v1::PrepareMaskRequest& request,
+                            PreparePlan& plan) const;
   // GetField (field_stream.cc): the streaming call, the request's validated
   // plan, and its cold part on the compute pool.
   class FieldStream;
@@ -305,9 +332,53 @@ class PathfinderService final : public RawPathfinderService {
   // from there. False when the pool's queue is full (nothing queued).
   [[nodiscard]] bool offload(CallReactor& call,
                              std::function<grpc::Status(const std::function<bool()>&)> work);
+  // A build an offloaded call runs for the caches (component labels, a
+  // nearest-walkable transform: no single flight), on the pool thread running
+  // that call's work (offload). Once the call gives up (its give-up time, as
+  // for a flight's waiters, or the build's interrupt check seeing it), it is
+  // answered at once, naming the build, and the build goes on for the cache;
+  // it stops (Interrupted) only at shutdown or when `entry`'s revision is
+  // replaced or deleted. Off the pool (no offloaded call on this thread) it
+  // is just `call_interrupt`.
+  class OffloadedCall;
+  class CacheBuild {
+   public:
+    CacheBuild(const CacheBuild&) = delete;
+    CacheBuild& operator=(const CacheBuild&) = delete;
+    ~CacheBuild();
+    [[nodiscard]] const std::function<bool()>& interrupt() const { return interrupt_; }
+    // The core builder's progress report (the answer of a call that gives up tells it).
+    [[nodiscard]] const pathcore::ProgressReport& progress() const { return progress_; }
+    // The build is done (and cached): throws pathcore::Interrupted when the
+    // call was answered meanwhile (its answer must not be touched).
+    void end();
+
+   private:
+    friend class PathfinderService;
+    CacheBuild(std::shared_ptr<OffloadedCall> call, std::shared_ptr<Flight> flight,
+               std::function<bool()> interrupt);
+    std::shared_ptr<OffloadedCall> call_;  // null off the pool
+    std::shared_ptr<Flight> flight_;
+    std::function<bool()> interrupt_;
+    pathcore::ProgressReport progress_;
+  };
+  [[nodiscard]] CacheBuild begin_cache_build(std::string what, const MaskEntry& entry,
+                                             const std::function<bool()>& call_interrupt);
+  // The offloaded call whose work runs on this pool thread, for begin_cache_build.
+  static thread_local OffloadedCall* current_offloaded_call_;
+
   // Why a call's work should stop (deadline passed, cancelled, server
   // stopping), or OK while it is still wanted.
   [[nodiscard]] grpc::Status call_gone(grpc::CallbackServerContext& ctx) const;
+  // call_gone for a call that may wait for a shared build: its deadline counts
+  // kGiveUpMargin early, so that its answer (naming the build and its
+  // progress) reaches the client before the client's own deadline, which
+  // reports a bare DEADLINE_EXCEEDED whatever the server answers later.
+  [[nodiscard]] grpc::Status waiting_call_gone(grpc::CallbackServerContext& ctx) const;
+  // When such a call gives up (FieldRequest::give_up_at): its deadline less
+  // kGiveUpMargin; nullopt for a call without a deadline.
+  [[nodiscard]] static std::optional<std::chrono::system_clock::time_point> give_up_time(
+      const grpc::CallbackServerContext& ctx);
   // RESOURCE_EXHAUSTED: the compute pool's queue is full.
   [[nodiscard]] grpc::Status busy() const;
   // Writes the answer (when `status` is OK), charges a large one to

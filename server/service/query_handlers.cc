@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "cache/build_progress.h"
 #include "pathcore/components.h"
 #include "pathcore/standard_move.h"
 #include "service/pathfinder_service.h"
@@ -93,9 +94,13 @@ grpc::Status PathfinderService::reachable(const WireReachableRequest& request,
     pathcore::ComponentOptions options;
     options.enabled = enabled;
     options.connectivity = pathcore::Connectivity::kFour;
-    components =
-        std::make_shared<const pathcore::Components>(pathcore::label_components(mask, options, *interrupt));
+    // Finished for the cache even when this call gives up waiting.
+    CacheBuild build = begin_cache_build(
+        build_name("component labels", entry->name, entry->revision), *entry, *interrupt);
+    components = std::make_shared<const pathcore::Components>(
+        pathcore::label_components(mask, options, build.interrupt(), build.progress()));
     query_caches_.components.put(key, components);
+    build.end();
   }
   auto* answers = response.mutable_reachable();
   answers->Reserve(static_cast<int>(request.pairs.size()));

@@ -17,6 +17,8 @@ ServerGauges read_gauges(const MaskStore& store, const FieldCache& cache,
     gauges.mask_bytes += static_cast<std::uint64_t>(entry->mask->width()) * entry->mask->height();
   }
   gauges.component_cache_entries = service.component_cache_entries();
+  gauges.build_deadline_give_ups = service.build_deadline_give_ups();
+  gauges.any_angle_structures_built = service.any_angle_structures_built();
   gauges.route_cache_entries = service.route_cache_entries();
   gauges.path_cache_entries = service.path_cache_entries();
   return gauges;

@@ -600,8 +600,8 @@ TEST(AnyAngleE2eTest, SnappingMovesTheEndsToWhatAnyAnglePathsReach) {
 
 // A mesh build outlives the call that started it: on a 2048x2048 mask with
 // 30% clutter (its mesh takes over a hundred milliseconds), a first call
-// with a 50 ms deadline ends DEADLINE_EXCEEDED, and a later call finds the
-// mesh cached.
+// with a 50 ms deadline ends DEADLINE_EXCEEDED naming the build and its
+// progress, and a later call finds the mesh cached.
 TEST(AnyAngleE2eTest, AMeshBuildOutlivesItsCallersDeadline) {
   ServerProcess server(server_options({"--compute-threads", "1"}));
   Client client = make_client(server);
@@ -618,6 +618,9 @@ TEST(AnyAngleE2eTest, AMeshBuildOutlivesItsCallersDeadline) {
   Client hurried = make_client(server, std::chrono::milliseconds(50));
   const auto expired = hurried.find_path(request);
   EXPECT_EQ(expired.status.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
+  EXPECT_THAT(expired.status.error_message(),
+              ::testing::AllOf(::testing::HasSubstr("any-angle structure for mask 'clutter' rev 1"),
+                               ::testing::MatchesRegex(".*: ([0-9]+% built|building);.*")));
 
   bool hit = false;
   ASSERT_TRUE(eventually(

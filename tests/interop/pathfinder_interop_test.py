@@ -409,6 +409,35 @@ class PathfinderInteropTest(unittest.TestCase):
                                crop=pb.Rect(x=WIDTH - 1, y=0, width=2, height=1)))
         self.assertTrue(details.startswith("crop:"), details)
 
+    def test_prepare_mask(self):
+        """PrepareMask streams each stage to fraction 1; preparing again finds every stage cached."""
+        info = self.upload("prepared")
+        request = pb.PrepareMaskRequest(mask="prepared", any_angle=True, labels=True,
+                                        nearest=True, clearance=1.5)
+        messages = list(self.stub.PrepareMask(request, timeout=CALL_TIMEOUT))
+        self.assertTrue(messages[-1].done)
+        self.assertEqual(messages[-1].fraction_done, 1.0)
+        self.assertEqual(messages[-1].mask_revision, info.revision)
+        ended = [m.stage for m in messages if m.fraction_done == 1.0 and not m.done]
+        self.assertEqual(ended, [pb.PREPARE_STAGE_USABLE_MASK, pb.PREPARE_STAGE_ANY_ANGLE,
+                                 pb.PREPARE_STAGE_LABELS, pb.PREPARE_STAGE_NEAREST])
+        again = list(self.stub.PrepareMask(request, timeout=CALL_TIMEOUT))
+        self.assertTrue(all(m.cache_hit for m in again if m.fraction_done == 1.0 and not m.done))
+        details = self.assert_status(
+            grpc.StatusCode.INVALID_ARGUMENT,
+            lambda request, timeout: list(self.stub.PrepareMask(request, timeout=timeout)),
+            pb.PrepareMaskRequest(mask="prepared"))
+        self.assertTrue(details.startswith("any_angle:"), details)
+        self.assert_status(
+            grpc.StatusCode.NOT_FOUND,
+            lambda request, timeout: list(self.stub.PrepareMask(request, timeout=timeout)),
+            pb.PrepareMaskRequest(mask="absent", labels=True))
+        self.assert_status(
+            grpc.StatusCode.FAILED_PRECONDITION,
+            lambda request, timeout: list(self.stub.PrepareMask(request, timeout=timeout)),
+            pb.PrepareMaskRequest(mask="prepared", labels=True,
+                                  expected_revision=info.revision + 1))
+
     def test_batch_find_paths(self):
         info = self.upload("batch")
         goal = (4, 2)

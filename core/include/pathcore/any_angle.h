@@ -55,10 +55,12 @@ class AnyAngleMesh {
  public:
   // enabled is a request's area set (effective_areas is applied).
   // interrupt: called about every 16,384 pixels; when it returns true the
-  // build stops by throwing Interrupted. O(pixels).
+  // build stops by throwing Interrupted. progress, when set, hears the
+  // fraction of rows done. O(pixels).
   [[nodiscard]] static AnyAngleMesh build(const Mask& mask, AreaSet enabled,
                                           bool allow_corner_cutting,
-                                          const std::function<bool()>& interrupt = {});
+                                          const std::function<bool()>& interrupt = {},
+                                          const ProgressReport& progress = {});
 
   [[nodiscard]] std::uint32_t width() const { return width_; }
   [[nodiscard]] std::uint32_t height() const { return height_; }

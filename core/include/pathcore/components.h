@@ -79,8 +79,10 @@ class Components {
 // labels plus 8 bytes per run. Throws InvalidArgument for a mask of 2^32 pixels or more.
 // interrupt, when set, is called about every 16,384 pixels labelled (each
 // pass counts); when it returns true the labelling stops by throwing
-// Interrupted (as nearest_walkable in pathcore/path.h).
+// Interrupted (as nearest_walkable in pathcore/path.h). progress, when set,
+// hears the fraction done at each check.
 [[nodiscard]] Components label_components(const Mask& mask, const ComponentOptions& options,
-                                          const std::function<bool()>& interrupt = {});
+                                          const std::function<bool()>& interrupt = {},
+                                          const ProgressReport& progress = {});
 
 }  // namespace pathcore

@@ -289,6 +289,10 @@ class FieldBuilder {
   // it was at that boundary: calling them again carries on. An empty function
   // (the default) is never called. `check` runs on the filling thread.
   void set_interrupt(std::function<bool()> check);
+  // Reports how far the fill is (pixels expanded over the walkable pixels,
+  // which it counts once here: O(pixels)), as often as the interrupt check
+  // is asked; an empty report (the default) costs nothing.
+  void set_progress(ProgressReport report);
   [[nodiscard]] bool finished() const;
   // True when the field came from raster sweeps rather than the bucket
   // queue (an unstarted unit-cost eight-connected fill on obstacle-free

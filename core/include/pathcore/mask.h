@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -44,6 +45,13 @@ class Interrupted : public std::exception {
  public:
   [[nodiscard]] const char* what() const noexcept override { return "interrupted by the caller"; }
 };
+
+// Where a long build reports how far it has come: a fraction in [0, 1),
+// called on the building thread at about its interrupt check's cadence (the
+// end of the build is the caller's to know). Empty: nothing is reported.
+// A plain callback, so core stays free of threads and clocks: the caller
+// decides what a report does (an atomic store, typically).
+using ProgressReport = std::function<void(double fraction)>;
 
 // A walk mask: one area id (0..63) per pixel, row-major, origin top-left.
 // Immutable after construction, so it is safe to share between threads.

@@ -23,10 +23,11 @@ class NearestPixels {
  public:
   // targets: width * height bytes, row-major, non-zero for a target pixel.
   // O(pixels). interrupt, when set, is called about every 16,384 pixels;
-  // when it returns true the build stops by throwing Interrupted. Throws
-  // InvalidArgument unless targets.size() == width * height.
+  // when it returns true the build stops by throwing Interrupted; progress,
+  // when set, hears the fraction done as often. Throws InvalidArgument
+  // unless targets.size() == width * height.
   NearestPixels(std::uint32_t width, std::uint32_t height, std::vector<std::uint8_t> targets,
-                const std::function<bool()>& interrupt = {});
+                const std::function<bool()>& interrupt = {}, const ProgressReport& progress = {});
 
   [[nodiscard]] std::uint32_t width() const { return width_; }
   [[nodiscard]] std::uint32_t height() const { return height_; }

@@ -12,8 +12,10 @@
 namespace pathcore {
 
 AnyAngleMesh AnyAngleMesh::build(const Mask& mask, AreaSet enabled, bool allow_corner_cutting,
-                                 const std::function<bool()>& interrupt) {
-  InterruptCheck check(interrupt);
+                                 const std::function<bool()>& interrupt,
+                                 const ProgressReport& progress) {
+  // The row pass counts every pixel; the passes after it are shorter.
+  InterruptCheck check(interrupt, progress, mask.pixel_count());
   AnyAngleMesh mesh;
   mesh.width_ = mask.width();
   mesh.height_ = mask.height();

@@ -207,6 +207,20 @@ void FieldBuilder::set_interrupt(std::function<bool()> check) {
   state_->since_check = 0;
 }
 
+std::size_t FieldBuilder::State::count_walkable() const {
+  if (mask == nullptr) return 0;
+  const AreaSet enabled = field.options().enabled;
+  const std::span<const std::uint8_t> areas = mask->areas();
+  if ((enabled | 1U) == kAllAreas) {  // every area but 0: the usual case, a plain count
+    return areas.size() - static_cast<std::size_t>(std::count(areas.begin(), areas.end(), 0));
+  }
+  std::size_t walkable = 0;
+  for (const std::uint8_t area : areas) walkable += (enabled >> area) & 1U;
+  return walkable;
+}
+
+void FieldBuilder::set_progress(ProgressReport report) { state_->progress = std::move(report); }
+
 const DistanceField& FieldBuilder::field() const { return state_->field; }
 
 DistanceField FieldBuilder::take() {

@@ -286,12 +286,24 @@ struct FieldBuilder::State {
   std::function<bool()> interrupt;
   std::size_t since_check = 0;
   // True when the fill should stop here; `work` pixels are about to be expanded.
+  // set_progress's report, and what it divides: pixels expanded so far over
+  // the walkable pixels (an estimate: a widened fill starts over, sweeps
+  // count whole rows; so capped below 1).
+  ProgressReport progress;
+  std::size_t expanded = 0;
+  std::size_t walkable = 0;  // counted at the first report: small fills never pay for it
+  [[nodiscard]] std::size_t count_walkable() const;
   bool interrupted(std::size_t work) {
-    if (!interrupt) return false;
+    if (!interrupt && !progress) return false;
     since_check += work + 1;  // + 1: a one-pixel level still counts
+    expanded += work;
     if (since_check < kInterruptEvery) return false;
     since_check = 0;
-    return interrupt();
+    if (progress) {
+      if (walkable == 0) walkable = std::max<std::size_t>(count_walkable(), 1);
+      progress(std::min(0.99, static_cast<double>(expanded) / static_cast<double>(walkable)));
+    }
+    return interrupt && interrupt();
   }
 
   // Buffers to build the field in (FieldBuilder's recycled argument), until

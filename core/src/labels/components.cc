@@ -60,7 +60,8 @@ Components::Components(std::uint32_t width, std::uint32_t height, Label count,
       labels_(std::move(labels)) {}
 
 Components label_components(const Mask& mask, const ComponentOptions& options,
-                            const std::function<bool()>& interrupt) {
+                            const std::function<bool()>& interrupt,
+                            const ProgressReport& progress) {
   if (mask.pixel_count() >= (std::size_t{1} << 32)) {
     throw InvalidArgument("components: masks of 2^32 pixels or more are not supported");
   }
@@ -90,7 +91,7 @@ Components label_components(const Mask& mask, const ComponentOptions& options,
   DisjointSets sets;
   std::uint32_t runs = 0;  // runs so far; a pixel's label holds its run + 1
   const std::uint8_t* areas = mask.areas().data();
-  InterruptCheck check(interrupt);
+  InterruptCheck check(interrupt, progress, 2 * mask.pixel_count());  // two passes
   for (std::uint32_t y = 0; y < height; ++y) {
     check.after(width);
     const std::uint8_t* row = areas + static_cast<std::size_t>(y) * width;

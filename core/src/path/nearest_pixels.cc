@@ -35,7 +35,7 @@ std::int64_t integer_sqrt(std::int64_t v) {
 
 NearestPixels::NearestPixels(std::uint32_t width, std::uint32_t height,
                              std::vector<std::uint8_t> targets,
-                             const std::function<bool()>& interrupt)
+                             const std::function<bool()>& interrupt, const ProgressReport& progress)
     : width_(width), height_(height), targets_(std::move(targets)) {
   const std::size_t count = std::size_t{width} * height;
   if (targets_.size() != count) {
@@ -45,7 +45,7 @@ NearestPixels::NearestPixels(std::uint32_t width, std::uint32_t height,
   }
   empty_ = std::none_of(targets_.begin(), targets_.end(), [](std::uint8_t t) { return t != 0; });
   if (empty_ || count == 0) return;
-  InterruptCheck check(interrupt);
+  InterruptCheck check(interrupt, progress, 2 * count);  // a column pass, then a row pass
   const auto w = static_cast<std::int64_t>(width);
   const auto h = static_cast<std::int64_t>(height);
   // Beyond every real distance: a column without targets.

@@ -130,3 +130,31 @@ TEST(FieldInterrupt, NoCheckWhenNoneIsSet) {
 }
 
 }  // namespace
+
+namespace {
+
+// FieldBuilder::set_progress: reports that rise, stay below 1, and change
+// nothing in the field, whichever method fills.
+TEST(FieldProgressTest, ReportsRiseBelowOneAndLeaveTheFieldAsItWas) {
+  std::mt19937_64 rng(7);
+  const pathcore::Mask mask = pathtest::random_mask(rng, 400, 300, 0.2, 3);
+  const pathcore::Point goal = big_component_goal(rng, mask);
+  for (const FieldOptions& options : every_method()) {
+    std::vector<double> reports;
+    FieldBuilder builder(mask, goal, options);
+    builder.set_progress([&](double fraction) { reports.push_back(fraction); });
+    builder.finish();
+    ASSERT_GE(reports.size(), 2U) << "120,000 pixels: several reports";
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+      EXPECT_GE(reports[i], 0.0);
+      EXPECT_LT(reports[i], 1.0);
+      if (i > 0) {
+        EXPECT_GE(reports[i], reports[i - 1]);
+      }
+    }
+    EXPECT_GT(reports.back(), 0.3) << "the reports reach well into the fill";
+    expect_same(builder.take(), pathcore::compute_distance_field(mask, goal, options));
+  }
+}
+
+}  // namespace

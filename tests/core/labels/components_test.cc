@@ -176,3 +176,28 @@ TEST(ComponentsTest, LabellingStopsWhenTheInterruptCheckSaysSo) {
 
 }  // namespace
 }  // namespace pathcore
+
+namespace {
+
+// label_components' progress: reports that rise, stay below 1 and change no label.
+TEST(ComponentsProgressTest, ReportsRiseBelowOneAndTheLabelsAreTheSame) {
+  std::mt19937_64 rng(11);
+  const pathcore::Mask mask = pathtest::random_mask(rng, 500, 400, 0.3, 2);
+  const pathcore::ComponentOptions options;
+  std::vector<double> reports;
+  const pathcore::Components reported =
+      pathcore::label_components(mask, options, {}, [&](double f) { reports.push_back(f); });
+  ASSERT_GE(reports.size(), 5U) << "two passes over 200,000 pixels";
+  for (std::size_t i = 0; i < reports.size(); ++i) {
+    EXPECT_LT(reports[i], 1.0);
+    if (i > 0) {
+      EXPECT_GE(reports[i], reports[i - 1]);
+    }
+  }
+  EXPECT_GT(reports.back(), 0.8);
+  const pathcore::Components plain = pathcore::label_components(mask, options);
+  EXPECT_TRUE(std::equal(reported.labels().begin(), reported.labels().end(), plain.labels().begin(),
+                         plain.labels().end()));
+}
+
+}  // namespace

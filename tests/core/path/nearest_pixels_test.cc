@@ -83,3 +83,27 @@ TEST(NearestPixelsTest, StopsWhenInterrupted) {
 
 }  // namespace
 }  // namespace pathcore
+
+namespace {
+
+// NearestPixels' progress: reports that rise and stay below 1.
+TEST(NearestPixelsProgressTest, ReportsRiseBelowOne) {
+  const std::uint32_t width = 600;
+  const std::uint32_t height = 500;
+  std::vector<std::uint8_t> targets(std::size_t{width} * height, 0);
+  targets[12345] = 1;
+  std::vector<double> reports;
+  const pathcore::NearestPixels nearest(width, height, targets, {},
+                                        [&](double f) { reports.push_back(f); });
+  ASSERT_GE(reports.size(), 5U);
+  for (std::size_t i = 0; i < reports.size(); ++i) {
+    EXPECT_LT(reports[i], 1.0);
+    if (i > 0) {
+      EXPECT_GE(reports[i], reports[i - 1]);
+    }
+  }
+  EXPECT_GT(reports.back(), 0.8);
+  EXPECT_EQ(nearest.nearest({0, 0}), (pathcore::Point{12345 % 600, 12345 / 600}));
+}
+
+}  // namespace

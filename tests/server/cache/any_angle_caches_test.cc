@@ -41,10 +41,10 @@ TEST(AnyAngleCaches, KeysTellMaskRevisionAreasCornerRuleAndClearanceApart) {
   EXPECT_EQ(AnyAngleMeshKeyHash{}(base), AnyAngleMeshKeyHash{}(AnyAngleMeshKey{base}));
   // Its builds are single flights of their own: no field's or usable
   // grid's flight shares the key.
-  EXPECT_FALSE(any_angle_mesh_flight_key(base) == any_angle_mesh_flight_key(other));
-  EXPECT_FALSE(any_angle_mesh_flight_key(base) ==
+  EXPECT_FALSE(any_angle_structure_flight_key(base) == any_angle_structure_flight_key(other));
+  EXPECT_FALSE(any_angle_structure_flight_key(base) ==
                usable_grid_flight_key(UsableMaskKey{"m", 1, 0b10, 0}));
-  EXPECT_LT(any_angle_mesh_flight_key(base).goal.x, 0);
+  EXPECT_LT(any_angle_structure_flight_key(base).goal.x, 0);
 }
 
 TEST(AnyAngleCaches, EntriesAreChargedTheirMemoryBytesAndGoWithTheirMask) {

@@ -1,12 +1,16 @@
 #include "service/cached_find_path.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "cache/field_cache.h"
@@ -251,24 +255,77 @@ TEST_F(FillingSourceTest, AParkedRequestIsAnsweredAsSoonAsItsStartIsSettled) {
   EXPECT_EQ(flights_.size(), 0U);
 }
 
-TEST_F(FillingSourceTest, AnExpiredLeaderAloneStopsTheFillAndNothingIsCached) {
+TEST_F(FillingSourceTest, AnExpiredLeaderAloneIsAnsweredAndItsFillGoesOnForTheCache) {
   auto leader = std::make_shared<FakeRequest>();
   leader->on_gone = [](int poll) { return poll >= 3 ? expired() : grpc::Status::OK; };
   {
     FillingSource source(cache_, flights_, leader);
     EXPECT_THROW((void)cached_find_path(entry_, source, start_, goal_, options_), RequestGone);
+    ASSERT_TRUE(leader->abandoned) << "answered at the check that saw the deadline";
+    EXPECT_EQ(leader->abandoned->error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
+    EXPECT_THAT(leader->abandoned->error_message(),
+                ::testing::MatchesRegex(
+                    "deadline exceeded while waiting for distance field for mask '.*' rev 1 "
+                    "toward \\(1023, 1023\\): [0-9]+% built; the build goes on.*"));
+  }  // ~source finishes the fill for the cache
+  EXPECT_EQ(flights_.size(), 0U);
+  EXPECT_EQ(flights_.deadline_give_ups(), 1U);
+  const FieldCacheStats stats = cache_.stats();
+  EXPECT_EQ(stats.fields_computed, 1U);
+  EXPECT_EQ(stats.fills_interrupted, 0U);
+  ASSERT_NE(cache_.peek(key_), nullptr);
+  EXPECT_EQ(cache_.peek(key_)->at(start_), 2046U);
+}
+
+TEST_F(FillingSourceTest, AnExpiredLeaderAloneStopsAFillTheCacheCouldNotKeep) {
+  FieldCache small(1 << 20);  // 1 MiB: a 1024x1024 field takes at least 2 MiB
+  auto leader = std::make_shared<FakeRequest>();
+  leader->on_gone = [](int poll) { return poll >= 3 ? expired() : grpc::Status::OK; };
+  {
+    FillingSource source(small, flights_, leader);
+    EXPECT_THROW((void)cached_find_path(entry_, source, start_, goal_, options_), RequestGone);
   }
   ASSERT_TRUE(leader->abandoned);
   EXPECT_EQ(leader->abandoned->error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
   EXPECT_LE(leader->polls, 5) << "the fill stopped at the check that saw the deadline";
+  EXPECT_EQ(flights_.size(), 0U);
+  EXPECT_EQ(small.stats().fields_computed, 0U);
+  EXPECT_EQ(small.stats().fills_interrupted, 1U);
+}
+
+TEST_F(FillingSourceTest, AFillNobodyWaitsForStopsOnceItsRevisionIsReplaced) {
+  auto leader = std::make_shared<FakeRequest>();
+  leader->on_gone = [&](int poll) {
+    if (poll == 2) flights_.mark_stale(entry_.name, entry_.revision + 1);
+    return poll >= 3 ? expired() : grpc::Status::OK;
+  };
+  {
+    FillingSource source(cache_, flights_, leader);
+    EXPECT_THROW((void)cached_find_path(entry_, source, start_, goal_, options_), RequestGone);
+  }
+  ASSERT_TRUE(leader->abandoned);
   EXPECT_EQ(cache_.size(), 0U);
   EXPECT_EQ(flights_.size(), 0U);
-  const FieldCacheStats stats = cache_.stats();
-  EXPECT_EQ(stats.fields_computed, 0U);
-  EXPECT_EQ(stats.fills_interrupted, 1U);
+  EXPECT_EQ(cache_.stats().fills_interrupted, 1U);
   // The next request fills afresh (the stopped fill left nothing behind).
   EXPECT_EQ(cached_find_path(entry_, cache_, start_, goal_, options_).path.points,
             pathcore::find_path(*entry_.mask, start_, goal_, options_).points);
+}
+
+TEST_F(FillingSourceTest, FillsStopAtShutdownEvenForTheCache) {
+  auto leader = std::make_shared<FakeRequest>();
+  leader->on_gone = [&](int poll) {
+    if (poll == 2) flights_.stop();
+    return poll >= 2 ? grpc::Status(grpc::StatusCode::UNAVAILABLE, "stopping") : grpc::Status::OK;
+  };
+  {
+    FillingSource source(cache_, flights_, leader);
+    EXPECT_THROW((void)cached_find_path(entry_, source, start_, goal_, options_), RequestGone);
+  }
+  ASSERT_TRUE(leader->abandoned);
+  EXPECT_EQ(leader->abandoned->error_code(), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_EQ(cache_.size(), 0U);
+  EXPECT_EQ(flights_.deadline_give_ups(), 0U);
 }
 
 TEST_F(FillingSourceTest, AnExpiredLeaderIsAnsweredWhileTheFillGoesOnForAWaiter) {
@@ -293,7 +350,7 @@ TEST_F(FillingSourceTest, AnExpiredLeaderIsAnsweredWhileTheFillGoesOnForAWaiter)
   EXPECT_EQ(cache_.stats().fills_interrupted, 0U);
 }
 
-TEST_F(FillingSourceTest, AnExpiredWaiterIsAnsweredAndTheFillStopsWhenNobodyIsLeft) {
+TEST_F(FillingSourceTest, WhenEveryCallerIsGoneTheFillStillFinishesForTheCache) {
   auto waiter = std::make_shared<FakeRequest>();
   waiter->on_gone = [](int /*poll*/) { return grpc::Status(grpc::StatusCode::CANCELLED, "gone"); };
   auto leader = std::make_shared<FakeRequest>();
@@ -310,9 +367,10 @@ TEST_F(FillingSourceTest, AnExpiredWaiterIsAnsweredAndTheFillStopsWhenNobodyIsLe
   EXPECT_FALSE(waiter->resumed_key);
   ASSERT_TRUE(leader->abandoned);
   EXPECT_EQ(leader->abandoned->error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
-  EXPECT_EQ(cache_.size(), 0U);
+  EXPECT_EQ(cache_.size(), 1U);
   EXPECT_EQ(flights_.size(), 0U);
-  EXPECT_EQ(cache_.stats().fills_interrupted, 1U);
+  EXPECT_EQ(cache_.stats().fills_interrupted, 0U);
+  EXPECT_EQ(cache_.stats().fields_computed, 1U);
 }
 
 }  // namespace
@@ -448,6 +506,72 @@ TEST_F(SnappingLookupTest, AGoneRequestStopsTheTableBuildAndCachesNothing) {
   EXPECT_GE(request->polls, 1);
   EXPECT_EQ(transforms_.size(), 0U);
   EXPECT_EQ(flights_.size(), 0U);
+}
+
+}  // namespace
+}  // namespace pathserver
+
+namespace pathserver {
+namespace {
+
+// A request with a give-up time, answered (from FieldFlights' give-up thread)
+// under a lock, as the service's calls are.
+class TimedRequest final : public FieldRequest {
+ public:
+  explicit TimedRequest(std::chrono::system_clock::time_point at) : at_(at) {}
+  grpc::Status gone() const override {
+    const std::lock_guard lock(mutex_);
+    if (answer_) return {grpc::StatusCode::CANCELLED, "already answered"};
+    return std::chrono::system_clock::now() >= at_
+               ? grpc::Status(grpc::StatusCode::DEADLINE_EXCEEDED, "test deadline")
+               : grpc::Status::OK;
+  }
+  void abandon(const grpc::Status& status) override {
+    const std::lock_guard lock(mutex_);
+    if (!answer_) answer_ = status;
+  }
+  void resume(const FieldKey& /*key*/, FieldPtr /*field*/) override {}
+  std::optional<std::chrono::system_clock::time_point> give_up_at() const override { return at_; }
+  std::optional<grpc::Status> answer() const {
+    const std::lock_guard lock(mutex_);
+    return answer_;
+  }
+
+ private:
+  const std::chrono::system_clock::time_point at_;
+  mutable std::mutex mutex_;
+  std::optional<grpc::Status> answer_;
+};
+
+// A build may be slow to poll (its memory faulted in, its thread short of a
+// core): its waiters still give up on time, told how far it is.
+TEST(FieldFlightsGiveUpTest, AWaiterGivesUpOnTimeThoughTheBuildNeverPolls) {
+  FieldFlights flights;
+  FieldKey key;
+  key.mask = "m";
+  key.revision = 3;
+  key.goal = {-2, -2};
+  const auto soon = std::chrono::system_clock::now() + std::chrono::milliseconds(30);
+  auto leader = std::make_shared<TimedRequest>(soon + std::chrono::hours(1));
+  auto waiter = std::make_shared<TimedRequest>(soon);
+  bool led = false;
+  const auto flight = flights.lead_or_wait(key, leader, led, "any-angle structure for mask 'm' rev 3");
+  ASSERT_TRUE(led);
+  flight->progress.report(0.42);
+  (void)flights.lead_or_wait(key, waiter, led);
+  ASSERT_FALSE(led);
+  for (int i = 0; i < 500 && !waiter->answer(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  const std::optional<grpc::Status> answer = waiter->answer();
+  ASSERT_TRUE(answer);
+  EXPECT_EQ(answer->error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
+  EXPECT_EQ(answer->error_message(),
+            "deadline exceeded while waiting for any-angle structure for mask 'm' rev 3: 42% "
+            "built; the build goes on and a later call will find it cached");
+  EXPECT_FALSE(leader->answer());
+  EXPECT_EQ(flights.deadline_give_ups(), 1U);
+  flights.complete(*flight, nullptr);
 }
 
 }  // namespace

@@ -35,8 +35,8 @@ inline constexpr const char* kMaskHeader = "x-pathfinder-mask";
 // front of it was unreachable or went away), done by gRPC itself through the
 // channel's service config. Only the idempotent calls are retried: FindPath,
 // Reachable, StandardMove, BatchFindPaths, LineOfSight, NearestWalkable,
-// GetField (until its first chunk arrives: gRPC does not retry a stream that
-// has begun), GetMask and ListMasks. UploadMask, PatchMask and
+// GetField and PrepareMask (until their first message arrives: gRPC does not
+// retry a stream that has begun), GetMask and ListMasks. UploadMask, PatchMask and
 // DeleteMask never are: a write that reached a replica which died before
 // answering may have been applied, and a repeated PatchMask without
 // expected_revision would apply twice.
@@ -206,6 +206,15 @@ class Client {
   // The whole field, assembled; INTERNAL when the chunks do not fit together
   // (sizes that disagree, rows missing or out of order).
   Result<Field> get_field(const pathfinding::v1::GetFieldRequest& request);
+
+  // Builds what queries on request.mask will need into the server's caches
+  // (PrepareMask): on_progress (when set) runs for each progress message, in
+  // order, on the calling thread. The last message (done set) is the value;
+  // INTERNAL when the stream ended without one. The deadline covers the
+  // whole stream; a server build it cuts short goes on for the cache.
+  Result<pathfinding::v1::PrepareProgress> prepare_mask(
+      const pathfinding::v1::PrepareMaskRequest& request,
+      const std::function<void(const pathfinding::v1::PrepareProgress&)>& on_progress = {});
 
   // grpc.health.v1.Health/Check for service ("" = the whole server).
   Result<ServingStatus> health_check(const std::string& service = "");
