@@ -2,7 +2,6 @@
 
 #include <functional>
 #include <string>
-#include <string>
 
 #include "cache/hash_mix.h"
 
@@ -29,24 +28,6 @@ FieldKey any_angle_structure_flight_key(const AnyAngleMeshKey& key) {
 }
 
 std::string any_angle_structure_name(const AnyAngleMeshKey& key) {
-  std::string name =
-      "any-angle structure for mask '" + key.mask + "' rev " + std::to_string(key.revision);
-  if (key.clearance != 0) name += " (clearance " + std::to_string(key.clearance) + ")";
-  return name;
-}
-
-FieldKey any_angle_structure_flight_key(const AnyAngleGraphKey& key) {
-  FieldKey flight;
-  flight.mask = key.mask;
-  flight.revision = key.revision;
-  flight.enabled = key.enabled;
-  flight.allow_corner_cutting = key.allow_corner_cutting;
-  flight.clearance = key.clearance;
-  flight.goal = {-2, -2};
-  return flight;
-}
-
-std::string any_angle_structure_name(const AnyAngleGraphKey& key) {
   std::string name =
       "any-angle structure for mask '" + key.mask + "' rev " + std::to_string(key.revision);
   if (key.clearance != 0) name += " (clearance " + std::to_string(key.clearance) + ")";

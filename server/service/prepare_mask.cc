@@ -341,8 +341,8 @@ class PathfinderService::PrepareJob final
     }
     const MaskEntry& walked = plan.clearance != 0 ? usable(reporting).entry : entry;
     if (stage == v1::PREPARE_STAGE_ANY_ANGLE) {
-      const AnyAngleGraphKey key{entry.name, entry.revision, plan.enabled, plan.any_angle_cutting,
-                                 plan.clearance};
+      const AnyAngleMeshKey key{entry.name, entry.revision, plan.enabled, plan.any_angle_cutting,
+                                plan.clearance};
       what = any_angle_structure_name(key);
       bool built = false;
       (void)any_angle_structure(walked, service_.any_angle_caches_, reporting, key, built);
