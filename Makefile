@@ -81,9 +81,9 @@ ratios: build
 wire-ratios: build
 	BUILD_DIR=$(BUILD_DIR) scripts/wire-ratios
 
-# Issue 21: cold and warm FindPath SMOOTHING_ANY_ANGLE vs the default over the
-# wire on the Moving AI maps (scripts/wire-any-angle). A table, about a
-# minute (the 25% random map's graph alone takes half of it). Not in CI.
+# Cold and warm FindPath SMOOTHING_ANY_ANGLE vs the default over the wire on
+# the Moving AI maps (scripts/wire-any-angle). A table, about a minute. Not
+# in CI.
 wire-any-angle: build
 	BUILD_DIR=$(BUILD_DIR) scripts/wire-any-angle
 
