@@ -114,8 +114,8 @@ class Search {
         goal_rect_(mesh.rect_at(goal)),
         check_(interrupt) {}
 
-  // The last root before the goal and the path's length; nullopt when the
-  // start reaches no goal.
+  // The shortest path from the start (in start_rect) to the goal; nullopt
+  // when the search runs out of nodes first.
   std::optional<AnyAnglePath> run(std::uint32_t start_rect, AnyAngleSearchStats* stats) {
     records_.push_back({start_, kNoRecord, false});
     push_point(0, 0, start_rect);
