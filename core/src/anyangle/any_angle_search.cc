@@ -123,6 +123,7 @@ class Search {
     while (!open_.empty()) {
       std::pop_heap(open_.begin(), open_.end(), Later{});
       const Node node = nodes_[open_.back().node];
+      free_.push_back(open_.back().node);  // its slot is reused by the next push
       open_.pop_back();
       if (node.kind == Kind::kGoal) {
         answer = path_from(node);
@@ -165,7 +166,7 @@ class Search {
     Kind kind = Kind::kInterval;
   };
   // The open set holds (f, node index) only, so sifting moves 16 bytes.
-  // Heap order: smallest f first, then the node pushed first (so the
+  // Heap order: smallest f first, then the lower slot (either way the
   // answer depends on nothing but the mesh, start and goal).
   struct Open {
     double f;
@@ -202,9 +203,16 @@ class Search {
   }
 
   void push(Node node) {
-    const auto index = static_cast<std::uint32_t>(nodes_.size());
     ++pushed_;
-    nodes_.push_back(node);
+    std::uint32_t index = 0;
+    if (free_.empty()) {
+      index = static_cast<std::uint32_t>(nodes_.size());
+      nodes_.push_back(node);
+    } else {
+      index = free_.back();
+      free_.pop_back();
+      nodes_[index] = node;
+    }
     open_.push_back({node.f, index});
     std::push_heap(open_.begin(), open_.end(), Later{});
   }
@@ -408,7 +416,10 @@ class Search {
   std::uint32_t goal_rect_;
   InterruptCheck check_;
   std::vector<Record> records_;
-  std::vector<Node> nodes_;  // every node pushed, by push order
+  // The nodes in the open set, by slot; a popped node's slot is reused, so
+  // memory follows the open set, not every node ever pushed.
+  std::vector<Node> nodes_;
+  std::vector<std::uint32_t> free_;
   std::vector<Open> open_;
   BestRoots best_;
   std::uint32_t pushed_ = 0;
