@@ -15,14 +15,16 @@ namespace {
 
 // The FieldFlights keys under which the tables are built, so that concurrent
 // requests build each once: goals no field has (a field's goal lies inside
-// its mask) and no usable grid has (usable_grid_flight_key: (-1, -1)).
+// its mask) and no other shared build has (usable_grid_flight_key: (-1, -1);
+// any_angle_structure_flight_key: (-2, -2), whose other fields can equal a
+// transform's, so the transform takes (-4, -4)).
 FieldKey transform_flight_key(const NearestKey& key) {
   FieldKey flight;
   flight.mask = key.mask;
   flight.revision = key.revision;
   flight.enabled = key.enabled;
   flight.clearance = key.clearance;
-  flight.goal = {-2, -2};
+  flight.goal = {-4, -4};
   return flight;
 }
 
