@@ -69,7 +69,7 @@ grpc::Status PathfinderService::plan_field(const v1::GetFieldRequest& request,
   const double clearance = request.clearance();
   if (auto status = check_clearance(clearance); !status.ok()) return status;
   plan.clearance = clearance_key(clearance);
-  const pathcore::AreaSet enabled = pathcore::effective_areas(request.enabled_areas());
+  pathcore::AreaSet enabled = pathcore::effective_areas(request.enabled_areas());
   if (enabled == 0) return no_walkable_area();
   if (!request.has_goal()) return invalid("goal: is required");
 
@@ -79,6 +79,7 @@ grpc::Status PathfinderService::plan_field(const v1::GetFieldRequest& request,
     return status;
   }
   const pathcore::Mask& mask = *plan.entry->mask;
+  enabled = mask.areas_in_use(enabled);
   plan.goal = to_core(request.goal());
   if (!mask.contains(plan.goal)) return invalid(outside("goal", plan.goal, *plan.entry));
   CropRequest crop;

@@ -79,7 +79,7 @@ grpc::Status PathfinderService::line_of_sight(const v1::LineOfSightRequest& requ
                                               v1::LineOfSightResponse& response,
                                               const std::function<bool()>* interrupt) {
   if (auto problem = mask_name_problem(request.mask())) return invalid("mask: " + *problem);
-  const pathcore::AreaSet enabled = pathcore::effective_areas(request.enabled_areas());
+  pathcore::AreaSet enabled = pathcore::effective_areas(request.enabled_areas());
   if (enabled == 0) return no_walkable_area();
   if (auto status = check_clearance(request.clearance()); !status.ok()) return status;
   const double clearance_key = pathserver::clearance_key(request.clearance());
@@ -92,6 +92,7 @@ grpc::Status PathfinderService::line_of_sight(const v1::LineOfSightRequest& requ
   if (auto status = check_revision(request.expected_revision(), *entry); !status.ok()) {
     return status;
   }
+  enabled = entry->mask->areas_in_use(enabled);
   std::int64_t steps = 0;
   for (int i = 0; i < request.pairs_size(); ++i) {
     const v1::PointPair& pair = request.pairs(i);
@@ -159,7 +160,7 @@ grpc::Status PathfinderService::nearest_walkable(const v1::NearestWalkableReques
   if (!connectivity) {
     return invalid("connectivity: unknown value " + std::to_string(request.connectivity()));
   }
-  const pathcore::AreaSet enabled = pathcore::effective_areas(request.enabled_areas());
+  pathcore::AreaSet enabled = pathcore::effective_areas(request.enabled_areas());
   if (enabled == 0) return no_walkable_area();
   if (auto status = check_clearance(request.clearance()); !status.ok()) return status;
   const double clearance_key = pathserver::clearance_key(request.clearance());
@@ -172,6 +173,7 @@ grpc::Status PathfinderService::nearest_walkable(const v1::NearestWalkableReques
   if (auto status = check_revision(request.expected_revision(), *entry); !status.ok()) {
     return status;
   }
+  enabled = entry->mask->areas_in_use(enabled);
   for (int i = 0; i < request.points_size(); ++i) {
     const pathcore::Point p = to_core(request.points(i));
     if (!entry->mask->contains(p)) {

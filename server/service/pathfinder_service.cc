@@ -892,7 +892,7 @@ grpc::Status PathfinderService::plan_find_path(const v1::FindPathRequest& reques
   if (auto status = check_clearance(clearance); !status.ok()) return status;
   // Up to half a pixel no walkable pixel is excluded: today's path, no usable mask.
   const double clearance_key = pathserver::clearance_key(clearance);
-  const pathcore::AreaSet enabled = pathcore::effective_areas(request.enabled_areas());
+  pathcore::AreaSet enabled = pathcore::effective_areas(request.enabled_areas());
   if (enabled == 0) return no_walkable_area();
   if (start != nullptr && !request.has_start()) return invalid("start: is required");
   if (!request.has_goal()) return invalid("goal: is required");
@@ -903,6 +903,7 @@ grpc::Status PathfinderService::plan_find_path(const v1::FindPathRequest& reques
     return status;
   }
   const pathcore::Mask& mask = *entry->mask;
+  enabled = mask.areas_in_use(enabled);
   const pathcore::Point goal = to_core(request.goal());
   if (start != nullptr && !mask.contains(*start)) return invalid(outside("start", *start, *entry));
   if (!mask.contains(goal)) return invalid(outside("goal", goal, *entry));

@@ -84,6 +84,7 @@ grpc::Status PathfinderService::plan_prepare(const v1::PrepareMaskRequest& reque
 
   plan.entry = store_.get(request.mask());
   if (!plan.entry) return mask_missing(store_, request.mask());
+  plan.enabled = plan.entry->mask->areas_in_use(plan.enabled);
   return check_revision(request.expected_revision(), *plan.entry);
 }
 

@@ -59,7 +59,7 @@ grpc::Status PathfinderService::reachable(const WireReachableRequest& request,
   if (!connectivity) {
     return invalid("connectivity: unknown value " + std::to_string(request.connectivity));
   }
-  const pathcore::AreaSet enabled = pathcore::effective_areas(request.enabled_areas);
+  pathcore::AreaSet enabled = pathcore::effective_areas(request.enabled_areas);
   if (enabled == 0) return no_walkable_area();
   const std::size_t pair_count = request.pair_count;
   if (const int limit = limits_.max_reachable_pairs; pair_count > static_cast<std::size_t>(limit)) {
@@ -73,6 +73,7 @@ grpc::Status PathfinderService::reachable(const WireReachableRequest& request,
     return status;
   }
   const pathcore::Mask& mask = *entry->mask;
+  enabled = mask.areas_in_use(enabled);
   for (std::size_t i = 0; i < request.pairs.size(); ++i) {
     const WirePointPair& pair = request.pairs[i];
     if (pair.has_a && pair.has_b && mask.contains(pair.a) && mask.contains(pair.b)) {
@@ -120,7 +121,7 @@ grpc::Status PathfinderService::standard_move(const v1::StandardMoveRequest& req
     return invalid("max_moves: " + std::to_string(request.max_moves()) +
                    " is outside 1..3 (0 means 2)");
   }
-  const pathcore::AreaSet enabled = pathcore::effective_areas(request.enabled_areas());
+  pathcore::AreaSet enabled = pathcore::effective_areas(request.enabled_areas());
   if (enabled == 0) return no_walkable_area();
   if (!request.has_start()) return invalid("start: is required");
   if (!request.has_goal()) return invalid("goal: is required");
@@ -129,6 +130,7 @@ grpc::Status PathfinderService::standard_move(const v1::StandardMoveRequest& req
   if (auto status = check_revision(request.expected_revision(), *entry); !status.ok()) {
     return status;
   }
+  enabled = entry->mask->areas_in_use(enabled);
   const pathcore::Point start = to_core(request.start());
   const pathcore::Point goal = to_core(request.goal());
   if (!entry->mask->contains(start)) return invalid(outside("start", start, *entry));

@@ -84,6 +84,17 @@ class Mask {
 
   // Bit set of the area ids that occur in the mask.
   [[nodiscard]] AreaSet areas_present() const { return areas_present_; }
+  // An effective set reduced to what it means on this mask: the areas it
+  // enables that occur here. Walkability is unchanged, so requests that
+  // differ only in areas the mask lacks share every cache (a client cannot
+  // make cold keys for free). A set that enables no area of the mask
+  // becomes the lowest area it lacks: still nothing walkable, one key.
+  [[nodiscard]] AreaSet areas_in_use(AreaSet enabled) const {
+    const AreaSet used = enabled & areas_present_ & kAllAreas;
+    if (used != 0) return used;
+    const AreaSet absent = ~areas_present_ & kAllAreas;
+    return absent & (~absent + 1);  // 0 only when all 63 areas occur, and then used != 0
+  }
   // Number of pixels with a non-zero area id.
   [[nodiscard]] std::uint64_t walkable_pixels() const { return walkable_pixels_; }
   // Number of horizontally adjacent pixel pairs of which exactly one has a

@@ -68,9 +68,10 @@ FieldOptions normalized(const FieldOptions& options) {
   FieldOptions out = options;
   out.enabled &= kAllAreas;  // area 0 is never walkable
   if (out.connectivity == Connectivity::kFour) out.allow_corner_cutting = false;
-  out.area_costs[0] = 1;
-  for (auto& cost : out.area_costs) {
-    if (cost == 0) cost = 1;
+  // Costs of areas the options do not enable never count: one key for them all.
+  for (std::size_t area = 0; area < out.area_costs.size(); ++area) {
+    auto& cost = out.area_costs[area];
+    if (cost == 0 || ((out.enabled >> area) & 1U) == 0) cost = 1;
   }
   return out;
 }

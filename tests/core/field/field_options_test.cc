@@ -915,5 +915,20 @@ TEST(FieldOptions, AreasSwitchedOnAndOffWithCosts) {
   }
 }
 
+TEST(FieldOptions, NormalizedOptionsIgnoreCostsOfAreasNotEnabled) {
+  FieldOptions options;
+  options.enabled = (AreaSet{1} << 1) | (AreaSet{1} << 2);
+  options.area_costs[2] = 5;
+  options.area_costs[7] = 9;   // area 7 is not enabled: its cost never counts
+  options.area_costs[1] = 0;   // 0 reads as 1
+  const FieldOptions normal = normalized(options);
+  EXPECT_EQ(normal.area_costs[1], 1U);
+  EXPECT_EQ(normal.area_costs[2], 5U);
+  EXPECT_EQ(normal.area_costs[7], 1U);
+  FieldOptions without_seven = options;
+  without_seven.area_costs[7] = 1;
+  EXPECT_EQ(normalized(without_seven).area_costs, normal.area_costs);
+}
+
 }  // namespace
 }  // namespace pathcore

@@ -39,6 +39,28 @@ TEST(Mask, EffectiveAreasNeverIncludeAreaZero) {
   EXPECT_EQ(effective_areas(0b111), 0b110U);
 }
 
+TEST(Mask, AreasInUseKeepOnlyTheEnabledAreasTheMaskHas) {
+  const Mask mask(4, 1, {0, 1, 3, 3});  // areas 0, 1 and 3
+  const AreaSet one = AreaSet{1} << 1;
+  const AreaSet three = AreaSet{1} << 3;
+  EXPECT_EQ(mask.areas_in_use(kAllAreas), one | three);
+  EXPECT_EQ(mask.areas_in_use(one | (AreaSet{1} << 7) | (AreaSet{1} << 63)), one);
+  // Nothing of the mask enabled: the lowest absent area (2), for every such set.
+  EXPECT_EQ(mask.areas_in_use(AreaSet{1} << 9), AreaSet{1} << 2);
+  EXPECT_EQ(mask.areas_in_use((AreaSet{1} << 9) | (AreaSet{1} << 40)), AreaSet{1} << 2);
+  // Walkability is what the request's own set gives, pixel by pixel.
+  for (const AreaSet requested : {kAllAreas, one | (AreaSet{1} << 7), AreaSet{1} << 9, three}) {
+    for (int x = 0; x < 4; ++x) {
+      EXPECT_EQ(mask.walkable({x, 0}, mask.areas_in_use(requested)), mask.walkable({x, 0}, requested))
+          << x;
+    }
+  }
+  // A mask with all 63 areas: any set is kept as it is.
+  std::vector<std::uint8_t> every(64);
+  for (std::size_t i = 0; i < every.size(); ++i) every[i] = static_cast<std::uint8_t>(i);
+  EXPECT_EQ(Mask(64, 1, every).areas_in_use(three), three);
+}
+
 TEST(Mask, Sha256IsTheDigestOfTheAreaGrid) {
   const Mask mask(3, 1, {1, 2, 3});
   // Independent reference: printf '\x01\x02\x03' | sha256sum

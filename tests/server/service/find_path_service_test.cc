@@ -158,6 +158,58 @@ TEST_F(FindPathServiceTest, RepeatedCallsAreAnsweredFromThePathCacheButNeverAcro
   EXPECT_FALSE(passes_through(moved, 32, 10));
 }
 
+// Enabled areas and costs the mask does not have change no answer, so they
+// must not make new cache keys: otherwise every such variant is a cold build
+// a client gets for free.
+TEST_F(FindPathServiceTest, RequestsDifferingOnlyInAreasTheMaskLacksShareTheirCaches) {
+  start({});
+  store_->put("room", walled_room(10));  // areas 0 and 1 only
+  const auto variant = [](std::uint64_t absent_bits, std::uint32_t absent_cost) {
+    pb::FindPathRequest r = request(5, 40, 60, 40);
+    r.set_mask("room");
+    r.set_enabled_areas(absent_bits == 0 ? 0 : (std::uint64_t{1} << 1) | absent_bits);
+    if (absent_cost != 0) (*r.mutable_area_costs())[7] = absent_cost;
+    return r;
+  };
+  pb::FindPathResponse first;
+  ASSERT_TRUE(find(variant(0, 0), first).ok());
+  ASSERT_TRUE(first.found());
+  wait_for_computed(1);
+  int variant_index = 0;
+  for (const std::uint64_t absent : {std::uint64_t{1} << 5, std::uint64_t{1} << 40,
+                                     (std::uint64_t{1} << 2) | (std::uint64_t{1} << 63)}) {
+    for (const std::uint32_t cost : {0U, 3U, 200U}) {
+      SCOPED_TRACE(++variant_index);
+      pb::FindPathResponse again;
+      ASSERT_TRUE(find(variant(absent, cost), again).ok());
+      EXPECT_TRUE(again.cache_hit());
+      EXPECT_EQ(again.cost(), first.cost());
+      EXPECT_EQ(again.points_size(), first.points_size());
+    }
+  }
+  EXPECT_EQ(cache_.stats().fields_computed, 1U);
+
+  // The any-angle mesh, too: one build for every variant.
+  for (const std::uint64_t absent : {std::uint64_t{0}, std::uint64_t{1} << 5, std::uint64_t{1} << 40}) {
+    pb::FindPathRequest r = variant(absent, 0);
+    r.set_smoothing(pb::SMOOTHING_ANY_ANGLE);
+    pb::FindPathResponse answer;
+    ASSERT_TRUE(find(r, answer).ok());
+    EXPECT_TRUE(answer.found());
+  }
+  EXPECT_EQ(service_->any_angle_structures_built(), 1U);
+
+  // A set that enables no area of the mask: nothing walkable, whatever absent areas it names.
+  for (const std::uint64_t absent : {std::uint64_t{1} << 5, std::uint64_t{1} << 40}) {
+    pb::FindPathRequest r = request(5, 40, 60, 40);
+    r.set_mask("room");
+    r.set_enabled_areas(absent);
+    pb::FindPathResponse answer;
+    ASSERT_TRUE(find(r, answer).ok());
+    EXPECT_FALSE(answer.found());
+  }
+}
+
 TEST_F(FindPathServiceTest, ConcurrentIdenticalColdCallsFillTheFieldOnce) {
   start({.compute_threads = 2});
   constexpr int kCalls = 8;
