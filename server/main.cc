@@ -96,11 +96,13 @@ int run(const ServerConfig& config, const sigset_t& stop_signals) {
        .pending_answer_bytes = static_cast<std::size_t>(config.pending_answers_mb) * 1024 * 1024,
        .compute_threads = config.compute_threads,
        .compute_niceness = config.compute_niceness,
-       .compute_queue = config.compute_queue},
+       .compute_queue = config.compute_queue,
+       .max_heavy_per_client = config.max_heavy_per_client},
       std::move(authorizer), metrics_on ? &metrics : nullptr);
   spdlog::info(
-      "compute pool: {} threads (nice +{}) for heavy work, at most {} calls queued",
-      service.compute_threads(), config.compute_niceness, config.compute_queue);
+      "compute pool: {} threads (nice +{}) for heavy work, at most {} calls queued, {} per client",
+      service.compute_threads(), config.compute_niceness, config.compute_queue,
+      config.max_heavy_per_client);
 
   // Before the gRPC port opens, so a metrics port in use stops the start.
   std::optional<pathserver::MetricsHttpServer> metrics_server;

@@ -178,6 +178,14 @@ std::optional<int> parse_config(int argc, char** argv, ServerConfig& config) {
       ->type_name("N")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 20))
       ->capture_default_str();
+  app.add_option("--max-heavy-per-client", config.max_heavy_per_client,
+                 "Calls of one client (one IP address; behind a balancer, the balancer) that "
+                 "may wait for or run on a compute thread at once; more are refused with "
+                 "RESOURCE_EXHAUSTED. Threads go to the client with the fewest calls running, "
+                 "so others are served while one floods (0: no bound)")
+      ->type_name("N")
+      ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 20))
+      ->capture_default_str();
   app.add_option("--seed-mask", config.seed_masks,
                  "Repeatable. At start, store FILE (format sniffed) as mask NAME unless NAME is "
                  "already stored; a bad FILE is a startup error")

@@ -42,6 +42,7 @@ struct ServerConfig {
   std::size_t compute_threads = 0;  // 0: one per hardware thread
   int compute_niceness = 10;        // added to the compute threads' nice value
   std::size_t compute_queue = 256;  // cold FindPath calls that may wait for a thread
+  std::size_t max_heavy_per_client = 128;  // of them, one client's (its address)
   std::size_t max_masks = kDefaultMaxMasks;
   std::uint64_t max_stored_mb = kDefaultMaxStoredBytes / (1024 * 1024);
   int max_reachable_pairs = kDefaultMaxReachablePairs;

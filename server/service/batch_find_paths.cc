@@ -433,8 +433,8 @@ grpc::ServerUnaryReactor* PathfinderService::BatchFindPaths(grpc::CallbackServer
     if (cold) {
       call->answer().Clear();
       auto work = std::make_shared<BatchFindPathsCall>(*this, *call, warm.missed());
-      if (pool_.try_submit([work] { work->run(); })) return call;
-      status = busy();
+      status = submit_heavy(*ctx, [work] { work->run(); });
+      if (status.ok()) return call;
     } else if (status.ok()) {
       write_wire_paths(wire_paths, *call);
     }

@@ -371,7 +371,9 @@ void PathfinderService::FieldStream::start(const grpc::ByteBuffer* request_bytes
     return;
   }
   auto job = std::make_shared<FieldJob>(service_, *this, warm.missed());
-  if (!service_.pool_.try_submit([job] { job->run(); })) end(service_.busy());
+  if (grpc::Status status = service_.submit_heavy(*ctx_, [job] { job->run(); }); !status.ok()) {
+    end(status);
+  }
 }
 
 grpc::ServerWriteReactor<grpc::ByteBuffer>* PathfinderService::GetField(

@@ -29,9 +29,15 @@ namespace {
 
 namespace v1 = pathfinding::v1;
 
-// Segments whose summed length (pixels along their longer axes) passes this
-// are walked on the compute pool, with interrupt checks, not on gRPC's thread.
-constexpr std::int64_t kLineStepsOnCallThread = std::int64_t{1} << 21;
+// A call's work in pixel steps: its segments' lengths (pixels along their
+// longer axes) plus, for each pair or point, what answering it costs beside
+// (kStepsPerItem). Work beyond kStepsOnCallThread (a fraction of a
+// millisecond) runs on the compute pool, with interrupt checks: what counts
+// is the whole request, so no client can stay under it with many small items.
+constexpr std::int64_t kStepsOnCallThread = std::int64_t{1} << 16;
+constexpr std::int64_t kStepsPerItem = 16;
+// How often (in steps) work on the pool checks whether its call is gone.
+constexpr std::int64_t kStepsPerInterruptCheck = std::int64_t{1} << 16;
 
 // Builds a usable mask, a transform or labels where it may: on the compute
 // pool (interrupt set) directly; on gRPC's thread it moves the call to the
@@ -93,7 +99,8 @@ grpc::Status PathfinderService::line_of_sight(const v1::LineOfSightRequest& requ
     return status;
   }
   enabled = entry->mask->areas_in_use(enabled);
-  std::int64_t steps = 0;
+  std::int64_t steps = kStepsPerItem * request.pairs_size();
+  if (interrupt == nullptr && steps > kStepsOnCallThread) throw NeedsComputePool{};
   for (int i = 0; i < request.pairs_size(); ++i) {
     const v1::PointPair& pair = request.pairs(i);
     const std::string field = "pairs[" + std::to_string(i) + "]";
@@ -105,7 +112,7 @@ grpc::Status PathfinderService::line_of_sight(const v1::LineOfSightRequest& requ
     if (!entry->mask->contains(b)) return invalid(outside(field + ".b", b, *entry));
     steps += std::max(std::llabs(std::int64_t{b.x} - a.x), std::llabs(std::int64_t{b.y} - a.y)) + 1;
   }
-  if (interrupt == nullptr && steps > kLineStepsOnCallThread) throw NeedsComputePool{};
+  if (interrupt == nullptr && steps > kStepsOnCallThread) throw NeedsComputePool{};
 
   // With clearance the segments walk the usable pixels (built or found as
   // FindPath's are), whose ClearanceMap is built for exactly these areas.
@@ -140,9 +147,9 @@ grpc::Status PathfinderService::line_of_sight(const v1::LineOfSightRequest& requ
       }
     }
     if (interrupt != nullptr) {
-      since_check +=
-          std::max(std::llabs(std::int64_t{b.x} - a.x), std::llabs(std::int64_t{b.y} - a.y)) + 1;
-      if (since_check > (1 << 16)) {
+      since_check += std::max(std::llabs(std::int64_t{b.x} - a.x),
+                              std::llabs(std::int64_t{b.y} - a.y)) + 1 + kStepsPerItem;
+      if (since_check > kStepsPerInterruptCheck) {
         since_check = 0;
         if ((*interrupt)()) throw pathcore::Interrupted();
       }
@@ -167,6 +174,9 @@ grpc::Status PathfinderService::nearest_walkable(const v1::NearestWalkableReques
   const auto point_count = static_cast<std::size_t>(request.points_size());
   if (point_count > static_cast<std::size_t>(limits_.max_nearest_points)) {
     return too_many("points", point_count, limits_.max_nearest_points, "--max-nearest-points");
+  }
+  if (interrupt == nullptr && kStepsPerItem * request.points_size() > kStepsOnCallThread) {
+    throw NeedsComputePool{};
   }
   const MaskEntryPtr entry = store_.get(request.mask());
   if (!entry) return mask_missing(store_, request.mask());
@@ -260,7 +270,12 @@ grpc::Status PathfinderService::nearest_walkable(const v1::NearestWalkableReques
   std::shared_ptr<const pathcore::NearestPixels> nearest;
   auto* results = response.mutable_results();
   results->Reserve(request.points_size());
+  std::int64_t since_check = 0;
   for (const v1::Point& wire : request.points()) {
+    if (interrupt != nullptr && (since_check += kStepsPerItem) > kStepsPerInterruptCheck) {
+      since_check = 0;
+      if ((*interrupt)()) throw pathcore::Interrupted();
+    }
     const pathcore::Point p = to_core(wire);
     v1::NearestWalkableResult* result = results->Add();
     if (nothing_qualifies) continue;

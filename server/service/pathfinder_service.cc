@@ -175,7 +175,15 @@ grpc::Status PathfinderService::call_gone(grpc::CallbackServerContext& ctx) cons
   if (std::chrono::system_clock::now() >= ctx.deadline()) {
     return {grpc::StatusCode::DEADLINE_EXCEEDED, "deadline exceeded before the answer was ready"};
   }
-  if (ctx.IsCancelled()) return {grpc::StatusCode::CANCELLED, "cancelled by the client"};
+  if (ctx.IsCancelled()) {
+    // A client whose deadline passes cancels the call itself, and that
+    // reaches us up to a network delay before our copy of the deadline does.
+    if (std::chrono::system_clock::now() + kClientDeadlineSkew >= ctx.deadline()) {
+      return {grpc::StatusCode::DEADLINE_EXCEEDED,
+              "deadline exceeded before the answer was ready (the client gave up)"};
+    }
+    return {grpc::StatusCode::CANCELLED, "cancelled by the client"};
+  }
   if (flights_.stopping() || pool_.stopping()) {
     return {grpc::StatusCode::UNAVAILABLE, "server is stopping"};
   }
@@ -199,10 +207,32 @@ std::optional<std::chrono::system_clock::time_point> PathfinderService::give_up_
   return deadline - kGiveUpMargin;
 }
 
-grpc::Status PathfinderService::busy() const {
+grpc::Status PathfinderService::busy(ComputePool::Admission refused) const {
+  if (refused == ComputePool::Admission::kClientShareFull) {
+    return {grpc::StatusCode::RESOURCE_EXHAUSTED,
+            "server busy: this client already has " + std::to_string(pool_.max_per_client()) +
+                " calls waiting for or running on compute threads (--max-heavy-per-client); "
+                "retry when some are answered"};
+  }
   return {grpc::StatusCode::RESOURCE_EXHAUSTED,
           "server busy: " + std::to_string(pool_.max_queued()) +
               " calls already wait for a compute thread (--compute-queue); retry later"};
+}
+
+std::string PathfinderService::client_of(const grpc::CallbackServerContext& ctx) {
+  // "ipv4:10.0.0.7:51234", "ipv6:[::1]:51234": the port goes.
+  std::string peer = ctx.peer();
+  if (peer.starts_with("ipv4:") || peer.starts_with("ipv6:")) {
+    if (const std::size_t colon = peer.rfind(':'); colon > 4) peer.resize(colon);
+  }
+  return peer;
+}
+
+grpc::Status PathfinderService::submit_heavy(const grpc::CallbackServerContext& ctx,
+                                             std::function<void()> task) {
+  const ComputePool::Admission admission = pool_.try_submit(std::move(task), client_of(ctx));
+  if (admission == ComputePool::Admission::kAdmitted) return grpc::Status::OK;
+  return busy(admission);
 }
 
 // An offloaded call (offload), as a build it waits for sees it: answered
@@ -272,9 +302,9 @@ class PathfinderService::OffloadedCall final
 
 thread_local PathfinderService::OffloadedCall* PathfinderService::current_offloaded_call_ = nullptr;
 
-bool PathfinderService::offload(CallReactor& call,
-                                std::function<grpc::Status(const std::function<bool()>&)> work) {
-  return pool_.try_submit([this, &call, work = std::move(work)] {
+grpc::Status PathfinderService::offload(
+    CallReactor& call, std::function<grpc::Status(const std::function<bool()>&)> work) {
+  return submit_heavy(call.context(), [this, &call, work = std::move(work)] {
     const auto offloaded = std::make_shared<OffloadedCall>(*this, call);
     grpc::Status status = call_gone(call.context());  // nothing else answers it yet
     if (status.ok()) {
@@ -387,10 +417,27 @@ grpc::ServerUnaryReactor* PathfinderService::respond(grpc::CallbackServerContext
   using Call = MessageCall<Request, Answer>;
   auto* call = new Call(ctx, answer_bytes, rpc, start_call());  // deleted by gRPC (OnDone)
   grpc::Status status = admit(*ctx, access);
+  // gRPC hands the request as const but never reads it again; decoding may
+  // free its bytes early (a large upload's).
+  auto& bytes = const_cast<grpc::ByteBuffer&>(*request_bytes);
+  if constexpr (kept_field_number<Request>() == 0) {
+    // Decoding a query costs what its bytes do (thousands of pairs or
+    // points): a large one is decoded where its work runs, on the pool.
+    if (status.ok() && bytes.Length() > kDecodeOnCallThreadBytes &&
+        bytes.Length() <= limits_.max_query_bytes) {
+      status = offload(*call, [this, call, &bytes, body](const std::function<bool()>& interrupt) {
+        grpc::Status decoded =
+            decode_request(bytes, limits_.max_query_bytes, kQueryLimitFlag, call->request());
+        if (!decoded.ok()) return decoded;
+        call->set_logged_mask(logged_mask(call->request()));
+        return body(*call, &interrupt);
+      });
+      if (status.ok()) return call;
+      finish(*call, status);
+      return call;
+    }
+  }
   if (status.ok()) {
-    // gRPC hands the request as const but never reads it again; decoding may
-    // free its bytes early (a large upload's).
-    auto& bytes = const_cast<grpc::ByteBuffer&>(*request_bytes);
     if constexpr (kept_field_number<Request>() != 0) {
       status = decode_request_keeping_field(bytes, limits_.max_message_bytes, kMessageLimitFlag,
                                             call->request(), kept_field_number<Request>(),
@@ -405,12 +452,10 @@ grpc::ServerUnaryReactor* PathfinderService::respond(grpc::CallbackServerContext
       status = run_handler([&] { return body(*call, nullptr); });
     } catch (const NeedsComputePool&) {
       call->answer().Clear();
-      if (offload(*call, [call, body](const std::function<bool()>& interrupt) {
-            return body(*call, &interrupt);
-          })) {
-        return call;
-      }
-      status = busy();
+      status = offload(*call, [call, body](const std::function<bool()>& interrupt) {
+        return body(*call, &interrupt);
+      });
+      if (status.ok()) return call;
     }
   }
   finish(*call, status);
@@ -430,7 +475,8 @@ PathfinderService::PathfinderService(MaskStore& store, FieldCache& cache, Servic
       limits_(limits),
       authorizer_(std::move(authorizer)),
       metrics_(metrics),
-      pool_(limits_.compute_threads, limits_.compute_queue, limits_.compute_niceness) {
+      pool_(limits_.compute_threads, limits_.compute_queue, limits_.compute_niceness,
+            limits_.max_heavy_per_client) {
   // Writes by other replicas (a shared store) free their old revisions'
   // fields here too, rather than leaving them to age out of the LRU.
   store_.set_change_listener([this](const std::string& mask, std::uint64_t first_live_revision) {
@@ -664,8 +710,8 @@ grpc::ServerUnaryReactor* PathfinderService::FindPath(grpc::CallbackServerContex
       // Cold: a flood fill is needed. Off gRPC's thread, onto the compute pool.
       call->answer().Clear();
       auto cold = std::make_shared<FindPathCall>(*this, *call, warm.missed());
-      if (pool_.try_submit([cold] { cold->run(); })) return call;
-      status = busy();
+      status = submit_heavy(*ctx, [cold] { cold->run(); });
+      if (status.ok()) return call;
     }
   }
   finish(*call, status);
@@ -707,13 +753,13 @@ grpc::ServerUnaryReactor* PathfinderService::Reachable(grpc::CallbackServerConte
         // of the request (the scratch belongs to this thread).
         call->answer().Clear();
         auto owned = std::make_shared<const WireReachableRequest>(decoded);
-        if (offload(*call, [this, call, owned](const std::function<bool()>& interrupt) {
-              return reachable(*owned, call->answer(), &interrupt);
-            })) {
+        status = offload(*call, [this, call, owned](const std::function<bool()>& interrupt) {
+          return reachable(*owned, call->answer(), &interrupt);
+        });
+        if (status.ok()) {
           if (decoded.pairs.capacity() > kKeptScratchPairs) decoded = WireReachableRequest{};
           return call;
         }
-        status = busy();
       }
     }
     if (decoded.pairs.capacity() > kKeptScratchPairs) decoded = WireReachableRequest{};

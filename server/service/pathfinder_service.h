@@ -83,6 +83,10 @@ struct ServiceLimits {
   // RESOURCE_EXHAUSTED at once (calls parked on another call's fill of the
   // same field do not count: they hold no thread and need no fill of their own).
   std::size_t compute_queue = 256;
+  // Calls of one client (client_of: its address) that may wait for or run on
+  // a compute thread at once; more are refused with RESOURCE_EXHAUSTED, so
+  // one client cannot take the queue from the others (0: no bound).
+  std::size_t max_heavy_per_client = 128;
 };
 
 // The Pathfinder gRPC service. Handlers validate the request, translate it to
@@ -151,10 +155,16 @@ using RawPathfinderService = pathfinding::v1::Pathfinder::WithRawCallbackMethod_
 
 // How long before its deadline a call gives up waiting for a shared build.
 inline constexpr std::chrono::milliseconds kGiveUpMargin{20};
+// A call the client cancels this close to its deadline ended by the deadline
+// (the client's timer fired first): it is answered and logged DEADLINE_EXCEEDED.
+inline constexpr std::chrono::milliseconds kClientDeadlineSkew{250};
 
 // Thrown by a handler body on gRPC's thread when its call needs heavy work:
 // the call is handed to the compute pool and the body run again there.
 struct NeedsComputePool {};
+
+// Queries of more bytes than this are decoded on the compute pool, with their work.
+inline constexpr std::size_t kDecodeOnCallThreadBytes = 64 * 1024;
 
 // Answers of more than this many bytes are charged to ServiceLimits::pending_answer_bytes.
 inline constexpr std::size_t kPendingAnswerMinBytes = 64 * 1024;
@@ -329,9 +339,18 @@ class PathfinderService final : public RawPathfinderService {
                                     Access access, const grpc::ByteBuffer* request_bytes,
                                     grpc::ByteBuffer* answer_bytes, Body body);
   // Runs work(interrupt) for `call` on the compute pool and answers the call
-  // from there. False when the pool's queue is full (nothing queued).
-  [[nodiscard]] bool offload(CallReactor& call,
-                             std::function<grpc::Status(const std::function<bool()>&)> work);
+  // from there. RESOURCE_EXHAUSTED (nothing queued) when the pool's queue or
+  // the caller's share of it is full (submit_heavy).
+  [[nodiscard]] grpc::Status offload(CallReactor& call,
+                                     std::function<grpc::Status(const std::function<bool()>&)> work);
+  // Queues a heavy task for the caller of `ctx` (client_of): OK, or
+  // RESOURCE_EXHAUSTED saying which bound refused it (nothing queued).
+  [[nodiscard]] grpc::Status submit_heavy(const grpc::CallbackServerContext& ctx,
+                                          std::function<void()> task);
+  // Who a call is for the compute pool's shares: its peer's address without
+  // the port (a client's connections share one share; behind a balancer,
+  // the balancer is one client).
+  [[nodiscard]] static std::string client_of(const grpc::CallbackServerContext& ctx);
   // A build an offloaded call runs for the caches (component labels, a
   // nearest-walkable transform: no single flight), on the pool thread running
   // that call's work (offload). Once the call gives up (its give-up time, as
@@ -379,8 +398,10 @@ class PathfinderService final : public RawPathfinderService {
   // kGiveUpMargin; nullopt for a call without a deadline.
   [[nodiscard]] static std::optional<std::chrono::system_clock::time_point> give_up_time(
       const grpc::CallbackServerContext& ctx);
-  // RESOURCE_EXHAUSTED: the compute pool's queue is full.
-  [[nodiscard]] grpc::Status busy() const;
+  // RESOURCE_EXHAUSTED: the compute pool's queue, or the caller's share of
+  // it (kClientShareFull), is full.
+  [[nodiscard]] grpc::Status busy(
+      ComputePool::Admission refused = ComputePool::Admission::kQueueFull) const;
   // Writes the answer (when `status` is OK), charges a large one to
   // pending_answers_ (or refuses it), logs, counts and finishes the call.
   void finish(CallReactor& call, grpc::Status status);

@@ -509,7 +509,9 @@ void PathfinderService::PrepareStream::start(const grpc::ByteBuffer* request_byt
     return;
   }
   auto job = std::make_shared<PrepareJob>(service_, *this);
-  if (!service_.pool_.try_submit([job] { job->run(); })) end(service_.busy());
+  if (grpc::Status status = service_.submit_heavy(*ctx_, [job] { job->run(); }); !status.ok()) {
+    end(status);
+  }
 }
 
 grpc::ServerWriteReactor<grpc::ByteBuffer>* PathfinderService::PrepareMask(

@@ -53,10 +53,15 @@ MESSAGE_LIMIT = 64 * 1024 * 1024  # the server's default --max-message-mb
 LATENCY_SLACK = float(os.environ.get("LATENCY_SLACK", "5"))
 
 
-def random_grid(width, height, blocked, seed):
-    """Area ids: 0 (blocked) with probability `blocked`, else 1; corners kept open."""
+def random_grid(width, height, blocked, seed, areas=1):
+    """Area ids: 0 (blocked) with probability `blocked`, else one of 1..areas;
+    corners kept open (area 1)."""
     rng = random.Random(seed)
-    grid = bytearray(1 if rng.random() >= blocked else 0 for _ in range(width * height))
+    if areas == 1:
+        grid = bytearray(1 if rng.random() >= blocked else 0 for _ in range(width * height))
+    else:
+        grid = bytearray(rng.randint(1, areas) if rng.random() >= blocked else 0
+                         for _ in range(width * height))
     for x, y in [(0, 0), (width - 1, height - 1)]:
         grid[y * width + x] = 1
     return bytes(grid)
@@ -128,7 +133,9 @@ class HostileClientsTest(unittest.TestCase):
 
     def test_heavy_calls_do_not_slow_health_checks_or_cache_hits(self):
         server, channel, stub = self.start_server(*ARGS.server_args, metrics=True)
-        grid = random_grid(HD_WIDTH, HD_HEIGHT, 0.3, seed=19)
+        # Every area 1..63 occurs, so each Reachable below (its own set of
+        # areas) needs labels of its own.
+        grid = random_grid(HD_WIDTH, HD_HEIGHT, 0.3, seed=19, areas=63)
         self.upload_raw(stub, "hd", grid, HD_WIDTH, HD_HEIGHT)
         open_pixels = [(i % HD_WIDTH, i // HD_WIDTH) for i in range(0, len(grid), 997) if grid[i]]
         warm = pb.FindPathRequest(mask="hd", start=pb.Point(x=0, y=0),
@@ -210,6 +217,129 @@ class HostileClientsTest(unittest.TestCase):
             print(server.read_log()[-200000:])
         self.assertMeasuredBelow(health_p99, 20 * LATENCY_SLACK)
         self.assertMeasuredBelow(hit_p99, 30 * LATENCY_SLACK)
+
+    def measure_health_under_flood(self, channel, send, clients, what):
+        """Health p50/p99 (ms) over 100 checks while `clients` threads loop send()."""
+        stop = threading.Event()
+        calls, failures = [0], []
+        lock = threading.Lock()
+
+        def flood():
+            for _ in range(1000):  # bounded in count, and by `stop` in time
+                if stop.is_set():
+                    return
+                error, code = send()
+                with lock:
+                    calls[0] += 1
+                    if code != grpc.StatusCode.OK:
+                        failures.append("%s: %s" % (code, error.details() if error else ""))
+
+        threads = [threading.Thread(target=flood) for _ in range(clients)]
+        for thread in threads:
+            thread.start()
+        health_ms = []
+        try:
+            wait_until(lambda: calls[0] >= clients, 60, "the flood's first answers")
+            for _ in range(100):
+                started = time.perf_counter()
+                self.assertTrue(health_check(channel))
+                health_ms.append((time.perf_counter() - started) * 1000)
+                time.sleep(0.01)
+        finally:
+            stop.set()
+            for thread in threads:
+                thread.join(timeout=300)
+        self.assertEqual(failures, [])
+        p50, p99 = percentile(health_ms, 0.5), percentile(health_ms, 0.99)
+        print("\n%d clients looping %s: health p50 %.1f ms p99 %.1f ms (%d calls)"
+              % (clients, what, p50, p99, calls[0]), end="")
+        return p99
+
+    def test_line_of_sight_and_nearest_floods_do_not_slow_health_checks(self):
+        # Many short items: each call stays under any per-item bound, and its
+        # whole work (decoding 99,000 pairs, walking 2M pixels) is what counts.
+        server, channel, stub = self.start_server()
+        grid = random_grid(HD_WIDTH, HD_HEIGHT, 0.2, seed=23)
+        self.upload_raw(stub, "hd", grid, HD_WIDTH, HD_HEIGHT)
+        rng = random.Random(29)
+        pairs = []
+        for _ in range(99000):
+            x, y = rng.randrange(HD_WIDTH - 20), rng.randrange(HD_HEIGHT)
+            pairs.append(pb.PointPair(a=pb.Point(x=x, y=y), b=pb.Point(x=x + 19, y=y)))
+        sight = pb.LineOfSightRequest(mask="hd", pairs=pairs).SerializeToString()
+        walkable = [i for i in range(0, len(grid), 7) if grid[i]][:100000]
+        nearest = pb.NearestWalkableRequest(mask="hd", points=[
+            pb.Point(x=i % HD_WIDTH, y=i // HD_WIDTH) for i in walkable]).SerializeToString()
+        sight_p99 = self.measure_health_under_flood(
+            channel, lambda: raw_call(channel, "LineOfSight", sight), 16,
+            "LineOfSight (99,000 pairs of 20 steps)")
+        nearest_p99 = self.measure_health_under_flood(
+            channel, lambda: raw_call(channel, "NearestWalkable", nearest), 16,
+            "NearestWalkable (100,000 walkable points)")
+        self.assertMeasuredBelow(sight_p99, 20 * LATENCY_SLACK)
+        self.assertMeasuredBelow(nearest_p99, 20 * LATENCY_SLACK)
+
+    def test_areas_a_mask_lacks_make_no_new_cold_keys(self):
+        server, channel, stub = self.start_server(metrics=True)
+        grid = random_grid(1024, 1024, 0.3, seed=31)  # areas 0 and 1 only
+        self.upload_raw(stub, "random", grid, 1024, 1024)
+        for i in range(20):
+            enabled = (1 << 1) | (1 << (2 + i))  # area 1 and one area the mask lacks
+            for smoothing in (pb.SMOOTHING_ANY_ANGLE, pb.SMOOTHING_NONE):
+                answer = stub.FindPath(pb.FindPathRequest(
+                    mask="random", start=pb.Point(x=0, y=0), goal=pb.Point(x=1023, y=1023),
+                    enabled_areas=enabled, smoothing=smoothing), timeout=60)
+                self.assertTrue(answer.found)
+            stub.Reachable(pb.ReachableRequest(mask="random", enabled_areas=enabled, pairs=[
+                pb.PointPair(a=pb.Point(x=0, y=0), b=pb.Point(x=1023, y=1023))]), timeout=60)
+        wait_until(lambda: re.search(r"^pathfinder_fields_computed_total 1$", server.metrics(),
+                                     re.MULTILINE), 60, "the field's fill finished")
+        metrics = server.metrics()
+        self.assertRegex(metrics, r"(?m)^pathfinder_anyangle_structures_built_total 1$")
+        self.assertRegex(metrics, r"(?m)^pathfinder_fields_computed_total 1$")
+
+    def test_a_client_flooding_cold_calls_takes_only_its_share_of_the_compute_pool(self):
+        share = 8
+        server, channel, stub = self.start_server(
+            "--compute-threads", "2", "--max-heavy-per-client", str(share))
+        side = 2048
+        grid = random_grid(side, side, 0.2, seed=37)
+        self.upload_raw(stub, "big", grid, side, side)
+        # Walkable goals, far from (0, 0), each a field of its own.
+        goals = [pb.Point(x=i % side, y=i // side)
+                 for i in range(len(grid) - 1, len(grid) // 2, -4099) if grid[i]]
+        # The flood: 270 cold FindPath calls (distinct goals) from another
+        # address, 127.0.0.2, whose answers are never read.
+        flooders = [StalledReader(server.port, source="127.0.0.2") for _ in range(3)]
+        for reader in flooders:
+            self.addCleanup(reader.close)
+        requests = [pb.FindPathRequest(
+            mask="big", start=pb.Point(x=0, y=0), smoothing=pb.SMOOTHING_NONE,
+            goal=goal).SerializeToString() for goal in goals[:270]]
+        for k, request in enumerate(requests):
+            flooders[k % 3].call("FindPath", request)
+        # Others are served meanwhile, each at about the cost of one fill:
+        # not behind the flood (over 20 s of fills on two threads).
+        probe_ms = []
+        for k in range(6):
+            started = time.perf_counter()
+            answer = stub.FindPath(pb.FindPathRequest(
+                mask="big", start=pb.Point(x=0, y=0), smoothing=pb.SMOOTHING_NONE,
+                goal=goals[270 + k]), timeout=10)
+            probe_ms.append((time.perf_counter() - started) * 1000)
+            self.assertTrue(answer.found)
+        self.assertTrue(health_check(channel))
+        sent = len(requests)
+        wait_until(lambda: sum(r.answered() for r in flooders) >= sent, 120,
+                   "every call of the flood answered or refused")
+        refused = [s for r in flooders for s in r.statuses.values()]
+        print("\ncold probes beside a flood of %d cold calls (%d refused): %s ms"
+              % (sent, len(refused), " ".join("%.0f" % ms for ms in probe_ms)), end="")
+        self.assertEqual(set(refused), {grpc.StatusCode.RESOURCE_EXHAUSTED.value[0]})
+        # A burst: most of it finds the client's share full.
+        self.assertGreater(len(refused), sent // 2)
+        # Queued behind the flood, a probe would wait seconds (256 fills).
+        self.assertMeasuredBelow(max(probe_ms), 2000)
 
     def test_heavy_calls_whose_deadline_passes_stop_at_once(self):
         server, channel, stub = self.start_server("--log-format", "json")

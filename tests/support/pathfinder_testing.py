@@ -140,11 +140,14 @@ class StalledReader:
     server ends a call without a body (a refusal).
     """
 
-    def __init__(self, port):
+    def __init__(self, port, source=None):
+        """source: the local address to connect from (another 127.x.y.z is
+        another client to the server)."""
         import h2.config  # python3-h2, only the tests that stall need it
         import h2.connection
         import h2.settings
-        self.socket = socket.create_connection(("127.0.0.1", port))
+        self.socket = socket.create_connection(
+            ("127.0.0.1", port), source_address=(source, 0) if source else None)
         self.connection = h2.connection.H2Connection(
             h2.config.H2Configuration(client_side=True, header_encoding="utf-8"))
         self.connection.initiate_connection()
