@@ -3,9 +3,11 @@
 
   - 100 GetMask include_areas calls whose clients never read the answers
     (HTTP/2 window 0), held open throughout;
-  - two callers in turn: StandardMove with three moves between random open
-    pixels, and Reachable with an enabled_areas value never asked before
-    (labels never cached), both on --mask;
+  - four callers in turn: StandardMove with three moves between random open
+    pixels; Reachable with an enabled_areas value never asked before (areas
+    the level lacks: they must share one labelling); LineOfSight with 99,000
+    short pairs and NearestWalkable with 100,000 points (work that grows with
+    the request, on the compute pool), all on --mask;
   - every 0.2 s, bytes that are not a request, to each RPC in turn.
 
 Passes (exit 0) when every well-formed call succeeded, every malformed one
@@ -55,8 +57,18 @@ def main():
         for _ in range(50):
             reader.call("GetMask", stalled)
 
+    rng = random.Random(7)
+    sight = pb.LineOfSightRequest(mask=args.mask, pairs=[
+        pb.PointPair(a=pb.Point(x=x, y=y), b=pb.Point(x=x + 19, y=y))
+        for x, y in ((rng.randrange(info.width - 20), rng.randrange(info.height))
+                     for _ in range(99000))]).SerializeToString()
+    nearest = pb.NearestWalkableRequest(mask=args.mask, points=[
+        pb.Point(x=rng.randrange(info.width), y=rng.randrange(info.height))
+        for _ in range(100000)]).SerializeToString()
+
     deadline = time.monotonic() + args.seconds
-    counts = {"standard_move": 0, "reachable": 0, "malformed": 0}
+    counts = {"standard_move": 0, "reachable": 0, "line_of_sight": 0, "nearest": 0,
+              "malformed": 0}
     failures = []
     lock = threading.Lock()
 
@@ -66,7 +78,13 @@ def main():
         while time.monotonic() < deadline and calls < 10000:
             calls += 1
             try:
-                if kind == "standard_move":
+                if kind in ("line_of_sight", "nearest"):
+                    rpc, payload = (("LineOfSight", sight) if kind == "line_of_sight"
+                                    else ("NearestWalkable", nearest))
+                    error, code = raw_call(channel, rpc, payload, timeout=120)
+                    if code != grpc.StatusCode.OK:
+                        raise error
+                elif kind == "standard_move":
                     a, b = rng.sample(open_pixels, 2)
                     stub.StandardMove(pb.StandardMoveRequest(
                         mask=args.mask, start=pb.Point(x=a[0], y=a[1]),
@@ -84,7 +102,8 @@ def main():
                     failures.append("%s: %s %s" % (kind, error.code().name, error.details()))
 
     threads = [threading.Thread(target=heavy, args=(kind, seed))
-               for seed, kind in enumerate(["standard_move", "reachable"])]
+               for seed, kind in enumerate(["standard_move", "reachable", "line_of_sight",
+                                            "nearest"])]
     for thread in threads:
         thread.start()
     turn = 0
