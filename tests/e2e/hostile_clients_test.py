@@ -276,8 +276,12 @@ class HostileClientsTest(unittest.TestCase):
         nearest_p99 = self.measure_health_under_flood(
             channel, lambda: raw_call(channel, "NearestWalkable", nearest), 16,
             "NearestWalkable (100,000 walkable points)")
-        self.assertMeasuredBelow(sight_p99, 20 * LATENCY_SLACK)
-        self.assertMeasuredBelow(nearest_p99, 20 * LATENCY_SLACK)
+        # The target, 20 ms, with less slack than elsewhere: on gRPC's threads
+        # these floods gave p99 of 199 and 59 ms on the 2-core CI machine
+        # (8.5 and 9.7 ms on the compute pool).
+        bound = 20 * min(LATENCY_SLACK, 2)
+        self.assertMeasuredBelow(sight_p99, bound)
+        self.assertMeasuredBelow(nearest_p99, bound)
 
     def test_areas_a_mask_lacks_make_no_new_cold_keys(self):
         server, channel, stub = self.start_server(metrics=True)
