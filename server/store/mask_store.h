@@ -159,6 +159,12 @@ void check_expected_revision(const MaskPatch& patch, std::string_view name,
 // when the rectangle is not inside it (check_patch first for the rest).
 [[nodiscard]] pathcore::Mask apply_patch(const MaskEntry& current, const MaskPatch& patch);
 
+// True when writing `patch` over `current` would leave every area id as it
+// is: such a patch stores nothing and keeps the revision (and so every cache
+// built on it). False too for a rectangle not inside the mask (apply_patch
+// then says why).
+[[nodiscard]] bool patch_changes_nothing(const MaskEntry& current, const MaskPatch& patch);
+
 // What is stored now, for check_store_limits.
 struct StoredTotals {
   std::size_t masks = 0;     // stored names
@@ -217,9 +223,11 @@ class MaskStore {
 
   // Overwrites a rectangle of the named mask and stores the result durably,
   // exactly like put() (revision + 1), so the new revision is stored before
-  // it is visible or returned. The check of expected_revision, the rectangle
-  // and the swap are atomic: of concurrent patches expecting the same
-  // revision exactly one wins.
+  // it is visible or returned. A patch that changes no area id writes
+  // nothing and returns the current entry, at its revision. The check of
+  // expected_revision, the rectangle and the swap are atomic: of concurrent
+  // patches that change the mask and expect the same revision exactly one
+  // wins.
   // Throws InvalidMaskName; InvalidPatch for an empty rectangle, one not
   // inside the mask, areas.size() != width*height or an id above 63;
   // MaskNotFound; MaskCorrupt for a corrupt name; RevisionMismatch ("expected revision N but mask

@@ -535,6 +535,8 @@ MaskEntryPtr PostgresMaskStore::patch(std::string_view name, const MaskPatch& pa
         throw MaskCorrupt(corrupt_mask_message(key));
       }
     }
+    // The grid it already has: no new revision, nothing written.
+    if (patch_changes_nothing(*current, patch)) return current;
     auto entry = make_mask_entry(key, 0, apply_patch(*current, patch));
     const EncodedAreas encoded = encode_areas(entry->mask->areas());
     entry->revision = next_revision(db, key);
