@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -259,6 +260,23 @@ class MaskStore {
   // not held may exist there, so the service answers UNAVAILABLE for it
   // rather than NOT_FOUND. A store of its own (FileMaskStore) always is.
   [[nodiscard]] virtual bool is_available() const { return true; }
+
+  // Read-your-writes across replicas. True when a shared store may hold a
+  // newer state of `name` in its database than get() answers: the name is
+  // not held here, or held below `min_revision` (0: any revision). A store of
+  // its own (FileMaskStore) never does.
+  [[nodiscard]] virtual bool may_know_more(std::string_view /*name*/,
+                                           std::uint64_t /*min_revision*/) const {
+    return false;
+  }
+  // Waits (blocking: never on a thread that serves other calls) until what
+  // get() answers for `name` is at least what the database held when the
+  // call began. False when the database could not be asked (unavailable,
+  // or no answer within the store's timeout or before `deadline`).
+  virtual bool catch_up(std::string_view /*name*/,
+                        std::chrono::steady_clock::time_point /*deadline*/) {
+    return true;
+  }
 
   // Told when a shared store's entry for a name changes, whoever wrote it
   // (another replica included): every revision of `name` below
