@@ -604,6 +604,7 @@ TEST_F(StalledStoreE2eTest, AStoppedDatabaseFreezesNoReplicaAndLosesNothingAckno
   Millis slowest_health{};
   Millis slowest_query{};
   bool writes_not_serving = false;
+  Millis not_serving_after{};
   int probes = 0;
   while (since(stopped_at) < std::chrono::seconds(4) && probes < 400) {
     ++probes;
@@ -615,7 +616,10 @@ TEST_F(StalledStoreE2eTest, AStoppedDatabaseFreezesNoReplicaAndLosesNothingAckno
     started = std::chrono::steady_clock::now();
     const auto writes_health = direct.health_check(kWritesHealth);
     slowest_health = std::max(slowest_health, since(started));
-    if (writes_health.value == pathfinder::ServingStatus::kNotServing) writes_not_serving = true;
+    if (writes_health.value == pathfinder::ServingStatus::kNotServing && !writes_not_serving) {
+      writes_not_serving = true;
+      not_serving_after = since(stopped_at);
+    }
     started = std::chrono::steady_clock::now();
     const auto info = direct.get_mask("held-0");
     const auto listed = direct.list_masks();
@@ -644,8 +648,11 @@ TEST_F(StalledStoreE2eTest, AStoppedDatabaseFreezesNoReplicaAndLosesNothingAckno
     EXPECT_LT(write.latency.count(), 2.5 * Millis(kStoreTimeout).count())
         << write.what << " answered after " << write.latency.count() << " ms";
   }
-  std::printf("database stopped: health slowest %.1f ms, queries slowest %.1f ms over %d probes\n",
-              slowest_health.count(), slowest_query.count(), probes);
+  std::printf(
+      "database stopped: health slowest %.1f ms, queries slowest %.1f ms over %d probes; %s "
+      "NOT_SERVING %.0f ms after SIGSTOP\n",
+      slowest_health.count(), slowest_query.count(), probes, kWritesHealth,
+      not_serving_after.count());
   for (const Write& write : writes) {
     std::printf("  %s: %s after %.0f ms\n", write.what.c_str(),
                 pathfinder::status_code_name(write.status.error_code()).c_str(),
