@@ -154,6 +154,11 @@ int run(const ServerConfig& config, const sigset_t& stop_signals) {
   bool serving = true;
   health.SetServingStatus(true);
   health.SetServingStatus("pathfinding.v1.Pathfinder", true);
+  // Writes need the store's database: NOT_SERVING while it cannot be
+  // reached, while queries on the masks held keep answering.
+  constexpr const char* kWritesHealth = "pathfinding.v1.Pathfinder.writes";
+  bool taking_writes = store.is_available();
+  health.SetServingStatus(kWritesHealth, taking_writes);
   spdlog::info("listening on '{}' (port {}), serving {} masks", config.listen, port, store.size());
 
   if (!config.port_file.empty()) {
@@ -171,6 +176,13 @@ int run(const ServerConfig& config, const sigset_t& stop_signals) {
   int sig = 0;
   const timespec health_interval{.tv_sec = 0, .tv_nsec = 250'000'000};
   while ((sig = ::sigtimedwait(&stop_signals, nullptr, &health_interval)) <= 0) {
+    if (store.is_available() != taking_writes) {
+      taking_writes = !taking_writes;
+      health.SetServingStatus(kWritesHealth, taking_writes);
+      spdlog::warn("health: {} {}", kWritesHealth,
+                   taking_writes ? "SERVING again (the mask store's database answers)"
+                                 : "NOT_SERVING (the mask store's database does not answer)");
+    }
     const bool can_answer = store.is_available() || store.size() > 0;
     if (can_answer != serving) {
       serving = can_answer;

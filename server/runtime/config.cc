@@ -44,6 +44,16 @@ std::optional<int> parse_config(int argc, char** argv, ServerConfig& config) {
                  "words or a postgresql:// URI, trailing whitespace trimmed), password included "
                  "if one is needed; wins over env PATHFINDER_STORE_CONNINFO")
       ->type_name("FILE");
+  app.add_option("--store-timeout", config.store_timeout_seconds,
+                 "With --store postgres: the longest any wait on the database may last "
+                 "(connecting, each lookup, a whole write with its wait for the write lock). A "
+                 "write not done by then answers UNAVAILABLE; a database that does not answer "
+                 "its checks within it is taken as unreachable (health service "
+                 "pathfinding.v1.Pathfinder.writes turns NOT_SERVING). Must cover the largest "
+                 "upload's transfer to the database")
+      ->type_name("SECONDS")
+      ->check(CLI::Range(0.1, 3600.0))
+      ->capture_default_str();
   app.add_option("--log-level", config.log_level,
                  "Log level (logs go to stderr). At info a failed call logs one line (RPC, "
                  "status code, message, mask, latency, peer), a successful write one audit line "

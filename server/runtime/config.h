@@ -58,6 +58,7 @@ struct ServerConfig {
   std::string tls_key;        // PEM private key
   std::string tls_client_ca;  // PEM roots; requires and verifies client certificates
   double shutdown_grace_seconds = 5;
+  double store_timeout_seconds = 5;  // --store postgres: the bound of every database wait
 };
 
 // Reads the flags into `config` (fields of flags not given keep their

@@ -2,6 +2,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include <chrono>
+#include <cmath>
+#include <cstdint>
 #include <cstdlib>
 
 #include "runtime/config_file.h"
@@ -85,7 +88,11 @@ std::unique_ptr<MaskStore> open_mask_store(const ServerConfig& config) {
   }
   std::unique_ptr<PostgresMaskStore> store;
   try {
-    store = std::make_unique<PostgresMaskStore>(postgres_conninfo(config), limits_of(config));
+    PostgresStoreOptions options;
+    options.timeout = std::chrono::milliseconds(
+        static_cast<std::int64_t>(std::lround(config.store_timeout_seconds * 1000)));
+    store =
+        std::make_unique<PostgresMaskStore>(postgres_conninfo(config), limits_of(config), options);
   } catch (const StoreUnavailable& e) {
     throw StartupError(std::string("--store postgres: ") + e.what());
   }

@@ -430,10 +430,17 @@ grpc::ServerUnaryReactor* PathfinderService::BatchFindPaths(grpc::CallbackServer
     } catch (const NeedsComputePool&) {
       cold = true;
     }
-    if (cold) {
+    // A mask not held (or older than expected): looked up in the shared
+    // store on the pool first (a failed lookup answers as the store stands).
+    const bool look_up = !cold && store_lookup_may_help(status, call->request().mask(),
+                                                        call->request().expected_revision());
+    if (cold || look_up) {
       call->answer().Clear();
       auto work = std::make_shared<BatchFindPathsCall>(*this, *call, warm.missed());
-      status = submit_heavy(*ctx, [work] { work->run(); });
+      status = submit_heavy(*ctx, [this, work, call, look_up] {
+        if (look_up) (void)catch_up_store(call->context(), call->request().mask());
+        work->run();
+      });
       if (status.ok()) return call;
     } else if (status.ok()) {
       write_wire_paths(wire_paths, *call);

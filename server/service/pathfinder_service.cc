@@ -100,6 +100,22 @@ constexpr int kept_field_number() {
   }
 }
 
+// The mask a query names and the revision it expects (0: any), for a lookup
+// in a shared store; std::nullopt for requests naming none.
+template <typename Request>
+std::optional<std::pair<std::string_view, std::uint64_t>> looked_up_mask(const Request& request) {
+  if constexpr (std::is_same_v<Request, v1::GetMaskRequest>) {
+    return std::pair<std::string_view, std::uint64_t>(request.name(), 0);
+  } else if constexpr (requires {
+                         request.mask();
+                         request.expected_revision();
+                       }) {
+    return std::pair<std::string_view, std::uint64_t>(request.mask(), request.expected_revision());
+  } else {
+    return std::nullopt;
+  }
+}
+
 using FindPathMessages = MessageCall<v1::FindPathRequest, v1::FindPathResponse>;
 // request(): holds only the mask name (for the log line); the request itself
 // is decoded by decode_reachable_request.
@@ -400,6 +416,28 @@ void PathfinderService::audit(const grpc::CallbackServerContext& ctx, std::strin
                    {"token", token}});
 }
 
+bool PathfinderService::store_lookup_may_help(const grpc::Status& status, std::string_view mask,
+                                              std::uint64_t expected_revision) const {
+  const grpc::StatusCode code = status.error_code();
+  if (code != grpc::StatusCode::NOT_FOUND && code != grpc::StatusCode::FAILED_PRECONDITION) {
+    return false;
+  }
+  return !mask_name_problem(mask) && store_.may_know_more(mask, expected_revision);
+}
+
+grpc::Status PathfinderService::catch_up_store(const grpc::CallbackServerContext& ctx,
+                                               std::string_view mask) {
+  // The call's deadline on the steady clock (gRPC's "none" is far away).
+  const auto left = ctx.deadline() - std::chrono::system_clock::now();
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::min<std::chrono::system_clock::duration>(left, std::chrono::hours(1));
+  if (store_.catch_up(mask, deadline)) return grpc::Status::OK;
+  return {grpc::StatusCode::UNAVAILABLE,
+          "mask '" + std::string(mask) +
+              "' is not held by this server (or not at the revision asked for) and the mask "
+              "store's database could not be asked in time; retry later"};
+}
+
 grpc::Status PathfinderService::admit(grpc::CallbackServerContext& ctx, Access access) {
   if (!calls_.enter()) return {grpc::StatusCode::UNAVAILABLE, "server is shutting down"};
   return authorizer_.check(ctx, access);
@@ -417,6 +455,26 @@ grpc::ServerUnaryReactor* PathfinderService::respond(grpc::CallbackServerContext
   using Call = MessageCall<Request, Answer>;
   auto* call = new Call(ctx, answer_bytes, rpc, start_call());  // deleted by gRPC (OnDone)
   grpc::Status status = admit(*ctx, access);
+  // A query on a mask not held (or older than it expects) first looks the
+  // mask up in a shared store, which may wait on its database: on the pool.
+  const auto lookup_may_help = [this, call, access](const grpc::Status& answered) {
+    if (access != Access::kQuery) return false;
+    const auto named = looked_up_mask(call->request());
+    return named && store_lookup_may_help(answered, named->first, named->second);
+  };
+  // The body on the pool, run again once the store was looked up when that may help.
+  const auto on_pool = [this, call, body, lookup_may_help](const std::function<bool()>& interrupt) {
+    grpc::Status answered = body(*call, &interrupt);
+    if (lookup_may_help(answered)) {
+      call->answer().Clear();
+      if (grpc::Status why = catch_up_store(call->context(), looked_up_mask(call->request())->first);
+          !why.ok()) {
+        return why;
+      }
+      answered = body(*call, &interrupt);
+    }
+    return answered;
+  };
   // gRPC hands the request as const but never reads it again; decoding may
   // free its bytes early (a large upload's).
   auto& bytes = const_cast<grpc::ByteBuffer&>(*request_bytes);
@@ -425,12 +483,12 @@ grpc::ServerUnaryReactor* PathfinderService::respond(grpc::CallbackServerContext
     // points): a large one is decoded where its work runs, on the pool.
     if (status.ok() && bytes.Length() > kDecodeOnCallThreadBytes &&
         bytes.Length() <= limits_.max_query_bytes) {
-      status = offload(*call, [this, call, &bytes, body](const std::function<bool()>& interrupt) {
+      status = offload(*call, [this, call, &bytes, on_pool](const std::function<bool()>& interrupt) {
         grpc::Status decoded =
             decode_request(bytes, limits_.max_query_bytes, kQueryLimitFlag, call->request());
         if (!decoded.ok()) return decoded;
         call->set_logged_mask(logged_mask(call->request()));
-        return body(*call, &interrupt);
+        return on_pool(interrupt);
       });
       if (status.ok()) return call;
       finish(*call, status);
@@ -448,13 +506,16 @@ grpc::ServerUnaryReactor* PathfinderService::respond(grpc::CallbackServerContext
   }
   if (status.ok()) {
     call->set_logged_mask(logged_mask(call->request()));
+    bool needs_pool = false;
     try {
       status = run_handler([&] { return body(*call, nullptr); });
+      needs_pool = lookup_may_help(status);
     } catch (const NeedsComputePool&) {
+      needs_pool = true;
+    }
+    if (needs_pool) {
       call->answer().Clear();
-      status = offload(*call, [call, body](const std::function<bool()>& interrupt) {
-        return body(*call, &interrupt);
-      });
+      status = offload(*call, on_pool);
       if (status.ok()) return call;
     }
   }
@@ -565,6 +626,21 @@ class PathfinderService::FindPathCall final
     return true;
   }
 
+  // The call's work after a lookup of its mask in the shared store (its
+  // warm run found the mask missing or older than expected).
+  void run_after_store_lookup() {
+    if (grpc::Status why = gone(); !why.ok()) {
+      answer(why);
+      return;
+    }
+    if (grpc::Status why = service_.catch_up_store(call_.context(), call_.request().mask());
+        !why.ok()) {
+      answer(why);
+      return;
+    }
+    run();
+  }
+
   // The call's work; `given`: the field for *given_key of the fill it waited for.
   void run(const FieldKey* given_key = nullptr, FieldPtr given = nullptr) {
     if (answered_.load(std::memory_order_acquire)) return;
@@ -655,7 +731,9 @@ grpc::ServerUnaryReactor* PathfinderService::DeleteMask(grpc::CallbackServerCont
   using Call = MessageCall<v1::DeleteMaskRequest, v1::DeleteMaskResponse>;
   return respond<v1::DeleteMaskRequest, v1::DeleteMaskResponse>(
       ctx, "DeleteMask", Access::kWrite, request, response,
-      [this](Call& call, const std::function<bool()>* /*interrupt*/) {
+      [this](Call& call, const std::function<bool()>* interrupt) {
+        // A shared store's delete waits on its database: never on gRPC's threads.
+        if (interrupt == nullptr) throw NeedsComputePool{};
         MaskEntryPtr removed;
         bool was_corrupt = false;
         const grpc::Status status = delete_mask(call.request(), removed, was_corrupt);
@@ -706,6 +784,13 @@ grpc::ServerUnaryReactor* PathfinderService::FindPath(grpc::CallbackServerContex
     CacheOnlySource warm(cache_);
     try {
       status = run_handler([&] { return find_path(call->request(), call->answer(), warm); });
+      if (store_lookup_may_help(status, call->request().mask(),
+                                call->request().expected_revision())) {
+        call->answer().Clear();
+        auto looked_up = std::make_shared<FindPathCall>(*this, *call, std::nullopt);
+        status = submit_heavy(*ctx, [looked_up] { looked_up->run_after_store_lookup(); });
+        if (status.ok()) return call;
+      }
     } catch (const NeedsFill&) {
       // Cold: a flood fill is needed. Off gRPC's thread, onto the compute pool.
       call->answer().Clear();
@@ -746,15 +831,29 @@ grpc::ServerUnaryReactor* PathfinderService::Reachable(grpc::CallbackServerConte
     } else {
       call->request().set_mask(decoded.mask);
       call->set_logged_mask(call->request().mask());
+      bool on_pool = false;
       try {
         status = run_handler([&] { return reachable(decoded, call->answer(), nullptr); });
+        // Not held (or older than expected): looked up in the store on the pool.
+        on_pool = store_lookup_may_help(status, decoded.mask, decoded.expected_revision);
       } catch (const NeedsComputePool&) {
+        on_pool = true;
+      }
+      if (on_pool) {
         // Labels not cached: labelling runs on the pool, with its own copy
         // of the request (the scratch belongs to this thread).
         call->answer().Clear();
         auto owned = std::make_shared<const WireReachableRequest>(decoded);
         status = offload(*call, [this, call, owned](const std::function<bool()>& interrupt) {
-          return reachable(*owned, call->answer(), &interrupt);
+          grpc::Status answered = reachable(*owned, call->answer(), &interrupt);
+          if (store_lookup_may_help(answered, owned->mask, owned->expected_revision)) {
+            call->answer().Clear();
+            if (grpc::Status why = catch_up_store(call->context(), owned->mask); !why.ok()) {
+              return why;
+            }
+            answered = reachable(*owned, call->answer(), &interrupt);
+          }
+          return answered;
         });
         if (status.ok()) {
           if (decoded.pairs.capacity() > kKeptScratchPairs) decoded = WireReachableRequest{};

@@ -111,7 +111,11 @@ struct ServiceLimits {
 // or is cancelled is answered so without running, and a running search stops
 // at its next interrupt check. Health checks, cache hits, ListMasks and
 // GetMask without areas are answered on gRPC's threads and never wait behind
-// heavy work.
+// heavy work. No gRPC thread waits on a shared store's database: writes
+// (DeleteMask included) run on the compute pool, and a query naming a mask
+// this replica does not hold (or an expected_revision above the one held) is
+// looked up in the store there (store_lookup_may_help) before it answers
+// NOT_FOUND or FAILED_PRECONDITION.
 //
 // FindPath runs in two places. On gRPC's thread: validation, the beeline
 // short-cut, and paths on cached fields (the warm path). A call that needs a
@@ -328,6 +332,18 @@ class PathfinderService final : public RawPathfinderService {
   // `first_live_revision` (and the smaller per-mask caches whole): after a
   // write here or, through the store's change listener, on another replica.
   void drop_stale_caches(const std::string& mask, std::uint64_t first_live_revision);
+
+  // Read-your-writes across replicas (pathfinder_service.cc): true when
+  // `status` answers a mask not held (NOT_FOUND, or FAILED_PRECONDITION for
+  // an expected_revision above the one held) that a shared store may know
+  // newer; the call then looks the mask up (catch_up_store) on the compute
+  // pool and runs again.
+  [[nodiscard]] bool store_lookup_may_help(const grpc::Status& status, std::string_view mask,
+                                           std::uint64_t expected_revision) const;
+  // On the compute pool: MaskStore::catch_up for `mask`, within the call's
+  // deadline; OK, or the UNAVAILABLE answer when the database could not be asked.
+  [[nodiscard]] grpc::Status catch_up_store(const grpc::CallbackServerContext& ctx,
+                                            std::string_view mask);
 
   // Call plumbing (pathfinder_service.cc): start time for the latency metric
   // and log line; admission (shutdown, token); decoding, running the body on

@@ -548,6 +548,7 @@ MaskEntryPtr FileMaskStore::patch(std::string_view name, const MaskPatch& patch)
   if (!current && is_corrupt(name)) throw MaskCorrupt(corrupt_mask_message(name));
   if (!current) throw MaskNotFound("mask '" + std::string(name) + "' not found");
   check_expected_revision(patch, current->name, current->revision);
+  if (patch_changes_nothing(*current, patch)) return current;  // nothing to write
   auto entry = make_mask_entry(current->name, 0, apply_patch(*current, patch));
   // As in put(): the number is used up even if the write fails.
   entry->revision = next_revision(entry->name);

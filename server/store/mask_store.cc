@@ -96,6 +96,23 @@ void check_expected_revision(const MaskPatch& patch, std::string_view name,
   }
 }
 
+bool patch_changes_nothing(const MaskEntry& current, const MaskPatch& patch) {
+  const pathcore::Mask& mask = *current.mask;
+  if (std::uint64_t{patch.x} + patch.width > mask.width() ||
+      std::uint64_t{patch.y} + patch.height > mask.height() ||
+      patch.areas.size() != std::size_t{patch.width} * patch.height) {
+    return false;
+  }
+  const std::uint8_t* areas = mask.areas().data();
+  for (std::uint32_t row = 0; row < patch.height; ++row) {
+    if (std::memcmp(areas + (std::size_t{patch.y} + row) * mask.width() + patch.x,
+                    patch.areas.data() + std::size_t{row} * patch.width, patch.width) != 0) {
+      return false;
+    }
+  }
+  return true;
+}
+
 pathcore::Mask apply_patch(const MaskEntry& current, const MaskPatch& patch) {
   const pathcore::Mask& old_mask = *current.mask;
   if (std::uint64_t{patch.x} + patch.width > old_mask.width()) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -159,6 +160,12 @@ void check_expected_revision(const MaskPatch& patch, std::string_view name,
 // when the rectangle is not inside it (check_patch first for the rest).
 [[nodiscard]] pathcore::Mask apply_patch(const MaskEntry& current, const MaskPatch& patch);
 
+// True when writing `patch` over `current` would leave every area id as it
+// is: such a patch stores nothing and keeps the revision (and so every cache
+// built on it). False too for a rectangle not inside the mask (apply_patch
+// then says why).
+[[nodiscard]] bool patch_changes_nothing(const MaskEntry& current, const MaskPatch& patch);
+
 // What is stored now, for check_store_limits.
 struct StoredTotals {
   std::size_t masks = 0;     // stored names
@@ -217,9 +224,11 @@ class MaskStore {
 
   // Overwrites a rectangle of the named mask and stores the result durably,
   // exactly like put() (revision + 1), so the new revision is stored before
-  // it is visible or returned. The check of expected_revision, the rectangle
-  // and the swap are atomic: of concurrent patches expecting the same
-  // revision exactly one wins.
+  // it is visible or returned. A patch that changes no area id writes
+  // nothing and returns the current entry, at its revision. The check of
+  // expected_revision, the rectangle and the swap are atomic: of concurrent
+  // patches that change the mask and expect the same revision exactly one
+  // wins.
   // Throws InvalidMaskName; InvalidPatch for an empty rectangle, one not
   // inside the mask, areas.size() != width*height or an id above 63;
   // MaskNotFound; MaskCorrupt for a corrupt name; RevisionMismatch ("expected revision N but mask
@@ -251,6 +260,23 @@ class MaskStore {
   // not held may exist there, so the service answers UNAVAILABLE for it
   // rather than NOT_FOUND. A store of its own (FileMaskStore) always is.
   [[nodiscard]] virtual bool is_available() const { return true; }
+
+  // Read-your-writes across replicas. True when a shared store may hold a
+  // newer state of `name` in its database than get() answers: the name is
+  // not held here, or held below `min_revision` (0: any revision). A store of
+  // its own (FileMaskStore) never does.
+  [[nodiscard]] virtual bool may_know_more(std::string_view /*name*/,
+                                           std::uint64_t /*min_revision*/) const {
+    return false;
+  }
+  // Waits (blocking: never on a thread that serves other calls) until what
+  // get() answers for `name` is at least what the database held when the
+  // call began. False when the database could not be asked (unavailable,
+  // or no answer within the store's timeout or before `deadline`).
+  virtual bool catch_up(std::string_view /*name*/,
+                        std::chrono::steady_clock::time_point /*deadline*/) {
+    return true;
+  }
 
   // Told when a shared store's entry for a name changes, whoever wrote it
   // (another replica included): every revision of `name` below

@@ -2,10 +2,12 @@
 
 #include <libpq-fe.h>
 
+#include <chrono>
 #include <concepts>
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -74,29 +76,61 @@ class PgResult {
   std::unique_ptr<PGresult, decltype(&PQclear)> result_;
 };
 
+// Every wait on the database is bounded: connecting, sending and reading
+// answers run nonblocking, polling the socket until a deadline (a stopped
+// or partitioned server accepts TCP and keepalives but never answers, so
+// no server-side timeout would fire). The server is also told to give up
+// on its side (statement_timeout, lock_timeout), so a statement left behind
+// by a client that gave up ends too.
 class PgConnection {
  public:
+  using Clock = std::chrono::steady_clock;
+
   // Connects with a libpq connection string (key=value words or a
   // postgresql:// URI; empty: libpq's PG* environment variables and
-  // defaults). A connect timeout, TCP keepalives and the application name
-  // are set unless the string sets them. Throws StoreUnavailable with
-  // libpq's reason when the database cannot be reached.
-  explicit PgConnection(const std::string& conninfo);
+  // defaults), within `timeout` (and before `deadline` when given). A
+  // connect timeout, TCP keepalives and user timeout, the server-side
+  // timeouts and the application name are set unless the string sets them.
+  // Throws StoreUnavailable with libpq's reason when the database cannot be
+  // reached in time.
+  explicit PgConnection(const std::string& conninfo,
+                        std::chrono::milliseconds timeout = std::chrono::seconds(5),
+                        std::optional<Clock::time_point> deadline = std::nullopt);
   PgConnection(const PgConnection&) = delete;
   PgConnection& operator=(const PgConnection&) = delete;
 
-  // Runs one statement and returns its rows. Throws StoreUnavailable when the
-  // connection is lost (or the server is shutting down), PgQueryError when
-  // the statement fails otherwise.
+  // Runs one statement and returns its rows, waiting at most the timeout
+  // (and not past the deadline set). Throws StoreUnavailable when the
+  // connection is lost, the server is shutting down or does not answer in
+  // time (the connection is then broken: its state is unknown), or the
+  // server gave up on it (statement or lock timeout); PgQueryError when the
+  // statement fails otherwise.
   PgResult exec(const char* sql, std::initializer_list<PgParam> params = {});
-  // True once the connection is known to be lost.
-  [[nodiscard]] bool is_broken() const { return PQstatus(conn_.get()) != CONNECTION_OK; }
+  // No statement waits past `deadline` (std::nullopt: only the timeout
+  // bounds each one), e.g. the end of a transaction's time.
+  void set_deadline(std::optional<Clock::time_point> deadline) { deadline_ = deadline; }
+  // True once the connection is known to be lost (or abandoned mid-statement).
+  [[nodiscard]] bool is_broken() const {
+    return timed_out_ || PQstatus(conn_.get()) != CONNECTION_OK;
+  }
   // "user@host:port/dbname", for the log (never the password).
   [[nodiscard]] std::string describe() const;
   [[nodiscard]] PGconn* get() const { return conn_.get(); }
+  [[nodiscard]] std::chrono::milliseconds timeout() const { return timeout_; }
 
  private:
+  // When the statement started now must be answered.
+  [[nodiscard]] Clock::time_point statement_deadline() const;
+  // Waits until the socket is ready for `events` or `deadline` passes
+  // (false: it passed).
+  [[nodiscard]] bool wait_socket(short events, Clock::time_point deadline) const;
+  // Gives the connection up after a wait ran out, and says so.
+  [[noreturn]] void give_up(const char* what);
+
   std::unique_ptr<PGconn, decltype(&PQfinish)> conn_;
+  std::chrono::milliseconds timeout_;
+  std::optional<Clock::time_point> deadline_;
+  bool timed_out_ = false;
 };
 
 // True when `conninfo` (key=value words or a URI) carries a password. Throws

@@ -24,6 +24,8 @@ constexpr std::int64_t kPutLock = 0x7066'0002;
 constexpr int kListenPollMs = 200;
 // Names whose rows one statement fetches when re-reading.
 constexpr std::size_t kFetchBatch = 64;
+// Stored bytes (deflated grids) one statement fetches at most when re-reading.
+constexpr std::uint64_t kFetchBatchBytes = 16 * 1024 * 1024;
 
 constexpr const char* kEncodingRaw = "raw";
 constexpr const char* kEncodingZlib = "zlib";
@@ -130,11 +132,11 @@ std::string unavailable_message(const std::string& action) {
 PostgresMaskStore::PostgresMaskStore(const std::string& conninfo, StoreLimits limits,
                                      PostgresStoreOptions options)
     : conninfo_(conninfo), limits_(limits), options_(options) {
-  writer_ = std::make_unique<PgConnection>(conninfo_);
+  writer_ = std::make_unique<PgConnection>(conninfo_, options_.timeout);
   database_ = writer_->describe();
   ensure_schema(*writer_);
   // LISTEN before the first read, so no write between them goes unseen.
-  auto listener = std::make_unique<PgConnection>(conninfo_);
+  auto listener = std::make_unique<PgConnection>(conninfo_, options_.timeout);
   listener->exec("LISTEN pathfinder_masks");
   sync(*listener);
   available_ = true;
@@ -345,23 +347,35 @@ void PostgresMaskStore::sync(PgConnection& connection) {
   // Every name ever written: its last revision, and its mask's revision if
   // it has one now. A name with no mask is deleted up to its last revision.
   const PgResult names = connection.exec(
-      "SELECT name, coalesce(r.last_revision, m.revision), m.revision "
+      "SELECT name, coalesce(r.last_revision, m.revision), m.revision, "
+      "coalesce(octet_length(m.areas), 0)::bigint "
       "FROM pathfinder_masks m FULL JOIN pathfinder_revisions r USING (name)");
   std::vector<std::string> changed;
+  std::vector<std::uint64_t> changed_bytes;
   for (int row = 0; row < names.rows(); ++row) {
     const std::string name(names.text(row, 0));
     if (names.is_null(row, 2)) {
       hold(name, static_cast<std::uint64_t>(names.int8(row, 1)), State::kDeleted, nullptr);
     } else if (is_news(name, static_cast<std::uint64_t>(names.int8(row, 2)), State::kMask)) {
       changed.push_back(name);
+      changed_bytes.push_back(static_cast<std::uint64_t>(names.int8(row, 3)));
     }
   }
-  for (std::size_t first = 0; first < changed.size(); first += kFetchBatch) {
-    const std::size_t count = std::min(kFetchBatch, changed.size() - first);
+  // Each statement must arrive within the store's timeout: a batch stops at
+  // kFetchBatch names or kFetchBatchBytes stored bytes.
+  for (std::size_t first = 0; first < changed.size();) {
+    std::size_t count = 0;
+    std::uint64_t bytes = 0;
+    while (first + count < changed.size() && count < kFetchBatch &&
+           (count == 0 || bytes + changed_bytes[first + count] <= kFetchBatchBytes)) {
+      bytes += changed_bytes[first + count];
+      ++count;
+    }
     hold_rows(connection.exec(
         (std::string("SELECT ") + kRowColumns + " FROM pathfinder_masks WHERE name = ANY($1)")
             .c_str(),
         {array_literal(std::span(changed).subspan(first, count))}));
+    first += count;
   }
 }
 
@@ -383,22 +397,39 @@ void PostgresMaskStore::refresh(PgConnection& connection, const std::string& nam
 
 template <typename Body>
 auto PostgresMaskStore::write(const std::string& action, Body&& body) {
-  const std::lock_guard lock(write_mutex_);
+  // The whole write, its wait for the lock included, has the store's timeout.
+  const auto deadline = std::chrono::steady_clock::now() + options_.timeout;
+  const std::unique_lock lock(write_mutex_, deadline);
+  if (!lock.owns_lock()) {
+    spdlog::warn("mask store: could not {}: the write before it still waits for the database",
+                 action);
+    throw StoreUnavailable(unavailable_message(action));
+  }
   // The store cannot follow the database now: a write could not be seen by
   // this replica's readers, so none is tried (the listener reconnects).
   if (!available_) throw StoreUnavailable(unavailable_message(action));
   try {
-    if (!writer_ || writer_->is_broken()) writer_ = std::make_unique<PgConnection>(conninfo_);
+    if (!writer_ || writer_->is_broken()) {
+      writer_ = std::make_unique<PgConnection>(conninfo_, options_.timeout, deadline);
+    }
+    writer_->set_deadline(deadline);
     try {
       writer_->exec("BEGIN");
     } catch (const StoreUnavailable&) {
-      // A connection the database dropped while idle (say it restarted):
-      // nothing was sent, so one fresh connection may try again.
-      writer_ = std::make_unique<PgConnection>(conninfo_);
-      writer_->exec("BEGIN");
+      if (writer_->is_broken() && std::chrono::steady_clock::now() < deadline &&
+          PQstatus(writer_->get()) == CONNECTION_BAD) {
+        // A connection the database dropped while idle (say it restarted):
+        // nothing was sent, so one fresh connection may try again.
+        writer_ = std::make_unique<PgConnection>(conninfo_, options_.timeout, deadline);
+        writer_->set_deadline(deadline);
+        writer_->exec("BEGIN");
+      } else {
+        throw;
+      }
     }
   } catch (const StoreUnavailable& e) {
     writer_.reset();
+    suspect_database();
     spdlog::warn("mask store: could not {}: {}", action, e.what());
     throw StoreUnavailable(unavailable_message(action));
   } catch (const PgQueryError& e) {
@@ -410,6 +441,9 @@ auto PostgresMaskStore::write(const std::string& action, Body&& body) {
     writer_->exec("COMMIT");
     return result;
   } catch (const StoreUnavailable& e) {
+    // A server-side timeout leaves a working connection; anything else is
+    // a database that did not answer in time or went away.
+    if (!writer_ || writer_->is_broken()) suspect_database();
     writer_.reset();
     spdlog::warn("mask store: could not {} (if the connection broke during the commit, the "
                  "change may have been made): {}",
@@ -535,6 +569,8 @@ MaskEntryPtr PostgresMaskStore::patch(std::string_view name, const MaskPatch& pa
         throw MaskCorrupt(corrupt_mask_message(key));
       }
     }
+    // The grid it already has: no new revision, nothing written.
+    if (patch_changes_nothing(*current, patch)) return current;
     auto entry = make_mask_entry(key, 0, apply_patch(*current, patch));
     const EncodedAreas encoded = encode_areas(entry->mask->areas());
     entry->revision = next_revision(db, key);
@@ -586,6 +622,79 @@ MaskEntryPtr PostgresMaskStore::remove(std::string_view name, bool* was_corrupt)
   return removed.entry;
 }
 
+void PostgresMaskStore::suspect_database() {
+  if (available_.exchange(false)) {
+    spdlog::warn(
+        "mask store: the database {} did not answer a write in time; writes and names "
+        "not held answer UNAVAILABLE until it answers again",
+        database_);
+  }
+  check_database_now_ = true;
+}
+
+// --- Read-your-writes across replicas ---------------------------------------
+
+bool PostgresMaskStore::may_know_more(std::string_view name, std::uint64_t min_revision) const {
+  const auto current = held(name);
+  if (!current || current->state == State::kDeleted) return true;  // (re-)uploaded since?
+  return current->state == State::kMask && min_revision > current->revision;
+}
+
+bool PostgresMaskStore::catch_up(std::string_view name,
+                                 std::chrono::steady_clock::time_point deadline) {
+  if (!available_) return false;
+  std::unique_lock lock(lookup_mutex_);
+  lookup_pending_.emplace(name);
+  // The round that takes the names pending now: the one after the round
+  // running (which may have read the database before this call began).
+  const std::uint64_t round = lookup_rounds_started_ + 1;
+  while (lookup_rounds_done_ < round) {
+    if (!lookup_running_) {  // this caller runs the round, for every name pending
+      lookup_running_ = true;
+      lookup_rounds_started_ = round;
+      std::vector<std::string> names(lookup_pending_.begin(), lookup_pending_.end());
+      lookup_pending_.clear();
+      lock.unlock();
+      const bool read = look_up(names);
+      lock.lock();
+      lookup_running_ = false;
+      lookup_rounds_done_ = round;
+      if (!read) {
+        lookup_rounds_failed_.insert(round);
+        // Only the latest rounds can still have waiters.
+        while (lookup_rounds_failed_.size() > 64) {
+          lookup_rounds_failed_.erase(lookup_rounds_failed_.begin());
+        }
+      }
+      lookup_done_.notify_all();
+      break;
+    }
+    if (lookup_done_.wait_until(lock, deadline) == std::cv_status::timeout &&
+        lookup_rounds_done_ < round) {
+      return false;
+    }
+  }
+  return !lookup_rounds_failed_.contains(round);
+}
+
+bool PostgresMaskStore::look_up(const std::vector<std::string>& names) {
+  try {
+    if (!reader_ || reader_->is_broken()) {
+      reader_ = std::make_unique<PgConnection>(conninfo_, options_.timeout);
+    }
+    hold_rows(reader_->exec(
+        (std::string("SELECT ") + kRowColumns + " FROM pathfinder_masks WHERE name = ANY($1)")
+            .c_str(),
+        {array_literal(names)}));
+    return true;
+  } catch (const std::exception& e) {
+    reader_.reset();
+    spdlog::warn("mask store: could not look {} names up in the database: {}", names.size(),
+                 e.what());
+    return false;
+  }
+}
+
 // --- Following the other replicas -----------------------------------------
 
 bool PostgresMaskStore::wait_unless_stopping(std::chrono::milliseconds delay) {
@@ -598,7 +707,7 @@ void PostgresMaskStore::listen_loop(std::unique_ptr<PgConnection> connection) {
   while (!stop_requested_) {
     if (!connection) {
       try {
-        connection = std::make_unique<PgConnection>(conninfo_);
+        connection = std::make_unique<PgConnection>(conninfo_, options_.timeout);
         connection->exec("LISTEN pathfinder_masks");
         sync(*connection);
         available_ = true;
@@ -628,6 +737,11 @@ void PostgresMaskStore::listen_loop(std::unique_ptr<PgConnection> connection) {
 
 void PostgresMaskStore::follow_notifications(PgConnection& connection) {
   PGconn* conn = connection.get();
+  // A stopped or cut-off database sends nothing and closes nothing: only
+  // asking it tells. Every half timeout, or at once when a write found it
+  // unreachable.
+  const auto check_interval = std::max(options_.timeout / 2, std::chrono::milliseconds(100));
+  auto last_check = std::chrono::steady_clock::now();
   while (!stop_requested_) {
     pollfd socket{PQsocket(conn), POLLIN, 0};
     const int ready = ::poll(&socket, 1, kListenPollMs);
@@ -638,6 +752,17 @@ void PostgresMaskStore::follow_notifications(PgConnection& connection) {
       throw StoreUnavailable(std::string("the connection was lost: ") + PQerrorMessage(conn));
     }
     if (connection.is_broken()) throw StoreUnavailable("the connection was closed");
+    if (check_database_now_.exchange(false) ||
+        std::chrono::steady_clock::now() - last_check >= check_interval) {
+      // Throws StoreUnavailable when it does not answer in time; the
+      // notifications it reads meanwhile are handled below.
+      connection.exec("SELECT 1");
+      last_check = std::chrono::steady_clock::now();
+      // This connection never broke, so no notification was missed.
+      if (!available_.exchange(true)) {
+        spdlog::info("mask store: the database {} answers again; taking writes", database_);
+      }
+    }
     while (PGnotify* raw = PQnotifies(conn)) {
       const std::unique_ptr<PGnotify, decltype(&PQfreemem)> notification(raw, &PQfreemem);
       const auto notice = parse_notice(notification->extra);

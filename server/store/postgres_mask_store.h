@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <shared_mutex>
 #include <string>
 #include <string_view>
@@ -26,10 +27,18 @@ inline constexpr std::string_view kMaskChannel = "pathfinder_masks";
 // The schema version this server creates and reads (table pathfinder_schema).
 inline constexpr int kPostgresSchemaVersion = 1;
 
-// How soon a store retries its database after losing it (tests shorten it).
+// Default PostgresStoreOptions::timeout and --store-timeout.
+inline constexpr std::chrono::milliseconds kDefaultStoreTimeout{5000};
+
+// How soon a store retries its database after losing it (tests shorten it),
+// and how long any one wait on the database may last.
 struct PostgresStoreOptions {
   std::chrono::milliseconds first_retry{100};  // doubled after each failed attempt
   std::chrono::milliseconds max_retry{5000};
+  // Bounds every wait on the database: connecting, each statement of the
+  // listener and of lookups, and a whole write (waiting for the write lock
+  // included). --store-timeout.
+  std::chrono::milliseconds timeout = kDefaultStoreTimeout;
 };
 
 // The masks in a PostgreSQL database shared by several servers (replicas).
@@ -73,6 +82,23 @@ struct PostgresStoreOptions {
 // remove throw StoreUnavailable at once (no write is tried against a
 // database the store cannot follow).
 //
+// Every wait on the database is bounded by options.timeout (PgConnection
+// polls its socket with a deadline; a stopped server accepts TCP but never
+// answers). A write waits for the write lock and runs its transaction within
+// that time, else throws StoreUnavailable; a write that timed out or lost
+// its connection makes the store unavailable at once (the writes queued
+// behind it fail fast) and has the listener check the database. The listener
+// checks it (SELECT 1, same bound) every half timeout when idle: a database
+// that stops answering makes the store unavailable within about 1.5 timeouts,
+// and one that answers again makes it available (after a re-read when the
+// listening connection itself was lost).
+//
+// catch_up() is read-your-writes across replicas: it reads the rows of the
+// names callers wait for from the database, in rounds on a connection of
+// its own. One round runs at a time and takes every name asked for while
+// the previous one ran, so the database sees at most one lookup statement
+// per replica at a time, whatever the number of callers or names.
+//
 // A row that cannot be decoded (bad encoding, wrong size, area id above 63,
 // digest mismatch, more than max_pixels) is a corrupt name (MaskStore): it
 // is logged at error level and answers DATA_LOSS until replaced or deleted.
@@ -102,6 +128,9 @@ class PostgresMaskStore final : public MaskStore {
   [[nodiscard]] std::uint64_t stored_bytes() const override;
   [[nodiscard]] const StoreLimits& limits() const override { return limits_; }
   [[nodiscard]] bool is_available() const override { return available_.load(); }
+  [[nodiscard]] bool may_know_more(std::string_view name,
+                                   std::uint64_t min_revision) const override;
+  bool catch_up(std::string_view name, std::chrono::steady_clock::time_point deadline) override;
 
  private:
   // What the store holds of one name. A deleted name is kept (with the
@@ -139,10 +168,17 @@ class PostgresMaskStore final : public MaskStore {
   // Decodes one row; throws std::exception saying why it is unreadable.
   [[nodiscard]] MaskEntryPtr decode_row(const PgResult& rows, int row) const;
 
+  // One lookup round of catch_up(): reads the rows of `names`. False when
+  // the database could not be asked (logged).
+  bool look_up(const std::vector<std::string>& names);
+  // After a write found the database unreachable: unavailable now, and the
+  // listener checks the database at once.
+  void suspect_database();
+
   // Runs body(connection) in one transaction on the write connection, under
-  // write_mutex_, and commits. Throws StoreUnavailable when the database
-  // cannot be reached, StoreError("could not <action>") when a statement
-  // fails (logged); the body's own exceptions roll back and pass through.
+  // write_mutex_ (all within options_.timeout), and commits. Throws StoreUnavailable when the
+  // database cannot be reached, StoreError("could not <action>") when a statement fails (logged);
+  // the body's own exceptions roll back and pass through.
   template <typename Body>
   auto write(const std::string& action, Body&& body);
   // The next revision of `name`, in the transaction.
@@ -160,7 +196,7 @@ class PostgresMaskStore final : public MaskStore {
   const PostgresStoreOptions options_;
   std::string database_;
 
-  std::mutex write_mutex_;                 // one write at a time on writer_
+  std::timed_mutex write_mutex_;           // one write at a time on writer_
   std::unique_ptr<PgConnection> writer_;   // guarded by write_mutex_; null after a loss
 
   mutable std::shared_mutex map_mutex_;  // guards held_ and the counts
@@ -169,7 +205,20 @@ class PostgresMaskStore final : public MaskStore {
   std::size_t corrupt_count_ = 0;
   std::uint64_t stored_bytes_ = 0;
 
+  // catch_up()'s rounds: names waiting for the next round, the rounds
+  // started and done, the failed ones among the latest, and the round's
+  // connection (used by the thread running the round only).
+  std::mutex lookup_mutex_;
+  std::condition_variable lookup_done_;
+  std::set<std::string, std::less<>> lookup_pending_;
+  std::uint64_t lookup_rounds_started_ = 0;
+  std::uint64_t lookup_rounds_done_ = 0;
+  bool lookup_running_ = false;
+  std::set<std::uint64_t> lookup_rounds_failed_;
+  std::unique_ptr<PgConnection> reader_;
+
   std::atomic<bool> available_{false};
+  std::atomic<bool> check_database_now_{false};  // a write found it unreachable
   std::mutex stop_mutex_;
   std::condition_variable stop_changed_;
   bool stopping_ = false;  // guarded by stop_mutex_

@@ -16,15 +16,20 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <csignal>
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <regex>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -52,10 +57,12 @@ struct Replica {
 // `scripts/cluster up` in a temp dir of its own, `down` when destroyed.
 class ClusterProcess {
  public:
-  // store: "file" or "postgres" (CLUSTER_STORE). Throws std::runtime_error
-  // with the script's output when the cluster does not come up.
-  explicit ClusterProcess(std::string store)
-      : dir_("pathfinder-cluster"), store_(std::move(store)) {
+  // store: "file" or "postgres" (CLUSTER_STORE); server_args: more
+  // arguments for every replica (CLUSTER_SERVER_ARGS). Throws
+  // std::runtime_error with the script's output when the cluster does not
+  // come up.
+  explicit ClusterProcess(std::string store, std::string server_args = "")
+      : dir_("pathfinder-cluster"), store_(std::move(store)), server_args_(std::move(server_args)) {
     // PostgreSQL runs as an unprivileged user when the test runs as root: it
     // must be able to reach its folder below the (private) temp dir.
     ::chmod(dir_.path().c_str(), 0755);
@@ -77,14 +84,18 @@ class ClusterProcess {
   [[nodiscard]] const std::string& lb() const { return lb_; }
   [[nodiscard]] const std::vector<Replica>& replicas() const { return replicas_; }
   [[nodiscard]] const std::string& postgres() const { return postgres_; }
+  // The PostgreSQL postmaster's pid file (scripts/cluster's layout).
+  [[nodiscard]] std::string postmaster_pid_file() const {
+    return dir_.file("postgres/data/postmaster.pid");
+  }
   // Runs scripts/cluster COMMAND against this cluster.
   [[nodiscard]] CommandResult script(const std::string& command) const {
-    return pathtest::run_command(
-        {"env", "CLUSTER_DIR=" + dir_.path(), "CLUSTER_STORE=" + store_,
-         std::string("PATHFINDER_SERVER=") + PATHFINDER_SERVER_BIN,
-         std::string("PATHFIND=") + PATHFIND_CLI_BIN,
-         std::string(PATHFINDER_SOURCE_DIR) + "/scripts/cluster", command},
-        std::chrono::seconds(90));
+    return pathtest::run_command({"env", "CLUSTER_DIR=" + dir_.path(), "CLUSTER_STORE=" + store_,
+                                  "CLUSTER_SERVER_ARGS=" + server_args_,
+                                  std::string("PATHFINDER_SERVER=") + PATHFINDER_SERVER_BIN,
+                                  std::string("PATHFIND=") + PATHFIND_CLI_BIN,
+                                  std::string(PATHFINDER_SOURCE_DIR) + "/scripts/cluster", command},
+                                 std::chrono::seconds(90));
   }
 
  private:
@@ -107,13 +118,15 @@ class ClusterProcess {
 
   TempDir dir_;
   std::string store_;
+  std::string server_args_;
   std::string lb_;
   std::vector<Replica> replicas_;
   std::string postgres_;
 };
 
-std::unique_ptr<ClusterProcess> make_cluster(const std::string& store) {
-  return std::make_unique<ClusterProcess>(store);
+std::unique_ptr<ClusterProcess> make_cluster(const std::string& store,
+                                             const std::string& server_args = "") {
+  return std::make_unique<ClusterProcess>(store, server_args);
 }
 
 ClientOptions client_options(bool mask_header = true) {
@@ -148,6 +161,79 @@ pb::FindPathRequest find_request(const std::string& mask, int i) {
 
 // True when process pid runs. The replicas are not our children: once stopped
 // they may stay zombies until whoever inherited them reaps them.
+// Every process of a PostgreSQL server (the postmaster, found by its pid
+// file, and its children) stopped with SIGSTOP: as a network partition or a
+// full disk leaves it, connections stay open and the kernel still accepts
+// and acknowledges, but nothing answers. thaw() (always run by the
+// destructor, so a failed test never leaves it stopped) sends SIGCONT; and
+// a watchdog process sends it too if this test process dies first (killed,
+// or by a signal that runs no destructor).
+class FrozenPostgres {
+ public:
+  explicit FrozenPostgres(const std::string& pid_file) {
+    freeze(pid_file);
+    const pid_t test_process = ::getpid();
+    watchdog_ = ::fork();
+    if (watchdog_ == 0) {
+      // Polls for its parent; only async-signal-safe calls here.
+      while (::getppid() == test_process) ::usleep(50'000);
+      for (const pid_t pid : stopped_) ::kill(pid, SIGCONT);
+      ::_exit(0);
+    }
+  }
+  ~FrozenPostgres() { thaw(); }
+  FrozenPostgres(const FrozenPostgres&) = delete;
+  FrozenPostgres& operator=(const FrozenPostgres&) = delete;
+
+  void thaw() {
+    for (const pid_t pid : stopped_) ::kill(pid, SIGCONT);
+    stopped_.clear();
+    if (watchdog_ > 0) {
+      ::kill(watchdog_, SIGKILL);
+      ::waitpid(watchdog_, nullptr, 0);
+      watchdog_ = -1;
+    }
+  }
+  [[nodiscard]] std::size_t processes() const { return stopped_.size(); }
+
+ private:
+  void freeze(const std::string& pid_file) {
+    const std::string text = pathtest::read_text_file(pid_file);
+    const pid_t postmaster = static_cast<pid_t>(std::stol(text.substr(0, text.find('\n'))));
+    // The postmaster first, so that it forks no child after the scan.
+    stop(postmaster);
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+      const std::string name = entry.path().filename().string();
+      if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+      std::string stat;
+      try {
+        stat = pathtest::read_text_file(entry.path().string() + "/stat");
+      } catch (const std::runtime_error&) {
+        continue;  // gone meanwhile
+      }
+      // "pid (comm) state ppid ...": comm may hold spaces, so after its ')'.
+      const auto after_comm = stat.rfind(')');
+      if (after_comm == std::string::npos) continue;
+      std::istringstream fields(stat.substr(after_comm + 1));
+      std::string state;
+      long parent = 0;
+      fields >> state >> parent;
+      if (parent == postmaster) stop(static_cast<pid_t>(std::stol(name)));
+    }
+  }
+  void stop(pid_t pid) {
+    if (::kill(pid, SIGSTOP) == 0) stopped_.push_back(pid);
+  }
+  std::vector<pid_t> stopped_;
+  pid_t watchdog_ = -1;
+};
+
+using Millis = std::chrono::duration<double, std::milli>;
+
+Millis since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::steady_clock::now() - start;
+}
+
 bool running(pid_t pid) {
   std::string status;
   try {
@@ -287,8 +373,10 @@ class SharedStoreE2eTest : public ::testing::Test {
       GTEST_SKIP() << "pathfinder-server has no --store option yet (the PostgreSQL store of "
                       "issue 22 is not in this build): the shared-store cluster tests are off";
     }
-    cluster_ = make_cluster("postgres");
+    cluster_ = make_cluster("postgres", server_args());
   }
+  // More arguments for every replica.
+  [[nodiscard]] virtual std::string server_args() const { return ""; }
 
   // Waits until every replica holds `name` at `revision` or later: a write
   // reaches the other replicas by NOTIFY, within about a millisecond when idle
@@ -445,6 +533,260 @@ TEST_F(SharedStoreE2eTest, PostgresStoppedAndRestartedHeldMasksAnswerWritesWaitA
                            << last.error_message();
     EXPECT_TRUE(running(replica.pid)) << "replica " << replica.address << " is gone";
   }
+}
+
+// ---- the database stopped (SIGSTOP), and reads right after writes -----------
+
+// Replicas that give the database one second (--store-timeout 1).
+class StalledStoreE2eTest : public SharedStoreE2eTest {
+ protected:
+  [[nodiscard]] std::string server_args() const override { return "--store-timeout 1"; }
+};
+
+constexpr auto kStoreTimeout = std::chrono::seconds(1);
+constexpr const char* kWritesHealth = "pathfinding.v1.Pathfinder.writes";
+
+TEST_F(StalledStoreE2eTest, AStoppedDatabaseFreezesNoReplicaAndLosesNothingAcknowledged) {
+  const Replica& replica = cluster_->replicas()[0];
+  ClientOptions options = client_options();
+  options.retry.enabled = false;  // each answer as the replica gives it
+  Client direct(replica.address, options);
+  // Acknowledged before the stop: four masks, each answered on this replica.
+  std::map<std::string, std::string> sha_by_name;
+  for (int i = 0; i < 4; ++i) {
+    const std::string name = "held-" + std::to_string(i);
+    const auto uploaded = direct.upload_mask(wall_mask(name));
+    ASSERT_TRUE(uploaded.ok()) << uploaded.status.error_message();
+    sha_by_name[name] = uploaded.value.sha256();
+    ASSERT_TRUE(direct.find_path(find_request(name, 0)).ok());
+  }
+  ASSERT_EQ(direct.health_check(kWritesHealth).value, pathfinder::ServingStatus::kServing);
+
+  FrozenPostgres frozen(cluster_->postmaster_pid_file());
+  ASSERT_GT(frozen.processes(), 1u) << "the postmaster and its children";
+  const auto stopped_at = std::chrono::steady_clock::now();
+
+  // Concurrent writes and deletes, two waves: while the replica still
+  // thinks the database is there, and once it knows it is not.
+  struct Write {
+    std::string what;
+    grpc::Status status;
+    Millis latency{};
+  };
+  std::mutex writes_mutex;
+  std::vector<Write> writes;
+  auto write_wave = [&](int wave) {
+    std::vector<std::thread> writers;
+    for (int w = 0; w < 6; ++w) {
+      writers.emplace_back([&, w] {
+        Client writer(replica.address, options);
+        const auto started = std::chrono::steady_clock::now();
+        Write write;
+        if (w % 2 == 0) {
+          write.what = "DeleteMask held-" + std::to_string(2 + w / 2 % 2);
+          write.status = writer.delete_mask("held-" + std::to_string(2 + w / 2 % 2)).status;
+        } else {
+          write.what = "UploadMask new-" + std::to_string(wave) + "-" + std::to_string(w);
+          write.status =
+              writer.upload_mask(wall_mask("new-" + std::to_string(wave) + "-" + std::to_string(w)))
+                  .status;
+        }
+        write.latency = since(started);
+        const std::lock_guard lock(writes_mutex);
+        writes.push_back(std::move(write));
+      });
+    }
+    for (auto& writer : writers) writer.join();
+  };
+  std::thread first_wave([&] { write_wave(0); });
+
+  // Meanwhile the replica answers health and queries on its masks, at once.
+  Millis slowest_health{};
+  Millis slowest_query{};
+  bool writes_not_serving = false;
+  Millis not_serving_after{};
+  int probes = 0;
+  while (since(stopped_at) < std::chrono::seconds(4) && probes < 400) {
+    ++probes;
+    auto started = std::chrono::steady_clock::now();
+    const auto overall = direct.health_check();
+    slowest_health = std::max(slowest_health, since(started));
+    EXPECT_EQ(overall.value, pathfinder::ServingStatus::kServing) << overall.status.error_message();
+    if (overall.value != pathfinder::ServingStatus::kServing) break;
+    started = std::chrono::steady_clock::now();
+    const auto writes_health = direct.health_check(kWritesHealth);
+    slowest_health = std::max(slowest_health, since(started));
+    if (writes_health.value == pathfinder::ServingStatus::kNotServing && !writes_not_serving) {
+      writes_not_serving = true;
+      not_serving_after = since(stopped_at);
+    }
+    started = std::chrono::steady_clock::now();
+    const auto info = direct.get_mask("held-0");
+    const auto listed = direct.list_masks();
+    const auto found = direct.find_path(find_request("held-1", 0));
+    slowest_query = std::max(slowest_query, since(started));
+    // No ASSERT while the writers run: their thread must be joined.
+    EXPECT_TRUE(info.ok()) << info.status.error_message();
+    EXPECT_TRUE(listed.ok()) << listed.status.error_message();
+    EXPECT_TRUE(found.ok()) << found.status.error_message();
+    if (!info.ok() || !listed.ok() || !found.ok()) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  first_wave.join();
+  EXPECT_TRUE(writes_not_serving) << kWritesHealth << " never said NOT_SERVING";
+  EXPECT_LT(slowest_health.count(), 500)
+      << "health answered in " << slowest_health.count() << " ms";
+  EXPECT_LT(slowest_query.count(), 500)
+      << "GetMask + ListMasks + FindPath answered in " << slowest_query.count() << " ms";
+  // The second wave, with the database known to be unreachable.
+  write_wave(1);
+  ASSERT_EQ(writes.size(), 12u);
+  for (const Write& write : writes) {
+    EXPECT_EQ(write.status.error_code(), grpc::StatusCode::UNAVAILABLE)
+        << write.what << ": " << write.status.error_message();
+    // The store timeout, plus a wait for a compute thread behind the others.
+    EXPECT_LT(write.latency.count(), 2.5 * Millis(kStoreTimeout).count())
+        << write.what << " answered after " << write.latency.count() << " ms";
+  }
+  std::printf(
+      "database stopped: health slowest %.1f ms, queries slowest %.1f ms over %d probes; %s "
+      "NOT_SERVING %.0f ms after SIGSTOP\n",
+      slowest_health.count(), slowest_query.count(), probes, kWritesHealth,
+      not_serving_after.count());
+  for (const Write& write : writes) {
+    std::printf("  %s: %s after %.0f ms\n", write.what.c_str(),
+                pathfinder::status_code_name(write.status.error_code()).c_str(),
+                write.latency.count());
+  }
+
+  frozen.thaw();
+  // Writes come back without a restart, and health says so.
+  bool serving_again = false;
+  const auto thawed_at = std::chrono::steady_clock::now();
+  while (!serving_again && since(thawed_at) < std::chrono::seconds(20)) {
+    serving_again = direct.health_check(kWritesHealth).value == pathfinder::ServingStatus::kServing;
+    if (!serving_again) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ASSERT_TRUE(serving_again) << kWritesHealth << " not SERVING 20 s after the database resumed";
+  std::printf("writes health SERVING %.0f ms after SIGCONT\n", since(thawed_at).count());
+  const auto after = direct.upload_mask(wall_mask("after-the-stop"));
+  EXPECT_TRUE(after.ok()) << after.status.error_message();
+  // Everything acknowledged is there, on every replica. (The deletes were
+  // answered UNAVAILABLE: held-2 and held-3 may or may not be gone.)
+  for (const auto& other : cluster_->replicas()) {
+    Client reader(other.address, client_options());
+    for (const std::string name : {"held-0", "held-1"}) {
+      const auto info = reader.get_mask(name);
+      ASSERT_TRUE(info.ok()) << other.address << " " << name << ": " << info.status.error_message();
+      EXPECT_EQ(info.value.sha256(), sha_by_name[name]) << other.address << " " << name;
+    }
+    if (after.ok()) {
+      const auto info = reader.get_mask("after-the-stop");
+      EXPECT_TRUE(info.ok()) << other.address << ": " << info.status.error_message();
+    }
+  }
+  EXPECT_TRUE(running(replica.pid));
+}
+
+// Reads without the balancer's header land on any replica: one that has not
+// heard of a write yet looks the mask up in the store before answering.
+TEST_F(SharedStoreE2eTest, ReadsRightAfterWritesOnAnotherReplicaSeeThem) {
+  constexpr int kRounds = 30;
+  int stale_answers = 0;
+  std::string first_stale;
+  for (int round = 0; round < kRounds; ++round) {
+    const auto& writer_replica = cluster_->replicas()[round % 3];
+    const auto& reader_replica = cluster_->replicas()[(round + 1) % 3];
+    Client writer(writer_replica.address, client_options());
+    ClientOptions reader_options = client_options();
+    reader_options.retry.enabled = false;
+    Client reader(reader_replica.address, reader_options);
+    const std::string name = "fresh-" + std::to_string(round);
+    const auto uploaded = writer.upload_mask(wall_mask(name));
+    ASSERT_TRUE(uploaded.ok()) << uploaded.status.error_message();
+    // A mask the reader never saw.
+    const auto found = reader.find_path(find_request(name, round));
+    if (!found.ok()) {
+      ++stale_answers;
+      if (first_stale.empty())
+        first_stale = "FindPath after upload: " + found.status.error_message();
+    }
+    // A revision newer than the reader holds (it holds the upload now).
+    pb::PatchMaskRequest patch;
+    patch.set_name(name);
+    patch.set_x(static_cast<std::uint32_t>(round % 8));
+    patch.set_width(1);
+    patch.set_height(1);
+    patch.set_areas(std::string(1, '\x02'));
+    const auto patched = writer.patch_mask(patch);
+    ASSERT_TRUE(patched.ok()) << patched.status.error_message();
+    ASSERT_GT(patched.value.revision(), uploaded.value.revision());
+    pb::FindPathRequest expecting = find_request(name, round + 1);
+    expecting.set_expected_revision(patched.value.revision());
+    const auto found_new = reader.find_path(expecting);
+    if (!found_new.ok()) {
+      ++stale_answers;
+      if (first_stale.empty()) {
+        first_stale = "FindPath expecting the patch: " + found_new.status.error_message();
+      }
+    } else {
+      EXPECT_EQ(found_new.value.mask_revision(), patched.value.revision());
+    }
+    const auto info = reader.get_mask(name);
+    if (!info.ok()) {
+      ++stale_answers;
+      if (first_stale.empty()) first_stale = "GetMask: " + info.status.error_message();
+    }
+  }
+  EXPECT_EQ(stale_answers, 0) << "of " << 3 * kRounds << " reads; first: " << first_stale;
+
+  // Through the balancer without the header, as the issue's clients did.
+  Client lb(cluster_->lb(), client_options(/*mask_header=*/false));
+  ClientOptions lb_options = client_options(/*mask_header=*/false);
+  lb_options.retry.enabled = false;
+  Client lb_reader(cluster_->lb(), lb_options);
+  int lb_stale = 0;
+  for (int round = 0; round < kRounds; ++round) {
+    const std::string name = "balanced-" + std::to_string(round);
+    const auto uploaded = lb.upload_mask(wall_mask(name));
+    ASSERT_TRUE(uploaded.ok()) << uploaded.status.error_message();
+    pb::FindPathRequest request = find_request(name, round);
+    request.set_expected_revision(uploaded.value.revision());
+    if (!lb_reader.find_path(request).ok()) ++lb_stale;
+  }
+  EXPECT_EQ(lb_stale, 0) << "of " << kRounds << " FindPath through the balancer";
+}
+
+// A flood of names nobody stored: every call answers NOT_FOUND, promptly,
+// and the replica's lookups share their database round trips.
+TEST_F(SharedStoreE2eTest, AFloodOfUnknownNamesAnswersNotFound) {
+  const auto& replica = cluster_->replicas()[0];
+  ClientOptions options = client_options();
+  options.retry.enabled = false;
+  std::atomic<int> not_found{0};
+  std::atomic<int> other{0};
+  const auto started = std::chrono::steady_clock::now();
+  std::vector<std::thread> clients;
+  for (int c = 0; c < 8; ++c) {
+    clients.emplace_back([&, c] {
+      Client client(replica.address, options);
+      for (int i = 0; i < 50; ++i) {
+        const auto found =
+            client.find_path(find_request("nobody-" + std::to_string(c * 50 + i), i));
+        if (found.status.error_code() == grpc::StatusCode::NOT_FOUND) {
+          ++not_found;
+        } else {
+          ++other;
+        }
+      }
+    });
+  }
+  for (auto& client : clients) client.join();
+  const Millis took = since(started);
+  EXPECT_EQ(not_found.load(), 400);
+  EXPECT_EQ(other.load(), 0);
+  std::printf("400 FindPath on unknown names: %.0f ms\n", took.count());
+  EXPECT_LT(took.count(), 20000);
 }
 
 }  // namespace

@@ -414,7 +414,10 @@ TEST_F(MaskStoreTest, ConcurrentPatchesExpectingOneRevisionExactlyOneWins) {
     std::vector<std::thread> threads;
     for (int t = 0; t < kThreads; ++t) {
       threads.emplace_back([&, t] {
-        const std::vector<std::uint8_t> areas{static_cast<std::uint8_t>(t + 1)};
+        // A new id every round: each patch changes the mask (one that
+        // changes nothing keeps the revision and contends for nothing).
+        const std::vector<std::uint8_t> areas{
+            static_cast<std::uint8_t>(2 + round * kThreads + static_cast<std::uint64_t>(t))};
         try {
           (void)store.patch("shared", rect(static_cast<std::uint32_t>(t), 0, 1, 1, areas, round));
           ++wins;
@@ -1162,6 +1165,23 @@ TEST_F(MaskStoreTest, SameGridAfterAPatchIsUnchangedToo) {
   bool unchanged = false;
   EXPECT_EQ(store.put("m", pathcore::Mask(3, 1, {1, 0, 1}), &unchanged), patched);
   EXPECT_TRUE(unchanged);
+}
+
+TEST_F(MaskStoreTest, APatchThatChangesNothingKeepsTheRevisionAndWritesNothing) {
+  FileMaskStore store(dir_);
+  const auto stored = store.put("m", pathcore::Mask(3, 2, {1, 2, 3, 4, 5, 6}));
+  const auto identity = file_identity(dir_ / mask_file_name("m"));
+  const std::vector<std::uint8_t> same{2, 3, 5, 6};
+  EXPECT_EQ(store.patch("m", rect(1, 0, 2, 2, same)), stored);
+  EXPECT_EQ(store.patch("m", rect(1, 0, 2, 2, same, stored->revision)), stored);
+  EXPECT_EQ(store.get("m")->revision, stored->revision);
+  EXPECT_EQ(file_identity(dir_ / mask_file_name("m")), identity);
+  // Still checked: the expected revision and the rectangle.
+  EXPECT_THROW(store.patch("m", rect(1, 0, 2, 2, same, stored->revision + 1)), RevisionMismatch);
+  EXPECT_THROW(store.patch("m", rect(2, 0, 2, 2, same)), InvalidPatch);
+  // One id different is a change, and the next revision.
+  const std::vector<std::uint8_t> changed{2, 3, 5, 7};
+  EXPECT_EQ(store.patch("m", rect(1, 0, 2, 2, changed))->revision, stored->revision + 1);
 }
 
 TEST(MaskStoreNames, ValidationTable) {

@@ -103,6 +103,24 @@ TEST_F(PostgresMaskStoreTest, PutGetListRemove) {
   EXPECT_THROW(store->patch("level/none", one_cell(0, area)), MaskNotFound);
 }
 
+TEST_F(PostgresMaskStoreTest, APatchThatChangesNothingKeepsTheRevisionAndWritesNothing) {
+  const auto store = open();
+  const MaskEntryPtr stored = store->put("m", filled(4, 4, 2));
+  const std::vector<std::uint8_t> same{2};
+  EXPECT_EQ(store->patch("m", one_cell(0, same))->revision, stored->revision);
+  EXPECT_EQ(store->patch("m", one_cell(stored->revision, same))->revision, stored->revision);
+  EXPECT_EQ(store->get("m")->revision, stored->revision);
+  EXPECT_THROW(store->patch("m", one_cell(stored->revision + 1, same)), RevisionMismatch);
+  // Nothing was written: no revision used up, the next change is the next one.
+  const std::vector<std::uint8_t> changed{3};
+  EXPECT_EQ(store->patch("m", one_cell(0, changed))->revision, stored->revision + 1);
+  // A replica that has not read the current revision yet sees the same.
+  const auto other = open();
+  EXPECT_EQ(other->patch("m", one_cell(0, changed))->revision, stored->revision + 1);
+  const std::vector<std::uint8_t> changed_again{4};
+  EXPECT_EQ(other->patch("m", one_cell(0, changed_again))->revision, stored->revision + 2);
+}
+
 TEST_F(PostgresMaskStoreTest, IncompressibleAndCompressibleGridsRoundTrip) {
   std::vector<std::uint8_t> noise(64 * 64);
   std::uint32_t state = 12345;
@@ -156,7 +174,9 @@ TEST_F(PostgresMaskStoreTest, ConcurrentPatchesOfTwoReplicasExpectingOneRevision
     std::atomic<int> won{0};
     std::atomic<int> mismatched{0};
     const std::vector<std::uint8_t> area_a{static_cast<std::uint8_t>(2 + round % 2)};
-    const std::vector<std::uint8_t> area_b{0};
+    // Both always change the cell (a patch that changes nothing keeps the
+    // revision and so is no contender).
+    const std::vector<std::uint8_t> area_b{static_cast<std::uint8_t>(4 + round % 2)};
     auto patch_through = [&](PostgresMaskStore& store, const std::vector<std::uint8_t>& area) {
       try {
         store.patch("m", one_cell(revision, area));
