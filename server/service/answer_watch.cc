@@ -3,6 +3,7 @@
 #include <malloc.h>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -75,6 +76,7 @@ void AnswerWatch::run() {
                         : std::clamp(stall_timeout_ / 4, std::chrono::milliseconds(10), kMaxTick);
   std::size_t released_at_trim = pending_.released_total();
   Clock::time_point last_trim{};
+  std::optional<Clock::time_point> trim_due;
   std::unique_lock lock(mutex_);
   while (!stopping_) {
     wake_.wait_for(lock, tick);
@@ -82,8 +84,14 @@ void AnswerWatch::run() {
     const Clock::time_point now = Clock::now();
     cancel_stalled_locked(now);
     const std::size_t released = pending_.released_total();
-    if (released - released_at_trim >= kTrimAfterReleasedBytes && now - last_trim >= kTrimInterval) {
+    if (!trim_due && released - released_at_trim >= kTrimAfterReleasedBytes) {
+      // A charge is released just before (or as) its memory is freed: the
+      // trim waits a moment for the rest of the call to go too.
+      trim_due = std::max(now + kTrimDelay, last_trim + kTrimInterval);
       released_at_trim = released;
+    }
+    if (trim_due && now >= *trim_due) {
+      trim_due.reset();
       last_trim = now;
       lock.unlock();  // a trim walks the heap: writes are not held up meanwhile
       trim_();

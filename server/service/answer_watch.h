@@ -22,13 +22,15 @@ class PendingAnswers;  // raw_call.h
 //    the client sees CANCELLED);
 //  - once answers of kTrimAfterReleasedBytes or more were released from
 //    PendingAnswers, the memory freed is returned to the system (glibc keeps
-//    freed heap pages otherwise), at most once per kTrimInterval.
+//    freed heap pages otherwise) kTrimDelay later, at most once per
+//    kTrimInterval.
 // Thread-safe.
 class AnswerWatch {
  public:
   using Clock = std::chrono::steady_clock;
   static constexpr std::size_t kTrimAfterReleasedBytes = std::size_t{16} << 20;
   static constexpr std::chrono::milliseconds kTrimInterval{1000};
+  static constexpr std::chrono::milliseconds kTrimDelay{200};
 
   // stall_timeout 0: writes are never cancelled. trim: returns freed memory
   // to the system (malloc_trim when empty).

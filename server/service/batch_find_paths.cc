@@ -6,6 +6,7 @@
 // compute pool a second thread, when one is free, answers starts too once
 // the field is leased.
 
+#include <google/protobuf/arena.h>
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/wire_format_lite.h>
 
@@ -47,6 +48,10 @@ constexpr int kStartsPerInterruptCheck = 16;
 // outcomes, about 3 MB per 1,000 paths across a full-HD mask) before it
 // starts over: bounded whatever --max-batch-starts allows.
 constexpr std::size_t kMaxSharedBytes = std::size_t{64} << 20;
+// BatchFindPathsResponse.paths' tag on the wire.
+constexpr std::uint32_t kPathTag = google::protobuf::internal::WireFormatLite::MakeTag(
+    v1::BatchFindPathsResponse::kPathsFieldNumber,
+    google::protobuf::internal::WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
 
 // FindPath's request for the batch's goal and options, without a start.
 v1::FindPathRequest single_request(const v1::BatchFindPathsRequest& batch) {
@@ -178,22 +183,40 @@ class HelperJoin {
   SharedStarts& shared_;
 };
 
-// `path` as one element of BatchFindPathsResponse.paths goes on the wire
-// (its field tag, length and message) into `out`; its size in bytes.
-std::size_t serialize_path(const v1::FindPathResponse& path, std::string& out) {
+// The size in bytes of `path` as one element of BatchFindPathsResponse.paths
+// on the wire (its field tag, length and message); caches the message's sizes
+// for write_path.
+std::size_t wire_size(const v1::FindPathResponse& path) {
   namespace io = google::protobuf::io;
-  namespace wire = google::protobuf::internal;
   const std::size_t size = path.ByteSizeLong();
-  const auto tag = wire::WireFormatLite::MakeTag(v1::BatchFindPathsResponse::kPathsFieldNumber,
-                                                 wire::WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
-  out.resize(io::CodedOutputStream::VarintSize32(tag) + io::CodedOutputStream::VarintSize64(size) +
-             size);
-  auto* at = reinterpret_cast<std::uint8_t*>(out.data());
-  at = io::CodedOutputStream::WriteTagToArray(tag, at);
-  at = io::CodedOutputStream::WriteVarint64ToArray(size, at);
-  path.SerializeWithCachedSizesToArray(at);
-  return out.size();
+  return io::CodedOutputStream::VarintSize32(kPathTag) + io::CodedOutputStream::VarintSize64(size) +
+         size;
 }
+
+// `path` as wire_size (called last on it) measured it, into `out`.
+void write_path(const v1::FindPathResponse& path, std::size_t wire_bytes, std::string& out) {
+  namespace io = google::protobuf::io;
+  out.resize(wire_bytes);
+  auto* at = reinterpret_cast<std::uint8_t*>(out.data());
+  at = io::CodedOutputStream::WriteTagToArray(kPathTag, at);
+  at = io::CodedOutputStream::WriteVarint64ToArray(path.GetCachedSize(), at);
+  path.SerializeWithCachedSizesToArray(at);
+}
+
+// One thread's message for the start being answered, on an arena emptied
+// before each start: a long path's points are tens of bytes each as
+// messages (a few on the wire), so only the wire bytes are kept, and the
+// arena packs the messages tighter than the heap would.
+class PathScratch {
+ public:
+  v1::FindPathResponse& next() {
+    arena_.Reset();
+    return *google::protobuf::Arena::CreateMessage<v1::FindPathResponse>(&arena_);
+  }
+
+ private:
+  google::protobuf::Arena arena_;
+};
 
 }  // namespace
 
@@ -204,7 +227,10 @@ struct PathfinderService::BatchAnswer {
   explicit BatchAnswer(PendingAnswers& pending) : pending(pending) {}
   BatchAnswer(const BatchAnswer&) = delete;
   BatchAnswer& operator=(const BatchAnswer&) = delete;
-  ~BatchAnswer() { pending.release(charged.load()); }
+  ~BatchAnswer() {
+    wire_paths = {};  // freed before the release, which may start a trim
+    pending.release(charged.load());
+  }
 
   // Charges `bytes` more; false (nothing charged) beyond the budget.
   [[nodiscard]] bool try_charge(std::size_t bytes) {
@@ -266,16 +292,15 @@ grpc::Status PathfinderService::batch_find_paths(const v1::BatchFindPathsRequest
   wire_paths.assign(static_cast<std::size_t>(start_count), std::string());
   std::vector<grpc::Status> statuses(start_count);
   auto shared = std::make_shared<SharedStarts>(start_count);
-  // Answers start k in its place, through `path` (each thread's own, reused:
-  // only the wire bytes are kept, a few times smaller than the messages);
-  // false once the batch must stop (an error, the answer over the message
+  // Answers start k in its place, through the thread's `scratch`; false once the batch must stop (an error, the answer over the message
   // limit or the pending answers' budget).
   const auto answer_start = [&](int k, FieldSource& from, SharedPathsScope& sharing,
-                                v1::FindPathResponse& path) {
+                                PathScratch& scratch) {
     sharing.bound(kMaxSharedBytes);
-    path.Clear();
+    v1::FindPathResponse& path = scratch.next();
     statuses[k] = find_path_planned(plan, to_core(request.starts(k)), path, from);
-    const std::size_t path_bytes = serialize_path(path, wire_paths[k]);
+    // Measured, checked and charged before its bytes are written.
+    const std::size_t path_bytes = wire_size(path);
     const std::size_t bytes = shared->answer_bytes.fetch_add(path_bytes) + path_bytes;
     if (!statuses[k].ok() || bytes > limits_.max_message_bytes) {
       shared->stop.store(true);
@@ -286,12 +311,13 @@ grpc::Status PathfinderService::batch_find_paths(const v1::BatchFindPathsRequest
       shared->stop.store(true);
       return false;
     }
+    write_path(path, path_bytes, wire_paths[k]);
     return true;
   };
   // Takes the next starts until none are left. A helper gives back (to
   // `left`) a start its lent fields cannot answer.
   const auto answer_starts = [&](FieldSource& from, SharedPathsScope& sharing, bool helper) {
-    v1::FindPathResponse path;
+    PathScratch scratch;
     for (;;) {
       const int first = shared->next.fetch_add(kStartsPerInterruptCheck);
       if (first >= start_count) return;
@@ -299,7 +325,7 @@ grpc::Status PathfinderService::batch_find_paths(const v1::BatchFindPathsRequest
       for (int k = first; k < std::min(first + kStartsPerInterruptCheck, start_count); ++k) {
         if (shared->stop.load()) return;
         try {
-          if (!answer_start(k, from, sharing, path)) return;
+          if (!answer_start(k, from, sharing, scratch)) return;
         } catch (const NeedsFill&) {
           if (!helper) throw;
           const std::lock_guard lock(shared->mutex);
@@ -313,7 +339,7 @@ grpc::Status PathfinderService::batch_find_paths(const v1::BatchFindPathsRequest
   // One mask and options for every start: traces and beautify's corners are
   // shared (per thread).
   SharedPathsScope sharing;
-  v1::FindPathResponse path;  // this thread's, outside answer_starts
+  PathScratch scratch;  // this thread's, outside answer_starts
   // Grid paths on the compute pool: once the batch's field is leased, another
   // pool thread may help trace (any-angle answers use caches of their own).
   bool helper_asked = interrupt == nullptr || plan.any_angle || pool_.threads() < 2;
@@ -352,14 +378,14 @@ grpc::Status PathfinderService::batch_find_paths(const v1::BatchFindPathsRequest
     if (interrupt != nullptr && k % kStartsPerInterruptCheck == 0 && (*interrupt)()) {
       throw RequestGone{};
     }
-    if (!answer_start(k, batch_source, sharing, path)) break;
+    if (!answer_start(k, batch_source, sharing, scratch)) break;
   }
   join.join();
   if (shared->helper_error) std::rethrow_exception(shared->helper_error);
   for (const int k : shared->left) {
     if (shared->stop.load()) break;
     if (interrupt != nullptr && (*interrupt)()) throw RequestGone{};
-    if (!answer_start(k, batch_source, sharing, path)) break;
+    if (!answer_start(k, batch_source, sharing, scratch)) break;
   }
   if (const std::size_t bytes = shared->answer_bytes.load(); bytes > limits_.max_message_bytes) {
     return {grpc::StatusCode::RESOURCE_EXHAUSTED,

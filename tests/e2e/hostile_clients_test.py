@@ -399,14 +399,16 @@ class HostileClientsTest(unittest.TestCase):
         cache_mb, pending_mb = 64, 64
         server, channel, stub = self.start_server("--cache-mb", str(cache_mb),
                                                   "--pending-answers-mb", str(pending_mb))
-        width, height = 1000, 999  # a serpentine: every path is ~500,000 steps, over 1 MiB
-        self.upload_raw(stub, "snake", serpentine_grid(width, height), width, height)
-        bound_mb = self.memory_bound_mb(cache_mb, width * height, pending_mb)
-        request = pb.BatchFindPathsRequest(
-            mask="snake", goal=pb.Point(x=0, y=height - 1), smoothing=pb.SMOOTHING_NONE,
-            starts=[pb.Point(x=x, y=0) for x in range(120)])  # ~120 x 3 MB: over 64 MiB
-        stub.FindPath(pb.FindPathRequest(mask="snake", start=pb.Point(x=0, y=0),
-                                         goal=pb.Point(x=0, y=height - 1)), timeout=60)
+        # Many ordinary paths (a few thousand steps each, tens of KB on the
+        # wire) whose sum passes the 64 MiB message limit.
+        grid = random_grid(HD_WIDTH, HD_HEIGHT, 0.3, seed=3)
+        self.upload_raw(stub, "hd", grid, HD_WIDTH, HD_HEIGHT)
+        bound_mb = self.memory_bound_mb(cache_mb, HD_WIDTH * HD_HEIGHT, pending_mb)
+        goal = pb.Point(x=HD_WIDTH - 1, y=HD_HEIGHT - 1)
+        starts = [pb.Point(x=x, y=y) for x, y in self.open_goals(grid, HD_WIDTH, 4000, seed=13)]
+        request = pb.BatchFindPathsRequest(mask="hd", goal=goal, smoothing=pb.SMOOTHING_NONE,
+                                           starts=starts)
+        stub.FindPath(pb.FindPathRequest(mask="hd", start=starts[0], goal=goal), timeout=60)
         figures = []
         for calls in (1, 8):
             with open("/proc/%d/clear_refs" % server.process.pid, "w") as f:
