@@ -17,9 +17,8 @@ class PendingAnswers;  // raw_call.h
 // Watches answers waiting for their readers, on a thread of its own:
 //  - a write (a stream's message, or a large unary answer) that its client
 //    has not taken within the stall timeout is cancelled (an HTTP/2 reader
-//    with a window of 0 would keep it, and all its call holds, forever;
-//    trailers cannot overtake the unread data, so the call is reset:
-//    the client sees CANCELLED);
+//    with a window of 0 would keep it, and all its call holds, forever; the
+//    call is cancelled, its unsent data dropped: the client sees CANCELLED);
 //  - once answers of kTrimAfterReleasedBytes or more were released from
 //    PendingAnswers, the memory freed is returned to the system (glibc keeps
 //    freed heap pages otherwise) kTrimDelay later, at most once per
@@ -42,7 +41,7 @@ class AnswerWatch {
 
   [[nodiscard]] std::chrono::milliseconds stall_timeout() const { return stall_timeout_; }
   // The status a call cancelled as stalled ends with, for its log line (the
-  // client itself sees the reset: CANCELLED).
+  // client itself sees CANCELLED).
   [[nodiscard]] grpc::Status stalled_status() const;
 
   // A write of `bytes` for `call` started: it may take the stall timeout per

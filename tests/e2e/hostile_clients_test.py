@@ -378,7 +378,7 @@ class HostileClientsTest(unittest.TestCase):
         wait_until(lambda: reader.answered() >= len(streams), 60, "the server answered")
         held_mb = server.memory_kib() / 1024
         # Nothing reads them: the server ends each once it made no progress
-        # for 2 s (RST_STREAM, as trailers cannot pass the unread data).
+        # for 2 s (cancelled: its unsent data dropped, CANCELLED or a reset).
         wait_until(lambda: set(streams) <= reader.resets | set(reader.statuses), 30,
                    "the server ended every stalled stream")
         ended_s = time.monotonic() - started
