@@ -37,13 +37,11 @@ grpc::Status AnswerWatch::stalled_status() const {
   const auto ms = stall_timeout_.count();
   const std::string timeout =
       ms % 1000 == 0 ? std::to_string(ms / 1000) + " s" : std::to_string(ms) + " ms";
-  return {grpc::StatusCode::CANCELLED,
-          "the client read nothing of the answer for " + timeout +
-              " (--stalled-stream-timeout): the call was ended"};
+  return {grpc::StatusCode::CANCELLED, "the client read nothing of the answer for " + timeout +
+                                           " (--stalled-stream-timeout): the call was ended"};
 }
 
-void AnswerWatch::write_started(const void* call, std::size_t bytes,
-                                std::function<void()> cancel) {
+void AnswerWatch::write_started(const void* call, std::size_t bytes, std::function<void()> cancel) {
   if (stall_timeout_.count() == 0) return;
   const std::size_t mebibytes = std::max<std::size_t>(1, (bytes + (1 << 20) - 1) >> 20);
   const Clock::time_point deadline = Clock::now() + stall_timeout_ * mebibytes;

@@ -292,8 +292,8 @@ grpc::Status PathfinderService::batch_find_paths(const v1::BatchFindPathsRequest
   wire_paths.assign(static_cast<std::size_t>(start_count), std::string());
   std::vector<grpc::Status> statuses(start_count);
   auto shared = std::make_shared<SharedStarts>(start_count);
-  // Answers start k in its place, through the thread's `scratch`; false once the batch must stop (an error, the answer over the message
-  // limit or the pending answers' budget).
+  // Answers start k in its place, through the thread's `scratch`; false once the batch must stop
+  // (an error, the answer over the message limit or the pending answers' budget).
   const auto answer_start = [&](int k, FieldSource& from, SharedPathsScope& sharing,
                                 PathScratch& scratch) {
     sharing.bound(kMaxSharedBytes);
@@ -489,7 +489,8 @@ grpc::ServerUnaryReactor* PathfinderService::BatchFindPaths(grpc::CallbackServer
     bool cold = false;  // a fill, scan or build is needed, or many starts
     BatchAnswer batch_answer(pending_answers_);
     try {
-      status = run_handler([&] { return batch_find_paths(call->request(), batch_answer, warm, nullptr); });
+      status = run_handler(
+          [&] { return batch_find_paths(call->request(), batch_answer, warm, nullptr); });
     } catch (const NeedsFill&) {
       cold = true;
     } catch (const NeedsComputePool&) {

@@ -182,8 +182,9 @@ class PathfinderService::FieldStream final : public grpc::ServerWriteReactor<grp
     const bool stalled = service_.answer_watch_.write_done(this);
     release_written();
     if (!ok) {
-      end(stalled ? service_.answer_watch_.stalled_status() : grpc::Status(grpc::StatusCode::CANCELLED,
-                                                    "the client went away during the stream"));
+      end(stalled ? service_.answer_watch_.stalled_status()
+                  : grpc::Status(grpc::StatusCode::CANCELLED,
+                                 "the client went away during the stream"));
       return;
     }
     if (next_row_ >= plan_.window.height) {
@@ -314,8 +315,8 @@ class PathfinderService::FieldStream final : public grpc::ServerWriteReactor<grp
   std::deque<grpc::ByteBuffer> copied_;  // the chunks not written yet, when copying_
   const void* pinned_ = nullptr;         // the field held in pinned_fields_
   grpc::ByteBuffer buffer_;              // the chunk being written
-  std::size_t charged_ = 0;         // to pending_answers_: the chunk written and copied_
-  std::size_t writing_charge_ = 0;  // of charged_, for buffer_
+  std::size_t charged_ = 0;              // to pending_answers_: the chunk written and copied_
+  std::size_t writing_charge_ = 0;       // of charged_, for buffer_
 };
 
 // A cold GetField on the compute pool: fills (or waits for another call's

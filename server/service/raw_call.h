@@ -51,8 +51,7 @@ class PendingAnswers {
     return {grpc::StatusCode::RESOURCE_EXHAUSTED,
             "server busy: " + std::to_string(held() >> 20) +
                 " MiB of answers already wait for clients to read them (--pending-answers-mb " +
-                std::to_string(budget_bytes_ >> 20) + "); " + std::string(what) +
-                ", retry later"};
+                std::to_string(budget_bytes_ >> 20) + "); " + std::string(what) + ", retry later"};
   }
 
  private:
