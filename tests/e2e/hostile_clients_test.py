@@ -306,8 +306,10 @@ class HostileClientsTest(unittest.TestCase):
 
     def test_stalled_field_streams_are_charged_for_what_they_pin(self):
         cache_mb, pending_mb = 64, 32
+        # Held until the test closes them, however slow a sanitized server fills.
         server, channel, stub = self.start_server("--cache-mb", str(cache_mb),
-                                                  "--pending-answers-mb", str(pending_mb))
+                                                  "--pending-answers-mb", str(pending_mb),
+                                                  "--stalled-stream-timeout", "600")
         grid = random_grid(HD_WIDTH, HD_HEIGHT, 0.3, seed=3)
         self.upload_raw(stub, "hd", grid, HD_WIDTH, HD_HEIGHT)
         bound_mb = self.memory_bound_mb(cache_mb, HD_WIDTH * HD_HEIGHT, pending_mb)
