@@ -8,7 +8,12 @@
     the level lacks: they must share one labelling); LineOfSight with 99,000
     short pairs and NearestWalkable with 100,000 points (work that grows with
     the request, on the compute pool), all on --mask;
-  - every 0.2 s, bytes that are not a request, to each RPC in turn.
+  - every 0.2 s, bytes that are not a request, to each RPC in turn;
+  - 20 GetField streams (1x1 crops, distinct goals) whose client never reads
+    them: answered (or refused RESOURCE_EXHAUSTED), and ended by the server
+    after --stalled-stream-timeout;
+  - every 10 s, a BatchFindPaths whose answer would pass the message limit:
+    RESOURCE_EXHAUSTED.
 
 Passes (exit 0) when every well-formed call succeeded, every malformed one
 was INVALID_ARGUMENT and the stalled connections stayed up. Prints a JSON
@@ -57,7 +62,13 @@ def main():
         for _ in range(50):
             reader.call("GetMask", stalled)
 
+    fields = StalledReader(args.port)
     rng = random.Random(7)
+    for x, y in rng.sample(open_pixels, 20):
+        fields.call("GetField", pb.GetFieldRequest(
+            mask=args.mask, goal=pb.Point(x=x, y=y),
+            crop=pb.Rect(x=0, y=0, width=1, height=1)).SerializeToString())
+
     sight = pb.LineOfSightRequest(mask=args.mask, pairs=[
         pb.PointPair(a=pb.Point(x=x, y=y), b=pb.Point(x=x + 19, y=y))
         for x, y in ((rng.randrange(info.width - 20), rng.randrange(info.height))
@@ -68,7 +79,7 @@ def main():
 
     deadline = time.monotonic() + args.seconds
     counts = {"standard_move": 0, "reachable": 0, "line_of_sight": 0, "nearest": 0,
-              "malformed": 0}
+              "malformed": 0, "over_limit_batch": 0}
     failures = []
     lock = threading.Lock()
 
@@ -101,9 +112,29 @@ def main():
                 with lock:
                     failures.append("%s: %s %s" % (kind, error.code().name, error.details()))
 
+    def over_limit_batches():
+        # Thousands of long paths: far more than the 64 MiB message limit.
+        starts = [pb.Point(x=x, y=y) for x, y in random.Random(9).sample(open_pixels, 8000)]
+        far = max(open_pixels, key=lambda p: p[0] + p[1])
+        request = pb.BatchFindPathsRequest(mask=args.mask, goal=pb.Point(x=far[0], y=far[1]),
+                                           smoothing=pb.SMOOTHING_NONE, starts=starts)
+        while time.monotonic() < deadline:
+            try:
+                stub.BatchFindPaths(request, timeout=120)
+                code = grpc.StatusCode.OK
+            except grpc.RpcError as error:
+                code = error.code()
+            with lock:
+                if code == grpc.StatusCode.RESOURCE_EXHAUSTED:
+                    counts["over_limit_batch"] += 1
+                else:
+                    failures.append("over-limit BatchFindPaths: %s" % code.name)
+            time.sleep(min(10, max(0, deadline - time.monotonic())))
+
     threads = [threading.Thread(target=heavy, args=(kind, seed))
                for seed, kind in enumerate(["standard_move", "reachable", "line_of_sight",
                                             "nearest"])]
+    threads.append(threading.Thread(target=over_limit_batches))
     for thread in threads:
         thread.start()
     turn = 0
@@ -121,9 +152,20 @@ def main():
     if any(reader.closed for reader in readers):
         failures.append("a stalled connection was closed by the server")
     answered = sum(reader.answered() for reader in readers)
-    for reader in readers:
+    # Refused at the budget, or ended as stalled.
+    expected = {grpc.StatusCode.RESOURCE_EXHAUSTED.value[0], grpc.StatusCode.CANCELLED.value[0]}
+    field_statuses = [s for s in fields.statuses.values() if s not in expected]
+    if len(fields.headers_seen | fields.resets) < 20 or field_statuses:
+        failures.append("stalled GetField streams: %d answered, %d reset, statuses %s"
+                        % (fields.answered(), len(fields.resets), field_statuses))
+    if fields.closed:
+        failures.append("the stalled GetField connection was closed by the server")
+    for reader in readers + [fields]:
         reader.close()
-    print(json.dumps({"calls": counts, "stalled_answered": answered, "failures": failures[:20]}))
+    print(json.dumps({"calls": counts, "stalled_answered": answered,
+                      "stalled_fields": {"answered": fields.answered(),
+                                         "ended": len(fields.statuses) + len(fields.resets)},
+                      "failures": failures[:20]}))
     return 1 if failures else 0
 
 

@@ -12,6 +12,7 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <memory>
 #include <optional>
@@ -94,6 +95,8 @@ int run(const ServerConfig& config, const sigset_t& stop_signals) {
        .max_message_bytes = static_cast<std::size_t>(config.max_message_mb) * 1024 * 1024,
        .max_query_bytes = static_cast<std::size_t>(config.max_query_kb) * 1024,
        .pending_answer_bytes = static_cast<std::size_t>(config.pending_answers_mb) * 1024 * 1024,
+       .stalled_stream_timeout = std::chrono::milliseconds(
+           std::llround(config.stalled_stream_timeout_s * 1000)),
        .compute_threads = config.compute_threads,
        .compute_niceness = config.compute_niceness,
        .compute_queue = config.compute_queue,

@@ -102,11 +102,19 @@ std::optional<int> parse_config(int argc, char** argv, ServerConfig& config) {
       ->check(CLI::Range(1, 2047 * 1024))
       ->capture_default_str();
   app.add_option("--pending-answers-mb", config.pending_answers_mb,
-                 "Memory for answers of over 64 KiB that wait for slow clients to read them, "
-                 "in MiB; beyond it such answers are RESOURCE_EXHAUSTED (GetMask's area grids "
-                 "are sent from the stored mask and not counted)")
+                 "Memory for answers of over 64 KiB that wait for slow clients to read them "
+                 "(and for what GetField streams keep for their readers), in MiB; beyond it "
+                 "such answers are RESOURCE_EXHAUSTED (GetMask's area grids are sent from the "
+                 "stored mask and not counted)")
       ->type_name("MIB")
       ->check(CLI::Range(1, 1 << 20))
+      ->capture_default_str();
+  app.add_option("--stalled-stream-timeout", config.stalled_stream_timeout_s,
+                 "Seconds a client may read nothing of an answer (a GetField or PrepareMask "
+                 "message, or an answer charged to --pending-answers-mb, per MiB) before its "
+                 "call is ended and its memory released (the client sees CANCELLED); 0: never")
+      ->type_name("SECONDS")
+      ->check(CLI::Range(0.0, 86400.0))
       ->capture_default_str();
   app.add_option("--transport-mb", config.transport_mb,
                  "Memory gRPC's transport may use for connections' buffers, in MiB (its "

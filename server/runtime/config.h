@@ -35,6 +35,7 @@ struct ServerConfig {
   int max_message_mb = 64;
   int max_query_kb = 4096;
   int pending_answers_mb = 256;
+  double stalled_stream_timeout_s = 30;  // a reader taking nothing for this long is cut off
   int transport_mb = 512;
   int max_streams_per_connection = 100;
   std::uint64_t max_pixels = pathcore::kDefaultMaxPixels;

@@ -6,6 +6,7 @@
 // compute pool a second thread, when one is free, answers starts too once
 // the field is leased.
 
+#include <google/protobuf/arena.h>
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/wire_format_lite.h>
 
@@ -47,6 +48,10 @@ constexpr int kStartsPerInterruptCheck = 16;
 // outcomes, about 3 MB per 1,000 paths across a full-HD mask) before it
 // starts over: bounded whatever --max-batch-starts allows.
 constexpr std::size_t kMaxSharedBytes = std::size_t{64} << 20;
+// BatchFindPathsResponse.paths' tag on the wire.
+constexpr std::uint32_t kPathTag = google::protobuf::internal::WireFormatLite::MakeTag(
+    v1::BatchFindPathsResponse::kPathsFieldNumber,
+    google::protobuf::internal::WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
 
 // FindPath's request for the batch's goal and options, without a start.
 v1::FindPathRequest single_request(const v1::BatchFindPathsRequest& batch) {
@@ -178,40 +183,90 @@ class HelperJoin {
   SharedStarts& shared_;
 };
 
-// `path` as one element of BatchFindPathsResponse.paths goes on the wire
-// (its field tag, length and message) into `out`; its size in bytes.
-std::size_t serialize_path(const v1::FindPathResponse& path, std::string& out) {
+// The size in bytes of `path` as one element of BatchFindPathsResponse.paths
+// on the wire (its field tag, length and message); caches the message's sizes
+// for write_path.
+std::size_t wire_size(const v1::FindPathResponse& path) {
   namespace io = google::protobuf::io;
-  namespace wire = google::protobuf::internal;
   const std::size_t size = path.ByteSizeLong();
-  const auto tag = wire::WireFormatLite::MakeTag(v1::BatchFindPathsResponse::kPathsFieldNumber,
-                                                 wire::WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
-  out.resize(io::CodedOutputStream::VarintSize32(tag) + io::CodedOutputStream::VarintSize64(size) +
-             size);
-  auto* at = reinterpret_cast<std::uint8_t*>(out.data());
-  at = io::CodedOutputStream::WriteTagToArray(tag, at);
-  at = io::CodedOutputStream::WriteVarint64ToArray(size, at);
-  path.SerializeWithCachedSizesToArray(at);
-  return out.size();
+  return io::CodedOutputStream::VarintSize32(kPathTag) + io::CodedOutputStream::VarintSize64(size) +
+         size;
 }
 
-// The answer's bytes: the serialized paths in order, the whole
-// BatchFindPathsResponse (its only field), written by the threads that
-// answered them rather than once more here.
-void write_wire_paths(const std::vector<std::string>& wire_paths, CallReactor& call) {
-  std::vector<grpc::Slice> slices;
-  slices.reserve(wire_paths.size());
-  for (const std::string& path : wire_paths) slices.emplace_back(path);
-  call.answer_bytes() = grpc::ByteBuffer(slices.data(), slices.size());
-  call.set_answer_written(/*by_reference=*/false);
+// `path` as wire_size (called last on it) measured it, into `out`.
+void write_path(const v1::FindPathResponse& path, std::size_t wire_bytes, std::string& out) {
+  namespace io = google::protobuf::io;
+  out.resize(wire_bytes);
+  auto* at = reinterpret_cast<std::uint8_t*>(out.data());
+  at = io::CodedOutputStream::WriteTagToArray(kPathTag, at);
+  at = io::CodedOutputStream::WriteVarint64ToArray(path.GetCachedSize(), at);
+  path.SerializeWithCachedSizesToArray(at);
 }
+
+// One thread's message for the start being answered, on an arena emptied
+// before each start: a long path's points are tens of bytes each as
+// messages (a few on the wire), so only the wire bytes are kept, and the
+// arena packs the messages tighter than the heap would.
+class PathScratch {
+ public:
+  v1::FindPathResponse& next() {
+    arena_.Reset();
+    return *google::protobuf::Arena::CreateMessage<v1::FindPathResponse>(&arena_);
+  }
+
+ private:
+  google::protobuf::Arena arena_;
+};
 
 }  // namespace
 
+// A batch's answer as it is built: each start's path on the wire, and their
+// bytes charged to the pending answers (a batch refused at the message limit
+// or the budget gives them back when it goes).
+struct PathfinderService::BatchAnswer {
+  explicit BatchAnswer(PendingAnswers& pending) : pending(pending) {}
+  BatchAnswer(const BatchAnswer&) = delete;
+  BatchAnswer& operator=(const BatchAnswer&) = delete;
+  ~BatchAnswer() {
+    wire_paths = {};  // freed before the release, which may start a trim
+    pending.release(charged.load());
+  }
+
+  // Charges `bytes` more; false (nothing charged) beyond the budget.
+  [[nodiscard]] bool try_charge(std::size_t bytes) {
+    if (!pending.try_charge(bytes)) return false;
+    charged.fetch_add(bytes);
+    return true;
+  }
+
+  // The answer's bytes: the serialized paths in order, the whole
+  // BatchFindPathsResponse (its only field), written by the threads that
+  // answered them and handed over without a copy. The call keeps the charge
+  // of a large answer until it is read (as finish() charges others).
+  void write_to(CallReactor& call) {
+    std::vector<grpc::Slice> slices;
+    slices.reserve(wire_paths.size());
+    for (std::string& path : wire_paths) {
+      auto* owned = new std::string(std::move(path));
+      slices.emplace_back(owned->data(), owned->size(),
+                          [](void* bytes) { delete static_cast<std::string*>(bytes); }, owned);
+    }
+    wire_paths.clear();
+    call.answer_bytes() = grpc::ByteBuffer(slices.data(), slices.size());
+    call.set_answer_written(/*by_reference=*/false);
+    if (const std::size_t bytes = charged.load(); bytes > kPendingAnswerMinBytes) {
+      call.hold(pending, charged.exchange(0));
+    }
+  }
+
+  PendingAnswers& pending;
+  std::vector<std::string> wire_paths;
+  std::atomic<std::size_t> charged{0};
+  std::atomic<bool> over_budget{false};  // a path could not be charged
+};
+
 grpc::Status PathfinderService::batch_find_paths(const v1::BatchFindPathsRequest& request,
-                                                 v1::BatchFindPathsResponse& response,
-                                                 std::vector<std::string>& wire_paths,
-                                                 FieldSource& source,
+                                                 BatchAnswer& answer, FieldSource& source,
                                                  const std::function<bool()>* interrupt) {
   const int start_count = request.starts_size();
   if (start_count == 0) return invalid("starts: at least one start is required");
@@ -233,27 +288,36 @@ grpc::Status PathfinderService::batch_find_paths(const v1::BatchFindPathsRequest
   if (interrupt == nullptr && start_count > kStartsOnGrpcThread) throw NeedsComputePool{};
 
   BatchFieldSource batch_source(source);
-  for (int i = 0; i < start_count; ++i) response.add_paths();
+  std::vector<std::string>& wire_paths = answer.wire_paths;
   wire_paths.assign(static_cast<std::size_t>(start_count), std::string());
   std::vector<grpc::Status> statuses(start_count);
   auto shared = std::make_shared<SharedStarts>(start_count);
-  // Answers start k in its place; false once the batch must stop (an error,
-  // or the answer over the message limit).
-  const auto answer_start = [&](int k, FieldSource& from, SharedPathsScope& sharing) {
+  // Answers start k in its place, through the thread's `scratch`; false once the batch must stop
+  // (an error, the answer over the message limit or the pending answers' budget).
+  const auto answer_start = [&](int k, FieldSource& from, SharedPathsScope& sharing,
+                                PathScratch& scratch) {
     sharing.bound(kMaxSharedBytes);
-    v1::FindPathResponse& path = *response.mutable_paths(k);
+    v1::FindPathResponse& path = scratch.next();
     statuses[k] = find_path_planned(plan, to_core(request.starts(k)), path, from);
-    const std::size_t path_bytes = serialize_path(path, wire_paths[k]);
+    // Measured, checked and charged before its bytes are written.
+    const std::size_t path_bytes = wire_size(path);
     const std::size_t bytes = shared->answer_bytes.fetch_add(path_bytes) + path_bytes;
     if (!statuses[k].ok() || bytes > limits_.max_message_bytes) {
       shared->stop.store(true);
       return false;
     }
+    if (!answer.try_charge(path_bytes)) {
+      answer.over_budget.store(true);
+      shared->stop.store(true);
+      return false;
+    }
+    write_path(path, path_bytes, wire_paths[k]);
     return true;
   };
   // Takes the next starts until none are left. A helper gives back (to
   // `left`) a start its lent fields cannot answer.
   const auto answer_starts = [&](FieldSource& from, SharedPathsScope& sharing, bool helper) {
+    PathScratch scratch;
     for (;;) {
       const int first = shared->next.fetch_add(kStartsPerInterruptCheck);
       if (first >= start_count) return;
@@ -261,10 +325,9 @@ grpc::Status PathfinderService::batch_find_paths(const v1::BatchFindPathsRequest
       for (int k = first; k < std::min(first + kStartsPerInterruptCheck, start_count); ++k) {
         if (shared->stop.load()) return;
         try {
-          if (!answer_start(k, from, sharing)) return;
+          if (!answer_start(k, from, sharing, scratch)) return;
         } catch (const NeedsFill&) {
           if (!helper) throw;
-          response.mutable_paths(k)->Clear();
           const std::lock_guard lock(shared->mutex);
           shared->left.push_back(k);
         }
@@ -276,6 +339,7 @@ grpc::Status PathfinderService::batch_find_paths(const v1::BatchFindPathsRequest
   // One mask and options for every start: traces and beautify's corners are
   // shared (per thread).
   SharedPathsScope sharing;
+  PathScratch scratch;  // this thread's, outside answer_starts
   // Grid paths on the compute pool: once the batch's field is leased, another
   // pool thread may help trace (any-angle answers use caches of their own).
   bool helper_asked = interrupt == nullptr || plan.any_angle || pool_.threads() < 2;
@@ -314,14 +378,14 @@ grpc::Status PathfinderService::batch_find_paths(const v1::BatchFindPathsRequest
     if (interrupt != nullptr && k % kStartsPerInterruptCheck == 0 && (*interrupt)()) {
       throw RequestGone{};
     }
-    if (!answer_start(k, batch_source, sharing)) break;
+    if (!answer_start(k, batch_source, sharing, scratch)) break;
   }
   join.join();
   if (shared->helper_error) std::rethrow_exception(shared->helper_error);
   for (const int k : shared->left) {
     if (shared->stop.load()) break;
     if (interrupt != nullptr && (*interrupt)()) throw RequestGone{};
-    if (!answer_start(k, batch_source, sharing)) break;
+    if (!answer_start(k, batch_source, sharing, scratch)) break;
   }
   if (const std::size_t bytes = shared->answer_bytes.load(); bytes > limits_.max_message_bytes) {
     return {grpc::StatusCode::RESOURCE_EXHAUSTED,
@@ -329,6 +393,11 @@ grpc::Status PathfinderService::batch_find_paths(const v1::BatchFindPathsRequest
                 " bytes, more than the server's message limit of " +
                 std::to_string(limits_.max_message_bytes) +
                 " bytes (--max-message-mb): send fewer starts per request"};
+  }
+  if (answer.over_budget.load()) {
+    return pending_answers_.refusal("this batch's answer (" +
+                                    std::to_string(shared->answer_bytes.load()) +
+                                    " bytes so far) would have to wait for its reader too");
   }
   for (const grpc::Status& status : statuses) {
     if (!status.ok()) return status;
@@ -376,13 +445,11 @@ class PathfinderService::BatchFindPathsCall final
     source.set_counted_miss(counted_miss_);
     if (given != nullptr) source.give(*given_key, std::move(given));
     const std::function<bool()> interrupt = [this] { return !gone().ok(); };
-    call_.answer().Clear();  // a run before parking may have answered some starts
     grpc::Status status;
-    std::vector<std::string> wire_paths;
+    BatchAnswer batch_answer(service_.pending_answers_);
     try {
       status = run_handler([&] {
-        return service_.batch_find_paths(call_.request(), call_.answer(), wire_paths, source,
-                                         &interrupt);
+        return service_.batch_find_paths(call_.request(), batch_answer, source, &interrupt);
       });
     } catch (const Parked&) {
       return;  // resumed by the fill it waits for
@@ -391,7 +458,7 @@ class PathfinderService::BatchFindPathsCall final
       answer(why.ok() ? grpc::Status(grpc::StatusCode::CANCELLED, "no longer wanted") : why);
       return;
     }
-    if (status.ok()) write_wire_paths(wire_paths, call_);
+    if (status.ok()) batch_answer.write_to(call_);
     answer(status);
   }
 
@@ -420,11 +487,10 @@ grpc::ServerUnaryReactor* PathfinderService::BatchFindPaths(grpc::CallbackServer
     call->set_logged_mask(call->request().mask());
     CacheOnlySource warm(cache_);
     bool cold = false;  // a fill, scan or build is needed, or many starts
-    std::vector<std::string> wire_paths;
+    BatchAnswer batch_answer(pending_answers_);
     try {
-      status = run_handler([&] {
-        return batch_find_paths(call->request(), call->answer(), wire_paths, warm, nullptr);
-      });
+      status = run_handler(
+          [&] { return batch_find_paths(call->request(), batch_answer, warm, nullptr); });
     } catch (const NeedsFill&) {
       cold = true;
     } catch (const NeedsComputePool&) {
@@ -443,7 +509,7 @@ grpc::ServerUnaryReactor* PathfinderService::BatchFindPaths(grpc::CallbackServer
       });
       if (status.ok()) return call;
     } else if (status.ok()) {
-      write_wire_paths(wire_paths, *call);
+      batch_answer.write_to(*call);
     }
   }
   finish(*call, status);

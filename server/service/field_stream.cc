@@ -5,13 +5,16 @@
 // one is filled on the compute pool through the shared flights (one fill per
 // field; a FindPath parked on it is served as usual), cached, and streamed.
 // Each chunk is encoded when the previous one has been written (one write in
-// flight), so a slow reader holds at most one chunk of the server's memory,
-// charged to the pending-answer budget.
+// flight). What a slow reader keeps in the server (the field, or a copy of a
+// much smaller answer, and the chunk in flight) is charged to the
+// pending-answer budget, and a reader that takes nothing for
+// --stalled-stream-timeout has its stream ended (AnswerWatch).
 
 #include <grpcpp/grpcpp.h>
 
 #include <atomic>
 #include <chrono>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -135,16 +138,39 @@ class PathfinderService::FieldStream final : public grpc::ServerWriteReactor<grp
   // cached field at once or hands the call to the compute pool.
   void start(const grpc::ByteBuffer* request_bytes);
 
-  // Streams `planned` (once; the call is then the stream's own).
+  // Streams `planned` (once; the call is then the stream's own). What a
+  // stalled reader would keep is charged to the pending answers: an answer
+  // much smaller than its field (a crop, a downsample) is copied out whole
+  // and the field let go; otherwise the field is held (charged once however
+  // many streams hold it) and its chunks encoded one at a time.
   void stream(PlannedField planned) {
     planned_ = std::move(planned);
-    chunk_rows_ = rows_per_chunk(plan_.window.width, plan_.include_flow, kFieldChunkBytes);
+    const FieldWindow& window = plan_.window;
+    chunk_rows_ = rows_per_chunk(window.width, plan_.include_flow, kFieldChunkBytes);
+    const std::size_t answer_bytes =
+        std::size_t{window.width} * window.height * (plan_.include_flow ? 5 : 4);
+    const std::size_t field_bytes = planned_.field ? planned_.field->memory_bytes() : 0;
+    if (answer_bytes < field_bytes / 2) {
+      if (grpc::Status status = copy_answer(); !status.ok()) {
+        end(status);
+        return;
+      }
+    } else if (planned_.field != nullptr) {
+      if (!service_.pinned_fields_.try_hold(planned_.field.get(), field_bytes)) {
+        end(service_.pending_answers_.refusal(
+            "this stream's field of " + std::to_string(field_bytes >> 20) +
+            " MiB would have to wait for its reader too"));
+        return;
+      }
+      pinned_ = planned_.field.get();
+    }
     write_next();
   }
 
   // Ends the call (once).
   void end(const grpc::Status& status) {
-    release_charge();
+    (void)service_.answer_watch_.write_done(this);
+    release_charges();
     service_.log_and_count("GetField", request_.mask(), *ctx_, started_, status);
     // gRPC may delete this call as soon as it is finished: nothing of it is
     // touched after Finish. calls_ is left last, so shutdown waits for it.
@@ -154,9 +180,12 @@ class PathfinderService::FieldStream final : public grpc::ServerWriteReactor<grp
   }
 
   void OnWriteDone(bool ok) override {
-    release_charge();
+    const bool stalled = service_.answer_watch_.write_done(this);
+    release_written();
     if (!ok) {
-      end({grpc::StatusCode::CANCELLED, "the client went away during the stream"});
+      end(stalled ? service_.answer_watch_.stalled_status()
+                  : grpc::Status(grpc::StatusCode::CANCELLED,
+                                 "the client went away during the stream"));
       return;
     }
     if (next_row_ >= plan_.window.height) {
@@ -167,7 +196,8 @@ class PathfinderService::FieldStream final : public grpc::ServerWriteReactor<grp
   }
 
   void OnDone() override {
-    release_charge();
+    (void)service_.answer_watch_.write_done(this);
+    release_charges();
     delete this;
   }
   void OnCancel() override {}  // the next write fails (OnWriteDone(false)) or call_gone says so
@@ -175,13 +205,9 @@ class PathfinderService::FieldStream final : public grpc::ServerWriteReactor<grp
  private:
   ~FieldStream() override = default;
 
-  void write_next() {
-    if (grpc::Status gone = service_.call_gone(*ctx_); !gone.ok()) {
-      end(gone);
-      return;
-    }
+  // The chunk of `rows` rows from next_row_, serialized into `out`.
+  grpc::Status encode_chunk(std::uint32_t rows, grpc::ByteBuffer& out) const {
     const FieldWindow& window = plan_.window;
-    const std::uint32_t rows = std::min(chunk_rows_, window.height - next_row_);
     v1::FieldChunk chunk;
     chunk.set_width(window.width);
     chunk.set_height(window.height);
@@ -196,33 +222,86 @@ class PathfinderService::FieldStream final : public grpc::ServerWriteReactor<grp
                       distances, plan_.include_flow ? &flow : nullptr);
     *chunk.mutable_distances() = std::move(distances);
     if (plan_.include_flow) *chunk.mutable_flow() = std::move(flow);
-    buffer_.Clear();
+    out.Clear();
     bool own = false;
-    if (grpc::Status status =
-            grpc::SerializationTraits<v1::FieldChunk>::Serialize(chunk, &buffer_, &own);
-        !status.ok()) {
-      end(status);
+    return grpc::SerializationTraits<v1::FieldChunk>::Serialize(chunk, &out, &own);
+  }
+
+  [[nodiscard]] std::uint32_t next_chunk_rows() const {
+    return std::min(chunk_rows_, plan_.window.height - next_row_);
+  }
+
+  // Encodes every chunk now, charges them, and lets the field go.
+  grpc::Status copy_answer() {
+    const std::uint32_t first_row = next_row_;
+    std::size_t bytes = 0;
+    while (next_row_ < plan_.window.height) {
+      const std::uint32_t rows = next_chunk_rows();
+      if (grpc::Status status = encode_chunk(rows, copied_.emplace_back()); !status.ok()) {
+        return status;
+      }
+      bytes += copied_.back().Length();
+      next_row_ += rows;
+    }
+    next_row_ = first_row;
+    if (!service_.pending_answers_.try_charge(bytes)) {
+      copied_.clear();
+      return service_.pending_answers_.refusal("this stream's " + std::to_string(bytes) +
+                                               " bytes would have to wait for its reader too");
+    }
+    charged_ = bytes;
+    copying_ = true;
+    planned_ = PlannedField{nullptr, nullptr, planned_.hit};
+    return grpc::Status::OK;
+  }
+
+  void write_next() {
+    if (grpc::Status gone = service_.call_gone(*ctx_); !gone.ok()) {
+      end(gone);
       return;
     }
-    const std::size_t bytes = buffer_.Length();
-    if (bytes > kPendingAnswerMinBytes) {
-      if (!service_.pending_answers_.try_charge(bytes)) {
-        end({grpc::StatusCode::RESOURCE_EXHAUSTED,
-             "server busy: " + std::to_string(service_.pending_answers_.held() >> 20) +
-                 " MiB of answers already wait for clients to read them (--pending-answers-mb " +
-                 std::to_string(service_.pending_answers_.budget_bytes() >> 20) +
-                 "); retry later"});
+    const std::uint32_t rows = next_chunk_rows();
+    if (copying_) {
+      buffer_ = std::move(copied_.front());
+      copied_.pop_front();
+      writing_charge_ = buffer_.Length();
+    } else {
+      if (grpc::Status status = encode_chunk(rows, buffer_); !status.ok()) {
+        end(status);
         return;
       }
-      charged_ = bytes;
+      const std::size_t bytes = buffer_.Length();
+      if (bytes > kPendingAnswerMinBytes) {
+        if (!service_.pending_answers_.try_charge(bytes)) {
+          end(service_.pending_answers_.refusal("this stream's next chunk was dropped"));
+          return;
+        }
+        charged_ += bytes;
+        writing_charge_ = bytes;
+      }
     }
     next_row_ += rows;
+    grpc::CallbackServerContext* ctx = ctx_;
+    service_.answer_watch_.write_started(this, buffer_.Length(), [ctx] { ctx->TryCancel(); });
     StartWrite(&buffer_);
   }
 
-  void release_charge() {
+  // The chunk written is no longer the server's.
+  void release_written() {
+    if (writing_charge_ == 0) return;
+    service_.pending_answers_.release(writing_charge_);
+    charged_ -= writing_charge_;
+    writing_charge_ = 0;
+  }
+
+  // Everything charged for the stream: chunks, copies, the field held.
+  void release_charges() {
     if (charged_ != 0) service_.pending_answers_.release(charged_);
     charged_ = 0;
+    writing_charge_ = 0;
+    copied_.clear();
+    if (pinned_ != nullptr) service_.pinned_fields_.release(pinned_);
+    pinned_ = nullptr;
   }
 
   PathfinderService& service_;
@@ -230,11 +309,15 @@ class PathfinderService::FieldStream final : public grpc::ServerWriteReactor<grp
   const Metrics::Clock::time_point started_;
   v1::GetFieldRequest request_;
   FieldPlan plan_;
-  PlannedField planned_;
+  PlannedField planned_;  // its field let go once copied
   std::uint32_t chunk_rows_ = 1;
   std::uint32_t next_row_ = 0;
-  grpc::ByteBuffer buffer_;  // the chunk being written
-  std::size_t charged_ = 0;  // of buffer_, to pending_answers_
+  bool copying_ = false;                 // the chunks are copied_, the field let go
+  std::deque<grpc::ByteBuffer> copied_;  // the chunks not written yet, when copying_
+  const void* pinned_ = nullptr;         // the field held in pinned_fields_
+  grpc::ByteBuffer buffer_;              // the chunk being written
+  std::size_t charged_ = 0;              // to pending_answers_: the chunk written and copied_
+  std::size_t writing_charge_ = 0;       // of charged_, for buffer_
 };
 
 // A cold GetField on the compute pool: fills (or waits for another call's

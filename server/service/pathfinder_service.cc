@@ -171,7 +171,9 @@ void PathfinderService::finish(CallReactor& call, grpc::Status status) {
     const std::size_t bytes = call.answer_bytes().Length();
     // An answer that points into a stored mask (GetMask's areas) costs no
     // memory of its own; one serialized here does until the client reads it.
-    if (status.ok() && !written_by_reference && bytes > kPendingAnswerMinBytes) {
+    // A BatchFindPaths answer was charged while it was built (holds_charge).
+    if (status.ok() && !written_by_reference && bytes > kPendingAnswerMinBytes &&
+        !call.holds_charge()) {
       if (pending_answers_.try_charge(bytes)) {
         call.hold(pending_answers_, bytes);
       } else {
@@ -183,6 +185,7 @@ void PathfinderService::finish(CallReactor& call, grpc::Status status) {
                       "); this answer of " + std::to_string(bytes) + " bytes was dropped, retry later"};
       }
     }
+    if (status.ok() && call.holds_charge()) call.watch_write(answer_watch_);
   }
   finish_call(call, status);
 }

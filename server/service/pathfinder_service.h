@@ -73,6 +73,10 @@ struct ServiceLimits {
   // kPendingAnswerMinBytes are charged here until their call ends, and refused
   // (RESOURCE_EXHAUSTED) beyond it.
   std::size_t pending_answer_bytes = std::size_t{256} * 1024 * 1024;
+  // A stream message, or an answer charged to pending_answer_bytes, that its
+  // client has not read for this long is cancelled and its memory released
+  // (AnswerWatch); 0: never.
+  std::chrono::milliseconds stalled_stream_timeout{30000};
   // Threads that run heavy work (flood fills, labelling, StandardMove's
   // search, image decoding, uploads); 0: one per hardware thread.
   std::size_t compute_threads = 0;
@@ -319,12 +323,13 @@ class PathfinderService final : public RawPathfinderService {
   // FindPath's answer for `start` (inside the mask) under `plan`.
   grpc::Status find_path_planned(FindPathPlan& plan, pathcore::Point start,
                                  pathfinding::v1::FindPathResponse& response, FieldSource& source);
-  // In batch_find_paths.cc. `interrupt`: null on gRPC's thread. Also leaves
-  // each start's answer as it goes on the wire (its field tag, length and
-  // message) in wire_paths[k], serialized by the thread that answered it.
+  // In batch_find_paths.cc. `interrupt`: null on gRPC's thread. Leaves each
+  // start's answer as it goes on the wire (its field tag, length and
+  // message) in `answer`, serialized by the thread that answered it and
+  // charged to pending_answers_ as it grows.
+  struct BatchAnswer;
   grpc::Status batch_find_paths(const pathfinding::v1::BatchFindPathsRequest& request,
-                                pathfinding::v1::BatchFindPathsResponse& response,
-                                std::vector<std::string>& wire_paths, FieldSource& source,
+                                BatchAnswer& answer, FieldSource& source,
                                 const std::function<bool()>* interrupt);
   class BatchFindPathsCall;  // a BatchFindPaths on the compute pool
 
@@ -452,6 +457,10 @@ class PathfinderService final : public RawPathfinderService {
   FieldFlights flights_;
   // Large answers not yet read by their clients.
   PendingAnswers pending_answers_{limits_.pending_answer_bytes};
+  // Fields that GetField streams keep for their readers, charged to pending_answers_.
+  SharedCharges pinned_fields_{pending_answers_};
+  // Ends calls whose readers stall; returns freed answers' memory to the system.
+  AnswerWatch answer_watch_{pending_answers_, limits_.stalled_stream_timeout};
   // Runs cold FindPath calls and finishes their fields; declared last, so it
   // is stopped (its queue run, its threads joined) before the rest goes.
   ComputePool pool_;

@@ -115,7 +115,7 @@ class PathfinderService::PrepareStream final : public grpc::ServerWriteReactor<g
       }
       if (writing_ || !next_write_locked()) return;
     }
-    StartWrite(&buffer_);  // outside the lock: gRPC may react on this thread
+    start_write();
   }
 
   // Ends the call with `status` (once), after the messages queued so far
@@ -134,19 +134,28 @@ class PathfinderService::PrepareStream final : public grpc::ServerWriteReactor<g
 
   // True once the client went away during the stream (a write failed).
   [[nodiscard]] bool broken() const { return broken_.load(std::memory_order_acquire); }
+  // Why: the watch ended the stream as stalled, or the client went away.
+  [[nodiscard]] grpc::Status broken_status() const {
+    return stalled_.load(std::memory_order_acquire)
+               ? service_.answer_watch_.stalled_status()
+               : grpc::Status(grpc::StatusCode::CANCELLED, "the client went away");
+  }
 
   void OnWriteDone(bool ok) override {
+    const bool stalled = service_.answer_watch_.write_done(this);
     std::unique_lock lock(mutex_);
     writing_ = false;
     if (!ok) {
       // The job sees broken() (its gone()) and ends the call: never here, as
       // the job still reads the call until it has answered.
+      stalled_.store(stalled, std::memory_order_release);
       broken_.store(true, std::memory_order_release);
       queue_.clear();
+      if (stalled && finishing_) status_ = broken_status();  // the job had answered
     }
     if (!queue_.empty() && next_write_locked()) {
       lock.unlock();
-      StartWrite(&buffer_);
+      start_write();
       return;
     }
     if (finishing_ && !writing_) {
@@ -155,10 +164,21 @@ class PathfinderService::PrepareStream final : public grpc::ServerWriteReactor<g
     }
   }
 
-  void OnDone() override { delete this; }
+  void OnDone() override {
+    (void)service_.answer_watch_.write_done(this);
+    delete this;
+  }
   void OnCancel() override {}  // the next write fails, or call_gone says so
 
  private:
+  // Writes buffer_ (outside the lock: gRPC may react on this thread),
+  // watched for a reader that takes nothing.
+  void start_write() {
+    grpc::CallbackServerContext* ctx = ctx_;
+    service_.answer_watch_.write_started(this, buffer_.Length(), [ctx] { ctx->TryCancel(); });
+    StartWrite(&buffer_);
+  }
+
   struct Queued {
     v1::PrepareProgress message;
     bool replaceable = false;
@@ -203,6 +223,7 @@ class PathfinderService::PrepareStream final : public grpc::ServerWriteReactor<g
   bool finishing_ = false;
   grpc::Status status_;
   std::atomic<bool> broken_{false};
+  std::atomic<bool> stalled_{false};  // broken_ by the answer watch
   grpc::ByteBuffer buffer_;  // the message being written
 };
 
@@ -226,7 +247,7 @@ class PathfinderService::PrepareJob final
     if (answered_.load(std::memory_order_acquire)) {
       return {grpc::StatusCode::CANCELLED, "already answered"};
     }
-    if (stream_.broken()) return {grpc::StatusCode::CANCELLED, "the client went away"};
+    if (stream_.broken()) return stream_.broken_status();
     return service_.waiting_call_gone(stream_.context());
   }
 

@@ -5,10 +5,13 @@
 
 #include <atomic>
 #include <cstddef>
+#include <mutex>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 #include "runtime/metrics.h"
+#include "service/answer_watch.h"
 #include "service/request_decoding.h"
 
 namespace pathserver {
@@ -30,14 +33,70 @@ class PendingAnswers {
     } while (!held_.compare_exchange_weak(held, held + bytes, std::memory_order_relaxed));
     return true;
   }
-  void release(std::size_t bytes) { held_.fetch_sub(bytes, std::memory_order_relaxed); }
+  void release(std::size_t bytes) {
+    held_.fetch_sub(bytes, std::memory_order_relaxed);
+    released_total_.fetch_add(bytes, std::memory_order_relaxed);
+  }
 
   [[nodiscard]] std::size_t held() const { return held_.load(std::memory_order_relaxed); }
   [[nodiscard]] std::size_t budget_bytes() const { return budget_bytes_; }
+  // Bytes released since the start (wrapping): how much answer memory was
+  // freed, for AnswerWatch's trims.
+  [[nodiscard]] std::size_t released_total() const {
+    return released_total_.load(std::memory_order_relaxed);
+  }
+
+  // RESOURCE_EXHAUSTED naming the budget and its flag: `what` would not fit.
+  [[nodiscard]] grpc::Status refusal(std::string_view what) const {
+    return {grpc::StatusCode::RESOURCE_EXHAUSTED,
+            "server busy: " + std::to_string(held() >> 20) +
+                " MiB of answers already wait for clients to read them (--pending-answers-mb " +
+                std::to_string(budget_bytes_ >> 20) + "); " + std::string(what) + ", retry later"};
+  }
 
  private:
   const std::size_t budget_bytes_;
   std::atomic<std::size_t> held_{0};
+  std::atomic<std::size_t> released_total_{0};
+};
+
+// Objects that calls waiting for their readers keep alive (a GetField
+// stream's field), charged to PendingAnswers once per object however many
+// calls keep it: the first hold charges its bytes, the last release gives
+// them back. Thread-safe.
+class SharedCharges {
+ public:
+  explicit SharedCharges(PendingAnswers& pending) : pending_(pending) {}
+
+  // Holds `object` (`bytes`), charging them unless another call holds it
+  // already; false (nothing held) when the budget cannot take them.
+  [[nodiscard]] bool try_hold(const void* object, std::size_t bytes) {
+    const std::lock_guard lock(mutex_);
+    auto [held, first] = holders_.try_emplace(object, Held{0, bytes});
+    if (first && !pending_.try_charge(bytes)) {
+      holders_.erase(held);
+      return false;
+    }
+    ++held->second.holders;
+    return true;
+  }
+  // Ends one hold of `object` (one try_hold that returned true).
+  void release(const void* object) {
+    const std::lock_guard lock(mutex_);
+    const auto held = holders_.find(object);
+    if (held == holders_.end() || --held->second.holders != 0) return;
+    pending_.release(held->second.bytes);
+    holders_.erase(held);
+  }
+
+ private:
+  struct Held {
+    std::size_t holders = 0;
+    std::size_t bytes = 0;  // charged once
+  };
+  PendingAnswers& pending_;
+  std::mutex mutex_;
+  std::unordered_map<const void*, Held> holders_;  // guarded by mutex_
 };
 
 // One call of the service. Every Pathfinder method is raw (its request and
@@ -80,8 +139,17 @@ class CallReactor : public grpc::ServerUnaryReactor {
     pending_ = &pending;
     held_bytes_ = bytes;
   }
+  [[nodiscard]] bool holds_charge() const { return pending_ != nullptr; }
+  // The answer is being written: `watch` cancels the call when its client
+  // does not take it within the stall timeout.
+  void watch_write(AnswerWatch& watch) {
+    watch_ = &watch;
+    grpc::CallbackServerContext* ctx = ctx_;
+    watch.write_started(this, answer_bytes_->Length(), [ctx] { ctx->TryCancel(); });
+  }
 
   void OnDone() override {
+    if (watch_ != nullptr) (void)watch_->write_done(this);
     if (pending_ != nullptr) pending_->release(held_bytes_);
     delete this;
   }
@@ -100,6 +168,7 @@ class CallReactor : public grpc::ServerUnaryReactor {
   bool answer_by_reference_ = false;
   PendingAnswers* pending_ = nullptr;
   std::size_t held_bytes_ = 0;
+  AnswerWatch* watch_ = nullptr;
 };
 
 // A call whose request and answer are protobuf messages, both on one arena

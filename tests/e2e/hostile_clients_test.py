@@ -13,6 +13,10 @@ always stops it. What it asserts:
     grow the server's memory by more than 300 MB, and others are served;
   - large answers waiting for slow readers are refused beyond
     --pending-answers-mb;
+  - stalled GetField streams are charged for the field (or copy) they keep
+    and refused beyond --pending-answers-mb, stalled streams are ended after
+    --stalled-stream-timeout, and over-limit BatchFindPaths calls are refused
+    with resident memory within (cache + masks + pending answers) x 1.25 + 100 MB;
   - bytes that are not a request answer INVALID_ARGUMENT on every RPC and are
     counted in the metrics;
   - a 63 MiB request of any RPC gets its proper error and raises the server's
@@ -421,6 +425,159 @@ class HostileClientsTest(unittest.TestCase):
         self.assertGreater(kept, 0)
         self.assertGreater(len(refused), 0)
         self.assertTrue(health_check(channel))
+
+    # ------------------------------------------------------------ pinned memory
+
+    def memory_bound_mb(self, cache_mb, mask_pixels, pending_mb):
+        """The issue's bound on resident memory: (cache + masks + pending answers) x 1.25 + 100 MB."""
+        return (cache_mb + mask_pixels / (1 << 20) + pending_mb) * 1.25 + 100
+
+    def open_goals(self, grid, width, count, seed):
+        rng = random.Random(seed)
+        goals = [(i % width, i // width) for i in rng.sample(range(len(grid)), count * 3)
+                 if grid[i]]
+        return goals[:count]
+
+    def test_stalled_field_streams_are_charged_for_what_they_pin(self):
+        cache_mb, pending_mb = 64, 32
+        # Held until the test closes them, however slow a sanitized server fills.
+        server, channel, stub = self.start_server("--cache-mb", str(cache_mb),
+                                                  "--pending-answers-mb", str(pending_mb),
+                                                  "--stalled-stream-timeout", "600")
+        grid = random_grid(HD_WIDTH, HD_HEIGHT, 0.3, seed=3)
+        self.upload_raw(stub, "hd", grid, HD_WIDTH, HD_HEIGHT)
+        bound_mb = self.memory_bound_mb(cache_mb, HD_WIDTH * HD_HEIGHT, pending_mb)
+        goals = self.open_goals(grid, HD_WIDTH, 140, seed=11)
+        before_mb = server.memory_kib() / 1024
+
+        def field_request(goal, crop):
+            return pb.GetFieldRequest(mask="hd", goal=pb.Point(x=goal[0], y=goal[1]),
+                                      crop=crop).SerializeToString()
+
+        # 1x1 crops, each toward a goal of its own (a cold fill each): the
+        # stream needs a few bytes of its field, and must not keep the rest.
+        readers = [StalledReader(server.port) for _ in range(3)]
+        for reader in readers:
+            self.addCleanup(reader.close)
+        for k, goal in enumerate(goals[:120]):
+            readers[k % 3].call("GetField", field_request(goal, pb.Rect(x=5, y=5, width=1,
+                                                                        height=1)))
+        wait_until(lambda: sum(r.answered() for r in readers) >= 120, 120,
+                   "the server answered 120 stalled 1x1 GetField streams")
+        small_mb = server.memory_kib() / 1024
+        small_statuses = [s for r in readers for s in r.statuses.values()]
+        # Whole fields, toward other goals: each stream pins its field (or a
+        # copy as large), so beyond --pending-answers-mb they are refused.
+        whole = StalledReader(server.port)
+        self.addCleanup(whole.close)
+        for goal in goals[120:140]:
+            whole.call("GetField", field_request(goal, None))
+        wait_until(lambda: whole.answered() >= 20, 120,
+                   "the server answered 20 stalled whole-field GetField streams")
+        whole_mb = server.memory_kib() / 1024
+        exhausted = grpc.StatusCode.RESOURCE_EXHAUSTED.value[0]
+        refused = [s for s in whole.statuses.values() if s == exhausted]
+        print("\nstalled GetField streams: resident %.0f MB before, %.0f MB with 120 1x1 crops "
+              "(%d refused), %.0f MB with 20 whole fields more (%d refused); bound %.0f MB"
+              % (before_mb, small_mb, len(small_statuses), whole_mb, len(refused), bound_mb))
+        self.assertTrue(all(s == exhausted for s in small_statuses), small_statuses)
+        self.assertEqual(len(refused), len(whole.statuses), whole.statuses)
+        self.assertGreater(len(refused), 0)
+        self.assertLess(len(refused), 20)
+        self.assertFalse(any(r.closed for r in readers + [whole]))
+        self.assertTrue(health_check(channel))
+        refusal = [line for line in server.read_log().splitlines()
+                   if "GetField failed: RESOURCE_EXHAUSTED" in line]
+        self.assertTrue(any("--pending-answers-mb" in line for line in refusal), refusal[:3])
+        self.assertMeasuredBelow(small_mb, bound_mb, "1x1 crops")
+        self.assertMeasuredBelow(whole_mb, bound_mb, "whole fields")
+
+    def test_stalled_streams_end_after_the_stall_timeout(self):
+        cache_mb, pending_mb = 64, 64
+        server, channel, stub = self.start_server(
+            "--cache-mb", str(cache_mb), "--pending-answers-mb", str(pending_mb),
+            "--stalled-stream-timeout", "2", metrics=True)
+        grid = random_grid(HD_WIDTH, HD_HEIGHT, 0.3, seed=3)
+        self.upload_raw(stub, "hd", grid, HD_WIDTH, HD_HEIGHT)
+        bound_mb = self.memory_bound_mb(cache_mb, HD_WIDTH * HD_HEIGHT, pending_mb)
+        before_mb = server.memory_kib() / 1024
+        reader = StalledReader(server.port)
+        self.addCleanup(reader.close)
+        streams = []
+        for k, goal in enumerate(self.open_goals(grid, HD_WIDTH, 6, seed=12)):
+            crop = pb.Rect(x=0, y=0, width=1, height=1) if k % 2 else None
+            streams.append(reader.call("GetField", pb.GetFieldRequest(
+                mask="hd", goal=pb.Point(x=goal[0], y=goal[1]), crop=crop).SerializeToString()))
+        streams.append(reader.call("PrepareMask", pb.PrepareMaskRequest(
+            mask="hd", labels=True, nearest=True).SerializeToString()))
+        started = time.monotonic()
+        wait_until(lambda: reader.answered() >= len(streams), 60, "the server answered")
+        held_mb = server.memory_kib() / 1024
+        # Nothing reads them: the server ends each once it made no progress
+        # for 2 s (cancelled: its unsent data dropped, CANCELLED or a reset).
+        wait_until(lambda: set(streams) <= reader.resets | set(reader.statuses), 30,
+                   "the server ended every stalled stream")
+        ended_s = time.monotonic() - started
+        self.assertFalse(reader.closed)  # the connection stays up
+        wait_until(lambda: len(re.findall(r"(GetField|PrepareMask) failed: CANCELLED.*"
+                                          r"--stalled-stream-timeout", server.read_log()))
+                   >= len(streams), 10, "the server logged each stream as stalled")
+        after_mb = server.memory_kib() / 1024
+        print("\n%d stalled streams ended after %.1f s; resident %.0f MB before, %.0f MB held, "
+              "%.0f MB after; bound %.0f MB" % (len(streams), ended_s, before_mb, held_mb, after_mb,
+                                                bound_mb))
+        self.assertTrue(health_check(channel))
+        self.assertMeasuredBelow(held_mb, bound_mb)
+        # What is left is the cache's (the fields filled), not the streams'.
+        self.assertMeasuredBelow(after_mb - before_mb, cache_mb + 50)
+
+    def test_over_limit_batches_are_refused_within_the_memory_bound(self):
+        cache_mb, pending_mb = 64, 64
+        server, channel, stub = self.start_server("--cache-mb", str(cache_mb),
+                                                  "--pending-answers-mb", str(pending_mb))
+        # Many ordinary paths (a few thousand steps each, tens of KB on the
+        # wire) whose sum passes the 64 MiB message limit.
+        grid = random_grid(HD_WIDTH, HD_HEIGHT, 0.3, seed=3)
+        self.upload_raw(stub, "hd", grid, HD_WIDTH, HD_HEIGHT)
+        bound_mb = self.memory_bound_mb(cache_mb, HD_WIDTH * HD_HEIGHT, pending_mb)
+        goal = pb.Point(x=HD_WIDTH - 1, y=HD_HEIGHT - 1)
+        starts = [pb.Point(x=x, y=y) for x, y in self.open_goals(grid, HD_WIDTH, 4000, seed=13)]
+        request = pb.BatchFindPathsRequest(mask="hd", goal=goal, smoothing=pb.SMOOTHING_NONE,
+                                           starts=starts)
+        stub.FindPath(pb.FindPathRequest(mask="hd", start=starts[0], goal=goal), timeout=60)
+        figures = []
+        for calls in (1, 8):
+            with open("/proc/%d/clear_refs" % server.process.pid, "w") as f:
+                f.write("5")  # resets the peak resident memory (VmHWM)
+            before_mb = server.memory_kib() / 1024
+            codes, details = [], []
+
+            def call():
+                try:
+                    stub.BatchFindPaths(request, timeout=120)
+                    codes.append(grpc.StatusCode.OK)
+                except grpc.RpcError as error:
+                    codes.append(error.code())
+                    details.append(error.details())
+            threads = [threading.Thread(target=call) for _ in range(calls)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            peak_mb = server.memory_kib("VmHWM") / 1024
+            time.sleep(1.5)  # the server returns freed memory at most once a second
+            after_mb = server.memory_kib() / 1024
+            figures.append((calls, before_mb, peak_mb, after_mb))
+            print("\n%d over-limit batch(es) at once: %s; resident %.0f MB before, peak %.0f MB, "
+                  "%.0f MB after; bound %.0f MB" % (calls, sorted({c.name for c in codes}),
+                                                    before_mb, peak_mb, after_mb, bound_mb),
+                  end="")
+            self.assertEqual(codes, [grpc.StatusCode.RESOURCE_EXHAUSTED] * calls, details)
+        self.assertTrue(health_check(channel))
+        for calls, before_mb, peak_mb, after_mb in figures:
+            self.assertMeasuredBelow(peak_mb, bound_mb, "peak, %d at once" % calls)
+            self.assertMeasuredBelow(after_mb, bound_mb, "after, %d at once" % calls)
+            self.assertMeasuredBelow(after_mb - figures[0][1], 100, "kept, %d at once" % calls)
 
     # ------------------------------------------------------------ bad bytes
 

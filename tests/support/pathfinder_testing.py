@@ -155,6 +155,7 @@ class StalledReader:
         self.lock = threading.Lock()
         self.headers_seen = set()  # streams whose response headers arrived
         self.statuses = {}  # stream id -> grpc-status of a trailers-only answer
+        self.resets = set()  # streams the server reset (RST_STREAM), e.g. ended as stalled
         self.closed = False
         self._flush()
         self.thread = threading.Thread(target=self._read, daemon=True)
@@ -188,6 +189,8 @@ class StalledReader:
                         status = dict(event.headers).get("grpc-status")
                         if status is not None:
                             self.statuses[event.stream_id] = int(status)
+                    elif isinstance(event, h2.events.StreamReset):
+                        self.resets.add(event.stream_id)
                 self._flush()  # SETTINGS acks and PING answers; never a WINDOW_UPDATE
 
     def call(self, rpc, request_bytes):
