@@ -431,7 +431,26 @@ void PathfinderService::FieldStream::start(const grpc::ByteBuffer* request_bytes
     status = decode_request(const_cast<grpc::ByteBuffer&>(*request_bytes),
                             service_.limits_.max_query_bytes, kQueryLimitFlag, request_);
   }
-  if (status.ok()) status = service_.plan_field(request_, plan_);
+  if (status.ok()) {
+    status = service_.plan_field(request_, plan_);
+    // A mask not held (or older than expected): looked up in the shared
+    // store on the pool, then planned and answered from there.
+    if (service_.store_lookup_may_help(status, request_.mask(), request_.expected_revision())) {
+      const auto look_up = [this] {
+        grpc::Status status = service_.catch_up_store(*ctx_, request_.mask());
+        if (status.ok()) status = service_.plan_field(request_, plan_);
+        if (!status.ok()) {
+          end(status);
+          return;
+        }
+        std::make_shared<FieldJob>(service_, *this, std::nullopt)->run();
+      };
+      if (grpc::Status refused = service_.submit_heavy(*ctx_, look_up); !refused.ok()) {
+        end(refused);
+      }
+      return;
+    }
+  }
   if (!status.ok()) {
     end(status);
     return;

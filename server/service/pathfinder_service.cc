@@ -425,7 +425,14 @@ bool PathfinderService::store_lookup_may_help(const grpc::Status& status, std::s
   if (code != grpc::StatusCode::NOT_FOUND && code != grpc::StatusCode::FAILED_PRECONDITION) {
     return false;
   }
-  return !mask_name_problem(mask) && store_.may_know_more(mask, expected_revision);
+  if (mask_name_problem(mask)) return false;
+  // The store's listener may have taken the write since the call looked:
+  // running the call again answers it.
+  if (const MaskEntryPtr now = store_.get(mask);
+      now != nullptr && (expected_revision == 0 || now->revision == expected_revision)) {
+    return true;
+  }
+  return store_.may_know_more(mask, expected_revision);
 }
 
 grpc::Status PathfinderService::catch_up_store(const grpc::CallbackServerContext& ctx,

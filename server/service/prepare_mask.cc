@@ -524,15 +524,28 @@ void PathfinderService::PrepareStream::start(const grpc::ByteBuffer* request_byt
     status = decode_request(const_cast<grpc::ByteBuffer&>(*request_bytes),
                             service_.limits_.max_query_bytes, kQueryLimitFlag, request_);
   }
-  if (status.ok()) status = service_.plan_prepare(request_, plan_);
-  if (!status.ok()) {
+  bool look_up = false;
+  if (status.ok()) {
+    status = service_.plan_prepare(request_, plan_);
+    // A mask not held (or older than expected): looked up in the shared store on the pool.
+    look_up = service_.store_lookup_may_help(status, request_.mask(), request_.expected_revision());
+  }
+  if (!status.ok() && !look_up) {
     end(status);
     return;
   }
-  auto job = std::make_shared<PrepareJob>(service_, *this);
-  if (grpc::Status status = service_.submit_heavy(*ctx_, [job] { job->run(); }); !status.ok()) {
-    end(status);
-  }
+  const auto run = [this, look_up] {
+    if (look_up) {
+      grpc::Status status = service_.catch_up_store(*ctx_, request_.mask());
+      if (status.ok()) status = service_.plan_prepare(request_, plan_);
+      if (!status.ok()) {
+        end(status);
+        return;
+      }
+    }
+    std::make_shared<PrepareJob>(service_, *this)->run();
+  };
+  if (grpc::Status status = service_.submit_heavy(*ctx_, run); !status.ok()) end(status);
 }
 
 grpc::ServerWriteReactor<grpc::ByteBuffer>* PathfinderService::PrepareMask(
