@@ -33,7 +33,8 @@ asio::awaitable<void> InProcessCall::wait_until(Ready ready) {
 }
 
 asio::awaitable<grpc::Status> InProcessCall::finish() {
-  co_await wait_until([this] { return done_; });
+  const auto ended = [this] { return done_; };
+  co_await wait_until(ended);
   const std::lock_guard lock(mutex_);
   co_return status_;
 }
@@ -67,7 +68,8 @@ std::shared_ptr<InProcessStreamCall> InProcessStreamCall::start(
 }
 
 asio::awaitable<std::optional<grpc::ByteBuffer>> InProcessStreamCall::next() {
-  co_await wait_until([this] { return message_ready_ || read_ended_ || done_; });
+  const auto ready = [this] { return message_ready_ || read_ended_ || done_; };
+  co_await wait_until(ready);
   const std::lock_guard lock(mutex_);
   if (!message_ready_) co_return std::nullopt;
   message_ready_ = false;
