@@ -11,9 +11,10 @@ import { PATH_COLOURS, SIGHT_BLOCKED, SIGHT_CLEAR } from "./colours.js";
 import { cropAround, downsampleFor, FieldLayer } from "./field_layer.js";
 import { MaskView } from "./mask_view.js";
 import {
-  batchRequest, fieldRequest, findPathRequest, lineOfSightRequest, modeKey, randomWalkableStarts,
+  batchRequest, fieldRequest, findPathRequest, lineOfSightRequest, randomWalkableStarts,
   seededRandom, SMOOTHING_MODES,
 } from "./requests.js";
+import { buildLegend, showAnswer, shownModes } from "./legend.js";
 import { installUpload } from "./upload.js";
 import { base64ToBytes, point, reasonLabel } from "./wire.js";
 
@@ -229,37 +230,14 @@ function summarize() {
   }
 }
 
-// One legend row, and the paths drawn (those whose "show" box is ticked).
+// A mode's legend row, and the paths drawn (those whose "show" box is ticked).
 function showPath(mode) {
-  const key = modeKey(mode);
-  const answer = state.paths[mode];
-  const response = answer?.response;
-  const cell = (name) => $(`#path-${name}-${key}`);
-  const reason = cell("reason");
-  cell("length").textContent = response?.found ? (response.length ?? 0).toFixed(1) : "";
-  cell("cost").textContent = response?.found ? (response.cost ?? 0).toFixed(1) : "";
-  cell("ms").textContent = answer?.latencyMs !== undefined ? answer.latencyMs.toFixed(1) : "";
-  reason.className = "";
-  reason.title = "";
-  if (answer?.error) {
-    reason.textContent = answer.error.code ?? "error";
-    reason.title = answer.error.message;
-    reason.className = "error";
-  } else if (response) {
-    reason.textContent = reasonLabel(response.reason);
-    reason.title = response.reason ?? "";
-    reason.dataset.reason = response.reason ?? "PATH_REASON_UNSPECIFIED";
-    if (!response.found) reason.className = "no-path";
-  } else {
-    reason.textContent = "";
-    delete reason.dataset.reason;
-  }
+  showAnswer(mode, state.paths[mode]);
   drawPaths();
 }
 
 function drawPaths() {
-  view.paths = SMOOTHING_MODES.filter((mode) => $(`#path-show-${modeKey(mode)}`).checked &&
-                                                state.paths[mode]?.response?.found)
+  view.paths = shownModes().filter((mode) => state.paths[mode]?.response?.found)
     .map((mode) => ({ colour: PATH_COLOURS[mode],
                       points: state.paths[mode].response.precisePoints.map(point) }))
     .reverse();  // the first mode on top
@@ -363,22 +341,7 @@ function showCursor(pixel) {
 
 // --- the page --------------------------------------------------------------
 
-function buildLegend() {
-  $("#legend tbody").replaceChildren(...SMOOTHING_MODES.map((mode) => {
-    const key = modeKey(mode);
-    const row = document.createElement("tr");
-    row.id = `path-row-${key}`;
-    row.innerHTML = `<td><input type="checkbox" id="path-show-${key}" checked
-                      title="draw this mode's path"></td>
-      <td><span class="swatch" style="background:${PATH_COLOURS[mode]}"></span></td>
-      <td>${key}</td><td id="path-length-${key}"></td><td id="path-cost-${key}"></td>
-      <td id="path-reason-${key}"></td><td id="path-ms-${key}"></td>`;
-    row.querySelector("input").addEventListener("change", drawPaths);
-    return row;
-  }));
-}
-
-buildLegend();
+buildLegend(drawPaths);
 installUpload({
   onStatus: (text) => setStatus(text),
   onUploaded: (info) => {
