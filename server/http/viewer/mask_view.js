@@ -21,7 +21,7 @@ export class MaskView {
     this.mask = null;  // {width, height, areas, image}
     this.field = null;  // a FieldLayer, or null
     this.crowd = [];  // polylines of PointF
-    this.paths = [];  // {points: [PointF], colour}
+    this.paths = [];  // {points: [PointF], colour, width in CSS pixels}, drawn in order
     this.sight = null;  // {a, b, blockedAt, clear, colour}
     this.start = null;
     this.goal = null;
@@ -133,11 +133,13 @@ export class MaskView {
     });
     ctx.setTransform(this.pixelRatio, 0, 0, this.pixelRatio, 0, 0);  // CSS pixels from here
     this.field?.draw(ctx, this);
-    for (const line of this.crowd) this.polyline(line, CROWD_COLOUR, 1, false);
-    for (const path of this.paths) this.polyline(path.points, path.colour, 2.5, true);
+    for (const line of this.crowd) this.polyline(line, CROWD_COLOUR, 1);
+    for (const path of this.paths) this.polyline(path.points, OUTLINE, path.width + 2.5);
+    for (const path of this.paths) this.polyline(path.points, path.colour, path.width);
     if (this.sight) {
       const s = this.sight;
-      this.polyline([s.a, s.b], s.colour, 2.5, true);
+      this.polyline([s.a, s.b], OUTLINE, 5);
+      this.polyline([s.a, s.b], s.colour, 2.5);
       if (s.blockedAt) {
         const c = this.maskToView(s.blockedAt.x + 0.5, s.blockedAt.y + 0.5);
         const half = Math.max(this.transform.scale / 2, 4);
@@ -151,7 +153,7 @@ export class MaskView {
   }
 
   // A polyline through PointF's (mask units), `width` CSS pixels wide.
-  polyline(points, colour, width, outlined) {
+  polyline(points, colour, width) {
     if (points.length < 2) return;
     const { ctx } = this;
     ctx.beginPath();
@@ -162,11 +164,6 @@ export class MaskView {
     });
     ctx.lineJoin = "round";
     ctx.lineCap = "round";
-    if (outlined) {
-      ctx.strokeStyle = OUTLINE;
-      ctx.lineWidth = width + 2.5;
-      ctx.stroke();
-    }
     ctx.strokeStyle = colour;
     ctx.lineWidth = width;
     ctx.stroke();

@@ -236,11 +236,16 @@ function showPath(mode) {
   drawPaths();
 }
 
+// Wider lines under thinner ones, so that coinciding paths stay visible:
+// simplify's polyline is always none's, beautify's often any-angle's.
+const PATH_WIDTHS = { SMOOTHING_BEAUTIFY: 2.5, SMOOTHING_SIMPLIFY: 3, SMOOTHING_NONE: 6.5,
+                      SMOOTHING_ANY_ANGLE: 9 };
+
 function drawPaths() {
   view.paths = shownModes().filter((mode) => state.paths[mode]?.response?.found)
-    .map((mode) => ({ colour: PATH_COLOURS[mode],
-                      points: state.paths[mode].response.precisePoints.map(point) }))
-    .reverse();  // the first mode on top
+    .sort((a, b) => PATH_WIDTHS[b] - PATH_WIDTHS[a])
+    .map((mode) => ({ colour: PATH_COLOURS[mode], width: PATH_WIDTHS[mode],
+                      points: state.paths[mode].response.precisePoints.map(point) }));
   view.draw();
 }
 
