@@ -179,7 +179,8 @@ const done = arguments[arguments.length - 1];
   check("area bits", wire.areaBitsOf([0, 2, 63]) === "9223372036854775813");
   const f = new DataView(new ArrayBuffer(12));
   f.setFloat32(0, 1.5, true); f.setFloat32(4, Infinity, true); f.setFloat32(8, -2, true);
-  check("float32 little-endian", wire.float32s(new Uint8Array(f.buffer), 3).join() === "1.5,Infinity,-2");
+  check("float32 little-endian",
+        wire.float32s(new Uint8Array(f.buffer), 3).join() === "1.5,Infinity,-2");
   check("left-out zero coordinates", JSON.stringify(wire.point({ y: 3 })) === '{"x":0,"y":3}');
   check("reason label", wire.reasonLabel("PATH_REASON_GOAL_NOT_WALKABLE") === "goal not walkable");
 
@@ -218,29 +219,36 @@ const done = arguments[arguments.length - 1];
   const before = t.viewToMask(300, 200);
   t.zoomAt(300, 200, 2.5);
   const after = t.viewToMask(300, 200);
-  check("zoom keeps the cursor's point", Math.abs(before.x - after.x) < 1e-9 && Math.abs(before.y - after.y) < 1e-9);
+  check("zoom keeps the cursor's point",
+        Math.abs(before.x - after.x) < 1e-9 && Math.abs(before.y - after.y) < 1e-9);
 
   const options = { enabledAreas: [1, 3], areaCosts: { 1: 1, 3: 7 }, connectivity: "CONNECTIVITY_EIGHT",
                     allowCornerCutting: true, snapToReachable: false, clearance: 1.5 };
   const r = requests.findPathRequest("m", options, { x: 1, y: 2 }, { x: 3, y: 4 }, "SMOOTHING_NONE");
   check("find path request", r.enabledAreas === "10" && JSON.stringify(r.areaCosts) === '{"3":7}' &&
         r.clearance === 1.5 && r.smoothing === "SMOOTHING_NONE");
-  const any = requests.findPathRequest("m", options, { x: 1, y: 2 }, { x: 3, y: 4 }, "SMOOTHING_ANY_ANGLE");
+  const any = requests.findPathRequest("m", options, { x: 1, y: 2 }, { x: 3, y: 4 },
+                                       "SMOOTHING_ANY_ANGLE");
   check("any-angle leaves area costs out", any.areaCosts === undefined);
-  const batch = requests.batchRequest("m", options, [{ x: 1, y: 1 }, { x: 2, y: 2 }], { x: 3, y: 4 }, "SMOOTHING_BEAUTIFY");
+  const batch = requests.batchRequest("m", options, [{ x: 1, y: 1 }, { x: 2, y: 2 }],
+                                      { x: 3, y: 4 }, "SMOOTHING_BEAUTIFY");
   check("batch request", batch.starts.length === 2 && batch.start === undefined);
   const grid = new Uint8Array(100).map((_, i) => (i % 3 === 0 ? 0 : 1 + (i % 2)));
   const starts = requests.randomWalkableStarts(grid, 10, [2], 20, requests.seededRandom(5));
   check("crowd starts on enabled areas", starts.length === 20 &&
         starts.every((p) => grid[p.y * 10 + p.x] === 2) &&
         new Set(starts.map((p) => p.y * 10 + p.x)).size === 20);
-  check("mask name from a file name", upload.maskNameFromFile("C:\\\\levels\\\\Level 1 (old).png") === "Level-1-old-");
-  check("png upload request", upload.uploadRequest("a", "x.PNG", new Uint8Array([1, 2]), "PIXEL_RULE_INDEX").format === "MASK_FORMAT_PNG");
+  check("mask name from a file name",
+        upload.maskNameFromFile("C:\\\\levels\\\\Level 1 (old).png") === "Level-1-old");
+  const png = upload.uploadRequest("a", "x.PNG", new Uint8Array([1, 2]), "PIXEL_RULE_INDEX");
+  check("png upload request", png.format === "MASK_FORMAT_PNG" && png.image === "AQI=" &&
+        png.rule === "PIXEL_RULE_INDEX");
   check("area 0 dark", colours.areaColour(0).every((c) => c < 40));
   check("heat map bright at the goal", colours.heatColour(0).join() === "253,231,37");
   check("downsample to the view", field.downsampleFor(0.3) === 3 && field.downsampleFor(2) === 1);
   const crop = field.cropAround({ x: 10, y: 10, width: 40, height: 20 }, 60, 100);
-  check("field crop margin, clipped", crop.x === 0 && crop.y === 5 && crop.width === 60 && crop.height === 30);
+  check("field crop margin, clipped",
+        crop.x === 0 && crop.y === 5 && crop.width === 60 && crop.height === 30);
   return checks;
 })().then(done, (error) => done([["imports and checks ran: " + error.stack, false]]));
 """
@@ -569,7 +577,8 @@ def demo_screenshot(viewer, source_dir):
         "const m = window.viewer.state.mask; return m && m.name === 'demo' && window.viewer.idle()"),
         "the demo mask")
     run_path(viewer, (20, 20), (600, 340))
-    found = viewer.js("return Object.values(window.viewer.state.paths).filter(a => a.response?.found).length")
+    found = viewer.js(
+        "return Object.values(window.viewer.state.paths).filter(a => a.response?.found).length")
     assert found == len(MODES), found
     viewer.screenshot("viewer-demo.png")
 

@@ -12,7 +12,8 @@ const $ = (selector) => document.querySelector(selector);
 /** A mask name ([A-Za-z0-9._/-], at most 128) from a file name: "Level 1.png" -> "Level-1". */
 export function maskNameFromFile(fileName) {
   const base = fileName.replace(/^.*[\\/]/, "").replace(/\.[^.]*$/, "");
-  return base.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[-.]+/, "").slice(0, 128) || "mask";
+  const name = base.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[-.]+/, "").replace(/-+$/, "");
+  return name.slice(0, 128) || "mask";
 }
 
 /** UploadMask's request for a file's bytes. */
