@@ -622,6 +622,7 @@ asio::awaitable<bool> HttpSession::call_streaming(Exchange& exchange, std::strin
     }
     call->read_next();
   }
+  call->stop_reading();
   const grpc::Status status = co_await call->finish();
   stop_watching();
   call.reset();

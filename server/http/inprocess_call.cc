@@ -61,6 +61,8 @@ std::shared_ptr<InProcessStreamCall> InProcessStreamCall::start(
   call->self_ = call;
   call->request_ = std::move(request);
   stub.PrepareBidiStreamingCall(&call->context(), method, grpc::StubOptions(), call.get());
+  call->held_ = true;
+  call->AddHold();
   call->StartWriteLast(&call->request_, grpc::WriteOptions());
   call->StartRead(&call->incoming_);
   call->StartCall();
@@ -86,6 +88,16 @@ void InProcessStreamCall::OnReadDone(bool ok) {
       read_ended_ = true;
     }
   });
+  if (!ok) stop_reading();
+}
+
+void InProcessStreamCall::stop_reading() {
+  {
+    const std::lock_guard lock(mutex_);
+    if (!held_) return;
+    held_ = false;
+  }
+  RemoveHold();  // outside the lock: OnDone may run right here
 }
 
 void InProcessStreamCall::OnDone(const grpc::Status& status) {

@@ -97,6 +97,11 @@ class InProcessStreamCall final
   boost::asio::awaitable<std::optional<grpc::ByteBuffer>> next();
   // Asks for the answer after the one next() gave.
   void read_next() { StartRead(&incoming_); }
+  // No read_next() will follow: lets the call end (idempotent). The call
+  // holds itself open meanwhile (gRPC's AddHold), since reads are started
+  // outside its reactions: without the hold gRPC could end the call, and
+  // free its stream, between two reads.
+  void stop_reading();
 
   void OnReadDone(bool ok) override;
   void OnDone(const grpc::Status& status) override;
@@ -105,8 +110,9 @@ class InProcessStreamCall final
   std::shared_ptr<InProcessStreamCall> self_;  // until OnDone
   grpc::ByteBuffer request_;
   grpc::ByteBuffer incoming_;
-  bool message_ready_ = false;  // guarded by mutex_, as read_ended_
+  bool message_ready_ = false;  // guarded by mutex_, as read_ended_ and held_
   bool read_ended_ = false;
+  bool held_ = false;
 };
 
 // `bytes` as a ByteBuffer without a copy (the buffer owns them).
