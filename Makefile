@@ -3,6 +3,7 @@ BUILD_DIR ?= build
 BUILD_TYPE ?= Release
 JOBS ?= $(shell nproc)
 LISTEN ?= 127.0.0.1:50051
+HTTP_LISTEN ?= 127.0.0.1:8080
 DATA_DIR ?= data
 
 # `make test-sanitize`: its own build tree, AddressSanitizer + UBSan.
@@ -53,8 +54,12 @@ run: build
 	@echo
 	@echo "pathfinder: starting on $(LISTEN) with data dir $(DATA_DIR). In another terminal, try:"
 	@echo "  $(CLI) --server $(LISTEN) find demo 20 20 600 340"
+	@echo "viewer: http://$(HTTP_LISTEN)/"
+	@echo "  curl -sS http://$(HTTP_LISTEN)/pathfinding.v1.Pathfinder/FindPath -H 'Content-Type: application/json' \\"
+	@echo "    -d '{\"mask\":\"demo\",\"start\":{\"x\":20,\"y\":20},\"goal\":{\"x\":600,\"y\":340}}'"
 	@echo
-	exec $(SERVER) --listen $(LISTEN) --data-dir $(DATA_DIR) --seed-mask demo=assets/demo.png
+	exec $(SERVER) --listen $(LISTEN) --http-listen $(HTTP_LISTEN) --data-dir $(DATA_DIR) \
+	  --seed-mask demo=assets/demo.png
 
 # libFuzzer targets under ASan/UBSan (clang, separate build dir build-fuzz),
 # each run FUZZ_SECONDS (default 30) over a copy of fuzz/corpus; see scripts/run-fuzz.

@@ -21,6 +21,7 @@
 #include "cache/cache_budget.h"
 #include "cache/field_cache.h"
 #include "grpc/health/v1/health.pb.h"
+#include "http/http_gateway.h"
 #include "runtime/authorizer_setup.h"
 #include "runtime/config.h"
 #include "runtime/listen_address.h"
@@ -164,6 +165,32 @@ int run(const ServerConfig& config, const sigset_t& stop_signals) {
   health.SetServingStatus(kWritesHealth, taking_writes);
   spdlog::info("listening on '{}' (port {}), serving {} masks", config.listen, port, store.size());
 
+  // The HTTP endpoint forwards to the server just built, in-process.
+  std::optional<pathserver::http::HttpGateway> gateway;
+  if (!config.http_listen.empty()) {
+    try {
+      gateway.emplace(
+          *server,
+          pathserver::http::HttpGatewayOptions{
+              .listen = config.http_listen,
+              .allow_origins = config.http_allow_origins,
+              .max_connections = config.http_max_connections,
+              .max_message_bytes = static_cast<std::size_t>(config.max_message_mb) * 1024 * 1024,
+              .max_query_bytes = static_cast<std::size_t>(config.max_query_kb) * 1024,
+              .stalled_stream_timeout = std::chrono::milliseconds(
+                  std::llround(config.stalled_stream_timeout_s * 1000))});
+      spdlog::info("http: Connect, gRPC-Web and the viewer on '{}' (port {})", config.http_listen,
+                   gateway->port());
+      if (!config.http_port_file.empty()) {
+        pathserver::write_port_file(config.http_port_file, gateway->port());
+      }
+    } catch (...) {
+      gateway.reset();
+      server->Shutdown(std::chrono::system_clock::now());
+      throw;
+    }
+  }
+
   if (!config.port_file.empty()) {
     try {
       pathserver::write_port_file(config.port_file, port);
@@ -205,14 +232,17 @@ int run(const ServerConfig& config, const sigset_t& stop_signals) {
   // whatever is still running).
   health.SetServingStatus(false);
   service.stop_accepting();
+  if (gateway) gateway->stop_accepting();
   const auto grace = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
       std::chrono::duration<double>(config.shutdown_grace_seconds));
   if (!service.wait_until_idle(std::chrono::steady_clock::now() + grace)) {
     spdlog::warn("shutdown grace of {} s over: cancelling the calls still running",
                  config.shutdown_grace_seconds);
   }
+  if (gateway) gateway->cancel_calls();
   server->Shutdown(std::chrono::system_clock::now());
   server->Wait();
+  gateway.reset();  // its connections ended with their calls
   spdlog::info("stopped");
   return 0;
 }

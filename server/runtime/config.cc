@@ -112,7 +112,8 @@ std::optional<int> parse_config(int argc, char** argv, ServerConfig& config) {
   app.add_option("--stalled-stream-timeout", config.stalled_stream_timeout_s,
                  "Seconds a client may read nothing of an answer (a GetField or PrepareMask "
                  "message, or an answer charged to --pending-answers-mb, per MiB) before its "
-                 "call is ended and its memory released (the client sees CANCELLED); 0: never")
+                 "call is ended and its memory released (the client sees CANCELLED); the same "
+                 "for HTTP clients of --http-listen, whose connection is then closed; 0: never")
       ->type_name("SECONDS")
       ->check(CLI::Range(0.0, 86400.0))
       ->capture_default_str();
@@ -225,6 +226,35 @@ std::optional<int> parse_config(int argc, char** argv, ServerConfig& config) {
                  "Once listening with the store loaded, write the bound port (decimal and a "
                  "newline) to FILE atomically")
       ->type_name("FILE");
+  CLI::Option* http_listen =
+      app.add_option("--http-listen", config.http_listen,
+                     "Also serve the service over HTTP/1.1 at HOST:PORT (port 0 picks a free "
+                     "port): the Connect protocol (POST /pathfinding.v1.Pathfinder/<Method> with "
+                     "application/json or application/proto; GetField and PrepareMask with "
+                     "application/connect+json or +proto), gRPC-Web (application/grpc-web and "
+                     "grpc-web-text), grpc.health.v1.Health/Check, and GET / for the viewer. "
+                     "Calls go through the same service, tokens and limits as gRPC. Plaintext "
+                     "(TLS stays with --listen; put a proxy in front for HTTPS). Default: off")
+          ->type_name("HOST:PORT");
+  app.add_option("--http-port-file", config.http_port_file,
+                 "With --http-listen, write the HTTP port (decimal and a newline) to FILE "
+                 "atomically, before --port-file is written")
+      ->type_name("FILE")
+      ->needs(http_listen);
+  app.add_option("--http-allow-origin", config.http_allow_origins,
+                 "Repeatable. With --http-listen, let browser pages from ORIGIN (scheme://host"
+                 "[:port], or * for any) call the service: CORS preflights and answers carry "
+                 "Access-Control-Allow-* for it. Default: none (same-origin pages, such as the "
+                 "viewer served at GET /, need none)")
+      ->type_name("ORIGIN")
+      ->allow_extra_args(false)
+      ->needs(http_listen);
+  app.add_option("--http-max-connections", config.http_max_connections,
+                 "With --http-listen, HTTP connections open at once; more are answered 503 and "
+                 "closed")
+      ->type_name("N")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 20))
+      ->capture_default_str();
   app.add_option("--admin-token-file", config.admin_token_file,
                  "File holding the admin token (trailing whitespace trimmed; empty is an error). "
                  "UploadMask, PatchMask and DeleteMask then need 'authorization: Bearer <token>'. "

@@ -52,6 +52,10 @@ struct ServerConfig {
   int max_nearest_points = kDefaultMaxNearestPoints;
   std::vector<std::string> seed_masks;  // NAME=FILE
   std::string port_file;
+  std::string http_listen;  // empty: no HTTP endpoint (Connect, gRPC-Web, the viewer)
+  std::string http_port_file;
+  std::vector<std::string> http_allow_origins;  // CORS; "*": any
+  std::size_t http_max_connections = 1024;
   std::string admin_token_file;
   std::string client_token_file;
   bool allow_unauthenticated_writes = false;

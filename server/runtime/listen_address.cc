@@ -126,6 +126,7 @@ void check_listen_addresses(const ServerConfig& config) {
   if (!config.metrics_address.empty()) {
     addresses.emplace_back("--metrics-address", config.metrics_address);
   }
+  if (!config.http_listen.empty()) addresses.emplace_back("--http-listen", config.http_listen);
   for (const auto& [flag, address] : addresses) {
     if (auto problem = host_port_problem(flag, address)) throw StartupError(*problem);
   }

@@ -1,6 +1,6 @@
 #pragma once
 
-// Checks of the server's listening addresses (--listen, --metrics-address)
+// Checks of the server's listening addresses (--listen, --metrics-address, --http-listen)
 // made before anything else starts, so a mistake gets a sentence naming the
 // flag instead of a gRPC or civetweb error dump later.
 
@@ -34,7 +34,7 @@ struct ServerConfig;
 // host name) may be reachable from other machines.
 [[nodiscard]] bool is_loopback_address(std::string_view address);
 
-// Checks --listen and, when set, --metrics-address: first that both are
+// Checks --listen and, when set, --metrics-address and --http-listen: first that they are
 // HOST:PORT (host_port_problem), then that the metrics address is on
 // loopback unless --metrics-allow-remote (the endpoint has no
 // authentication), then that their ports are free (bind_problem), so a

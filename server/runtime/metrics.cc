@@ -5,6 +5,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include <algorithm>
+#include <array>
 #include <iterator>
 
 #include "runtime/version.h"
@@ -45,11 +46,12 @@ std::optional<std::size_t> Metrics::rpc_index(std::string_view rpc) noexcept {
   return std::nullopt;
 }
 
-void Metrics::record_call(std::string_view rpc, grpc::StatusCode code,
-                          Clock::duration latency) noexcept {
+void Metrics::record_call(std::string_view rpc, grpc::StatusCode code, Clock::duration latency,
+                          Transport transport) noexcept {
   const auto index = rpc_index(rpc);
-  if (!index) return;
-  RpcSeries& series = rpcs_[*index];
+  const auto transport_index = static_cast<std::size_t>(transport);
+  if (!index || transport_index >= kTransportCount) return;
+  RpcSeries& series = rpcs_[transport_index][*index];
   auto code_index = static_cast<std::size_t>(code);
   if (code_index >= kMetricsStatusCodes) code_index = grpc::StatusCode::UNKNOWN;
   series.calls_by_code[code_index].fetch_add(1, std::memory_order_relaxed);
@@ -65,10 +67,20 @@ void Metrics::record_call(std::string_view rpc, grpc::StatusCode code,
 }
 
 std::uint64_t Metrics::calls(std::string_view rpc, grpc::StatusCode code) const {
+  std::uint64_t total = 0;
+  for (std::size_t t = 0; t < kTransportCount; ++t) {
+    total += calls(rpc, code, static_cast<Transport>(t));
+  }
+  return total;
+}
+
+std::uint64_t Metrics::calls(std::string_view rpc, grpc::StatusCode code,
+                             Transport transport) const {
   const auto index = rpc_index(rpc);
   const auto code_index = static_cast<std::size_t>(code);
-  if (!index || code_index >= kMetricsStatusCodes) return 0;
-  return rpcs_[*index].calls_by_code[code_index].load(std::memory_order_relaxed);
+  const auto transport_index = static_cast<std::size_t>(transport);
+  if (!index || code_index >= kMetricsStatusCodes || transport_index >= kTransportCount) return 0;
+  return rpcs_[transport_index][*index].calls_by_code[code_index].load(std::memory_order_relaxed);
 }
 
 std::string Metrics::render(const ServerGauges& gauges) const {
@@ -77,38 +89,57 @@ std::string Metrics::render(const ServerGauges& gauges) const {
   auto append = std::back_inserter(out);
 
   help_type(out, "pathfinder_requests_total",
-            "Finished pathfinding.v1.Pathfinder calls by RPC and gRPC status code.", "counter");
-  for (std::size_t r = 0; r < rpcs_.size(); ++r) {
-    for (std::size_t code = 0; code < kMetricsStatusCodes; ++code) {
-      const std::uint64_t value = rpcs_[r].calls_by_code[code].load(std::memory_order_relaxed);
-      if (value == 0 && code != 0) continue;
-      fmt::format_to(append, "pathfinder_requests_total{{rpc=\"{}\",code=\"{}\"}} {}\n",
-                     kMetricsRpcNames[r], code_name(code), value);
+            "Finished pathfinding.v1.Pathfinder calls by RPC, gRPC status code and transport "
+            "(grpc, or connect and grpc-web through the HTTP gateway).",
+            "counter");
+  for (std::size_t t = 0; t < kTransportCount; ++t) {
+    const std::string_view transport = transport_name(static_cast<Transport>(t));
+    for (std::size_t r = 0; r < kMetricsRpcNames.size(); ++r) {
+      for (std::size_t code = 0; code < kMetricsStatusCodes; ++code) {
+        const std::uint64_t value = rpcs_[t][r].calls_by_code[code].load(std::memory_order_relaxed);
+        if (value == 0 && (code != 0 || t != 0)) continue;
+        fmt::format_to(append,
+                       "pathfinder_requests_total{{rpc=\"{}\",code=\"{}\",transport=\"{}\"}} {}\n",
+                       kMetricsRpcNames[r], code_name(code), transport, value);
+      }
     }
   }
 
   help_type(out, "pathfinder_request_duration_seconds",
-            "Time from a handler's start to the call's finish, by RPC.", "histogram");
-  for (std::size_t r = 0; r < rpcs_.size(); ++r) {
-    const RpcSeries& series = rpcs_[r];
-    // Read the buckets once; the count is their total, so _count and the
-    // +Inf bucket always agree.
-    std::uint64_t cumulative = 0;
-    for (std::size_t b = 0; b < series.buckets.size(); ++b) {
-      cumulative += series.buckets[b].load(std::memory_order_relaxed);
-      const std::string le = b < kLatencyBucketNanos.size()
-                                 ? number(static_cast<double>(kLatencyBucketNanos[b]) / 1e9)
-                                 : std::string("+Inf");
+            "Time from a handler's start to the call's finish, by RPC and transport.", "histogram");
+  for (std::size_t t = 0; t < kTransportCount; ++t) {
+    const std::string_view transport = transport_name(static_cast<Transport>(t));
+    for (std::size_t r = 0; r < kMetricsRpcNames.size(); ++r) {
+      const RpcSeries& series = rpcs_[t][r];
+      // Read the buckets once; the count is their total, so _count and the
+      // +Inf bucket always agree.
+      std::array<std::uint64_t, kLatencyBucketNanos.size() + 1> counts{};
+      std::uint64_t total = 0;
+      for (std::size_t b = 0; b < series.buckets.size(); ++b) {
+        counts[b] = series.buckets[b].load(std::memory_order_relaxed);
+        total += counts[b];
+      }
+      if (total == 0 && t != 0) continue;  // HTTP transports: once they had a call
+      std::uint64_t cumulative = 0;
+      for (std::size_t b = 0; b < counts.size(); ++b) {
+        cumulative += counts[b];
+        const std::string le = b < kLatencyBucketNanos.size()
+                                   ? number(static_cast<double>(kLatencyBucketNanos[b]) / 1e9)
+                                   : std::string("+Inf");
+        fmt::format_to(append,
+                       "pathfinder_request_duration_seconds_bucket{{rpc=\"{}\",transport=\"{}\",le="
+                       "\"{}\"}} {}\n",
+                       kMetricsRpcNames[r], transport, le, cumulative);
+      }
+      const double sum =
+          static_cast<double>(series.latency_sum_nanos.load(std::memory_order_relaxed)) / 1e9;
       fmt::format_to(append,
-                     "pathfinder_request_duration_seconds_bucket{{rpc=\"{}\",le=\"{}\"}} {}\n",
-                     kMetricsRpcNames[r], le, cumulative);
+                     "pathfinder_request_duration_seconds_sum{{rpc=\"{}\",transport=\"{}\"}} {}\n",
+                     kMetricsRpcNames[r], transport, number(sum));
+      fmt::format_to(
+          append, "pathfinder_request_duration_seconds_count{{rpc=\"{}\",transport=\"{}\"}} {}\n",
+          kMetricsRpcNames[r], transport, cumulative);
     }
-    const double sum =
-        static_cast<double>(series.latency_sum_nanos.load(std::memory_order_relaxed)) / 1e9;
-    fmt::format_to(append, "pathfinder_request_duration_seconds_sum{{rpc=\"{}\"}} {}\n",
-                   kMetricsRpcNames[r], number(sum));
-    fmt::format_to(append, "pathfinder_request_duration_seconds_count{{rpc=\"{}\"}} {}\n",
-                   kMetricsRpcNames[r], cumulative);
   }
 
   const FieldCacheStats& cache = gauges.field_cache;
@@ -152,8 +183,7 @@ std::string Metrics::render(const ServerGauges& gauges) const {
   single(out, "pathfinder_cache_budget_bytes",
          "The one byte budget (--cache-mb) of every cache: fields, labels, routes, paths, "
          "any-angle meshes, usable masks, nearest transforms.",
-         "gauge",
-         gauges.cache_budget_bytes);
+         "gauge", gauges.cache_budget_bytes);
   help_type(out, "pathfinder_cache_bytes",
             "Bytes charged to the cache budget, by cache (their sum stays within "
             "pathfinder_cache_budget_bytes).",

@@ -14,6 +14,7 @@
 
 #include "cache/cache_budget.h"
 #include "cache/field_cache.h"
+#include "runtime/transport.h"
 
 namespace pathserver {
 
@@ -51,10 +52,10 @@ struct ServerGauges {
   std::uint64_t any_angle_structures_built = 0;
 };
 
-// Request counters (by RPC and status code) and latency histograms (by RPC)
-// of the Pathfinder service. record_call() is lock-free (relaxed atomic adds
-// into a fixed table) and may run on any thread; render() reads a snapshot
-// that is consistent per series, not across series.
+// Request counters (by RPC, status code and transport) and latency
+// histograms (by RPC and transport) of the Pathfinder service. record_call() is lock-free (relaxed
+// atomic adds into a fixed table) and may run on any thread; render() reads a snapshot that is
+// consistent per series, not across series.
 class Metrics {
  public:
   using Clock = std::chrono::steady_clock;
@@ -65,16 +66,22 @@ class Metrics {
 
   // Counts one finished call of `rpc` (a kMetricsRpcNames entry; other names
   // are ignored) with `code` (out-of-range codes count as UNKNOWN), taking
-  // `latency` from the handler's start to the call's finish.
-  void record_call(std::string_view rpc, grpc::StatusCode code, Clock::duration latency) noexcept;
+  // `latency` from the handler's start to the call's finish, arrived by
+  // `transport` (gRPC, or Connect or gRPC-Web through the HTTP gateway).
+  void record_call(std::string_view rpc, grpc::StatusCode code, Clock::duration latency,
+                   Transport transport = Transport::kGrpc) noexcept;
 
-  // Calls of rpc that ended with code so far (tests).
+  // Calls of rpc that ended with code so far, over every transport (tests).
   [[nodiscard]] std::uint64_t calls(std::string_view rpc, grpc::StatusCode code) const;
+  // The same, of one transport.
+  [[nodiscard]] std::uint64_t calls(std::string_view rpc, grpc::StatusCode code,
+                                    Transport transport) const;
 
   // Prometheus text exposition format 0.0.4: every request counter with a
-  // non-zero value (and the OK one of every RPC), one latency histogram per
-  // RPC, the gauges, and pathfinder_build_info (1, labelled with the
-  // server's and gRPC's versions).
+  // non-zero value (and the gRPC OK one of every RPC), one latency histogram
+  // per RPC and transport (gRPC's always, the others once they had a call),
+  // the gauges, and pathfinder_build_info (1, labelled with the server's and
+  // gRPC's versions).
   [[nodiscard]] std::string render(const ServerGauges& gauges) const;
 
   // Index of rpc in kMetricsRpcNames, or nullopt.
@@ -89,7 +96,8 @@ class Metrics {
     std::atomic<std::uint64_t> latency_sum_nanos{0};
   };
 
-  std::array<RpcSeries, kMetricsRpcNames.size()> rpcs_{};
+  // By transport, then RPC.
+  std::array<std::array<RpcSeries, kMetricsRpcNames.size()>, kTransportCount> rpcs_{};
 };
 
 }  // namespace pathserver

@@ -20,6 +20,7 @@
 #include "pathcore/agent_clearance.h"
 #include "pathcore/codec.h"
 #include "pathcore/path.h"
+#include "runtime/call_origin.h"
 #include "runtime/logging.h"
 #include "service/any_angle_find_path.h"
 #include "service/cached_find_path.h"
@@ -147,20 +148,23 @@ void PathfinderService::log_and_count(const char* rpc_name, std::string_view mas
   const bool logged = spdlog::should_log(level);
   const auto latency = logged || metrics_ != nullptr ? Metrics::Clock::now() - started
                                                      : Metrics::Clock::duration{};
-  if (metrics_ != nullptr) metrics_->record_call(rpc_name, code, latency);
+  // Over HTTP the gateway's call names its client (runtime/call_origin.h).
+  const CallOrigin origin =
+      logged || metrics_ != nullptr ? call_origin(ctx) : CallOrigin{};
+  if (metrics_ != nullptr) metrics_->record_call(rpc_name, code, latency, origin.transport);
   if (logged) {
     const std::string rpc(rpc_name);
     const std::string code_name = status_code_name(code);
     const std::string message =
         status.ok() ? rpc + " ok" : rpc + " failed: " + code_name + ": " + status.error_message();
-    const std::string peer = ctx.peer();
     const double latency_ms = std::chrono::duration<double, std::milli>(latency).count();
     log_with_fields(level, message,
                     {{"rpc", rpc},
                      {"code", code_name},
                      {"mask", mask},
                      {"latency_ms", latency_ms},
-                     {"peer", peer}});
+                     {"peer", origin.peer},
+                     {"transport", transport_name(origin.transport)}});
   }
 }
 
@@ -239,8 +243,9 @@ grpc::Status PathfinderService::busy(ComputePool::Admission refused) const {
 }
 
 std::string PathfinderService::client_of(const grpc::CallbackServerContext& ctx) {
-  // "ipv4:10.0.0.7:51234", "ipv6:[::1]:51234": the port goes.
-  std::string peer = ctx.peer();
+  // "ipv4:10.0.0.7:51234", "ipv6:[::1]:51234": the port goes. Over HTTP,
+  // the gateway's client (call_origin), not the in-process channel.
+  std::string peer = call_origin(ctx).peer;
   if (peer.starts_with("ipv4:") || peer.starts_with("ipv6:")) {
     if (const std::size_t colon = peer.rfind(':'); colon > 4) peer.resize(colon);
   }
@@ -402,7 +407,7 @@ void PathfinderService::audit(const grpc::CallbackServerContext& ctx, std::strin
                               std::uint64_t revision, std::uint32_t width, std::uint32_t height,
                               std::string_view sha256) const {
   if (!spdlog::should_log(spdlog::level::info)) return;
-  const std::string peer = ctx.peer();
+  const CallOrigin origin = call_origin(ctx);
   const std::string_view token = authorizer_.token_used(ctx);
   const std::string message = "audit: " + std::string(rpc) + " '" + std::string(mask) + "' " +
                               std::string(outcome) + ", revision " + std::to_string(revision) +
@@ -415,7 +420,8 @@ void PathfinderService::audit(const grpc::CallbackServerContext& ctx, std::strin
                    {"width", std::uint64_t{width}},
                    {"height", std::uint64_t{height}},
                    {"sha256", sha256},
-                   {"peer", peer},
+                   {"peer", origin.peer},
+                   {"transport", transport_name(origin.transport)},
                    {"token", token}});
 }
 

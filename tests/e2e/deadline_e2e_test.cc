@@ -109,7 +109,8 @@ TEST(DeadlineE2eTest, OneMillisecondSnappingCallOnACachedFieldNeverEndsInALateOk
   const auto find_path_ok = [&] {
     const auto response = pathtest::http_request(metrics_port, "GET", "/metrics");
     const auto samples = pathtest::parse_prometheus_text(response.body).samples;
-    const auto it = samples.find("pathfinder_requests_total{rpc=\"FindPath\",code=\"OK\"}");
+    const auto it =
+        samples.find("pathfinder_requests_total{rpc=\"FindPath\",code=\"OK\",transport=\"grpc\"}");
     return it == samples.end() ? 0.0 : it->second;
   };
 
@@ -173,7 +174,7 @@ TEST(DeadlineE2eTest, OneMillisecondGetFieldNeverEndsInALateOk) {
     const auto response = pathtest::http_request(metrics_port, "GET", "/metrics");
     const auto samples = pathtest::parse_prometheus_text(response.body).samples;
     const auto it = samples.find(std::string("pathfinder_requests_total{rpc=\"GetField\",code=\"") +
-                                 code + "\"}");
+                                 code + "\",transport=\"grpc\"}");
     return it == samples.end() ? 0.0 : it->second;
   };
   Client patient = make_client(*server, std::chrono::seconds(60));
@@ -225,7 +226,8 @@ TEST(DeadlineE2eTest, OneMillisecondColdNearestWalkableAndLongLineOfSightNeverEn
   const auto ok_count = [&](const std::string& rpc) {
     const auto response = pathtest::http_request(metrics_port, "GET", "/metrics");
     const auto samples = pathtest::parse_prometheus_text(response.body).samples;
-    const auto it = samples.find("pathfinder_requests_total{rpc=\"" + rpc + "\",code=\"OK\"}");
+    const auto it = samples.find("pathfinder_requests_total{rpc=\"" + rpc +
+                                 "\",code=\"OK\",transport=\"grpc\"}");
     return it == samples.end() ? 0.0 : it->second;
   };
   Client patient = make_client(*server, std::chrono::seconds(60));
@@ -285,7 +287,8 @@ TEST(DeadlineE2eTest, OneMillisecondColdBatchEndsDeadlineExceededWithoutALateOk)
   const auto batch_ok = [&] {
     const auto response = pathtest::http_request(metrics_port, "GET", "/metrics");
     const auto samples = pathtest::parse_prometheus_text(response.body).samples;
-    const auto it = samples.find("pathfinder_requests_total{rpc=\"BatchFindPaths\",code=\"OK\"}");
+    const auto it = samples.find(
+        "pathfinder_requests_total{rpc=\"BatchFindPaths\",code=\"OK\",transport=\"grpc\"}");
     return it == samples.end() ? 0.0 : it->second;
   };
   Client patient = make_client(*server, std::chrono::seconds(60));

@@ -590,7 +590,7 @@ class HostileClientsTest(unittest.TestCase):
             self.assertIn("not a valid pathfinding.v1.", error.details(), rpc)
         metrics = server.metrics()
         for rpc in RPCS:
-            match = re.search(r'pathfinder_requests_total\{rpc="%s",code="INVALID_ARGUMENT"\} (\d+)'
+            match = re.search(r'pathfinder_requests_total\{rpc="%s",code="INVALID_ARGUMENT",transport="grpc"\} (\d+)'
                               % rpc, metrics)
             self.assertIsNotNone(match, rpc)
             self.assertGreaterEqual(int(match.group(1)), 1, rpc)

@@ -58,7 +58,7 @@ pb::FindPathRequest find(const std::string& mask, int sx, int sy, int gx, int gy
 }
 
 std::string requests(const std::string& rpc, const std::string& code) {
-  return "pathfinder_requests_total{rpc=\"" + rpc + "\",code=\"" + code + "\"}";
+  return "pathfinder_requests_total{rpc=\"" + rpc + "\",code=\"" + code + "\",transport=\"grpc\"}";
 }
 
 // ---------------------------------------------------------------------------
@@ -121,17 +121,20 @@ TEST_F(MetricsEndpoint, CountsCallsByRpcAndCodeAndReportsTheStore) {
 
   // One histogram observation per call, buckets cumulative up to +Inf.
   const auto count = [&](const std::string& rpc) {
-    return after.samples.at("pathfinder_request_duration_seconds_count{rpc=\"" + rpc + "\"}");
+    return after.samples.at("pathfinder_request_duration_seconds_count{rpc=\"" + rpc +
+                            "\",transport=\"grpc\"}");
   };
   EXPECT_EQ(count("FindPath"), 5);
   EXPECT_EQ(count("GetMask"), 2);
   EXPECT_EQ(count("UploadMask"), 2);
-  EXPECT_GT(after.samples.at("pathfinder_request_duration_seconds_sum{rpc=\"FindPath\"}"), 0);
+  EXPECT_GT(after.samples.at(
+                "pathfinder_request_duration_seconds_sum{rpc=\"FindPath\",transport=\"grpc\"}"),
+            0);
   double previous = 0;
   for (const char* le : {"5e-05", "0.0001", "0.001", "0.01", "0.1", "1", "10", "+Inf"}) {
-    const double value =
-        after.samples.at("pathfinder_request_duration_seconds_bucket{rpc=\"FindPath\",le=\"" +
-                         std::string(le) + "\"}");
+    const double value = after.samples.at(
+        "pathfinder_request_duration_seconds_bucket{rpc=\"FindPath\",transport=\"grpc\",le=\"" +
+        std::string(le) + "\"}");
     EXPECT_GE(value, previous) << le;
     previous = value;
   }
@@ -885,9 +888,9 @@ TEST(Reflection, DescribesThePathfinderAndTheHealthService) {
   EXPECT_NE(pool.FindMethodByName("grpc.health.v1.Health.Watch"), nullptr);
   const auto* pathfinder = pool.FindServiceByName("pathfinding.v1.Pathfinder");
   ASSERT_NE(pathfinder, nullptr);
-  for (const char* method : {"UploadMask", "PatchMask", "DeleteMask", "GetMask", "ListMasks",
-                             "FindPath", "Reachable", "StandardMove", "BatchFindPaths",
-                             "LineOfSight", "NearestWalkable"}) {
+  for (const char* method :
+       {"UploadMask", "PatchMask", "DeleteMask", "GetMask", "ListMasks", "FindPath", "Reachable",
+        "StandardMove", "BatchFindPaths", "LineOfSight", "NearestWalkable"}) {
     EXPECT_NE(pathfinder->FindMethodByName(method), nullptr) << method;
   }
 

@@ -288,7 +288,9 @@ TEST(PrepareE2eTest, PrepareMaskStreamsEveryStageToFractionOneAndQueriesFindItCa
   EXPECT_TRUE(path.value.cache_hit());
   EXPECT_EQ(server.metric("pathfinder_anyangle_structures_built_total"), 2.0)
       << "the query built the structure again";
-  EXPECT_EQ(server.metric("pathfinder_requests_total{rpc=\"PrepareMask\",code=\"OK\"}"), 3.0);
+  EXPECT_EQ(server.metric(
+                "pathfinder_requests_total{rpc=\"PrepareMask\",code=\"OK\",transport=\"grpc\"}"),
+            3.0);
   EXPECT_EQ(server.process->terminate_and_wait(std::chrono::seconds(15)), 0)
       << server.process->log();
 }

@@ -22,13 +22,15 @@ class Server:
     """The real pathfinder-server on 127.0.0.1 with a port picked at start.
 
     extra_args are added to its command line. With metrics=True it also
-    serves /metrics on 127.0.0.1 (port in self.metrics_port).
+    serves /metrics on 127.0.0.1 (port in self.metrics_port); with http=True
+    Connect and gRPC-Web on 127.0.0.1 (--http-listen, port in self.http_port).
     """
 
-    def __init__(self, binary, workdir, extra_args=(), metrics=False):
+    def __init__(self, binary, workdir, extra_args=(), metrics=False, http=False):
         self.data_dir = os.path.join(workdir, "data")
         self.port_file = os.path.join(workdir, "port")
         self.metrics_port_file = os.path.join(workdir, "metrics-port")
+        self.http_port_file = os.path.join(workdir, "http-port")
         self.log_path = os.path.join(workdir, "server.log")
         self.log = open(self.log_path, "wb")
         command = [binary, "--listen", "127.0.0.1:0", "--port-file", self.port_file,
@@ -36,10 +38,13 @@ class Server:
         if metrics:
             command += ["--metrics-address", "127.0.0.1:0",
                         "--metrics-port-file", self.metrics_port_file]
+        if http:
+            command += ["--http-listen", "127.0.0.1:0", "--http-port-file", self.http_port_file]
         self.process = subprocess.Popen(command + list(extra_args), stdout=self.log,
                                         stderr=subprocess.STDOUT)
         self.port = self._wait_for_port(self.port_file, timeout=60)
         self.metrics_port = self._wait_for_port(self.metrics_port_file, 5) if metrics else None
+        self.http_port = self._wait_for_port(self.http_port_file, 5) if http else None
 
     @property
     def address(self):
@@ -213,3 +218,44 @@ class StalledReader:
             self.socket.close()
         except OSError:
             pass
+
+
+# ------------------------------------------------ the HTTP gateway (--http-listen)
+
+def http_request(port, method, path, body=b"", headers=None, timeout=60, source=None):
+    """One HTTP/1.1 request to 127.0.0.1:port: (status, headers with lower-case
+    names, body bytes)."""
+    import http.client
+    connection = http.client.HTTPConnection(
+        "127.0.0.1", port, timeout=timeout, source_address=(source, 0) if source else None)
+    try:
+        connection.request(method, path, body=body, headers=headers or {})
+        answer = connection.getresponse()
+        return answer.status, {k.lower(): v for k, v in answer.getheaders()}, answer.read()
+    finally:
+        connection.close()
+
+
+def envelope(message, flags=0):
+    """A Connect stream or gRPC-Web message: flags, 4-byte big-endian length, bytes."""
+    return struct.pack(">BI", flags, len(message)) + message
+
+
+def split_envelopes(data):
+    """[(flags, message)] of a body of enveloped messages; raises on a torn one."""
+    out = []
+    while data:
+        if len(data) < 5:
+            raise ValueError("torn envelope: %r" % data)
+        flags, length = struct.unpack(">BI", data[:5])
+        if len(data) < 5 + length:
+            raise ValueError("envelope of %d bytes, %d left" % (length, len(data) - 5))
+        out.append((flags, data[5:5 + length]))
+        data = data[5 + length:]
+    return out
+
+
+# Connect's code names (connectrpc.com/docs/protocol) -> grpc.StatusCode.
+CONNECT_CODES = {("canceled" if code.name == "CANCELLED" else code.name.lower()): code
+                 for code in grpc.StatusCode}
+GRPC_CODES = {code.value[0]: code for code in grpc.StatusCode}

@@ -37,11 +37,12 @@ const std::vector<std::string> kBounds = {"5e-05", "0.0001", "0.00025", "0.0005"
                                           "0.5",   "1",      "2.5",     "5",      "10",    "+Inf"};
 
 std::string bucket(const std::string& rpc, const std::string& le) {
-  return "pathfinder_request_duration_seconds_bucket{rpc=\"" + rpc + "\",le=\"" + le + "\"}";
+  return "pathfinder_request_duration_seconds_bucket{rpc=\"" + rpc + "\",transport=\"grpc\",le=\"" +
+         le + "\"}";
 }
 
 std::string requests(const std::string& rpc, const std::string& code) {
-  return "pathfinder_requests_total{rpc=\"" + rpc + "\",code=\"" + code + "\"}";
+  return "pathfinder_requests_total{rpc=\"" + rpc + "\",code=\"" + code + "\",transport=\"grpc\"}";
 }
 
 TEST(Metrics, EmptyRenderHasEveryFamilyAndZeroHistograms) {
@@ -67,9 +68,11 @@ TEST(Metrics, EmptyRenderHasEveryFamilyAndZeroHistograms) {
     const std::string name(rpc);
     EXPECT_EQ(parsed.samples.at(requests(name, "OK")), 0);
     for (const auto& le : kBounds) EXPECT_EQ(parsed.samples.at(bucket(name, le)), 0) << le;
-    EXPECT_EQ(parsed.samples.at("pathfinder_request_duration_seconds_count{rpc=\"" + name + "\"}"),
+    EXPECT_EQ(parsed.samples.at("pathfinder_request_duration_seconds_count{rpc=\"" + name +
+                                "\",transport=\"grpc\"}"),
               0);
-    EXPECT_EQ(parsed.samples.at("pathfinder_request_duration_seconds_sum{rpc=\"" + name + "\"}"),
+    EXPECT_EQ(parsed.samples.at("pathfinder_request_duration_seconds_sum{rpc=\"" + name +
+                                "\",transport=\"grpc\"}"),
               0);
   }
   // Codes never seen are left out.
@@ -93,7 +96,9 @@ TEST(Metrics, CountsByRpcAndCode) {
   EXPECT_EQ(parsed.samples.at(requests("UploadMask", "UNAUTHENTICATED")), 1);
   EXPECT_EQ(parsed.samples.at(requests("UploadMask", "OK")), 0);
   EXPECT_EQ(parsed.samples.at(requests("GetMask", "UNKNOWN")), 1);
-  EXPECT_EQ(parsed.samples.at("pathfinder_request_duration_seconds_count{rpc=\"FindPath\"}"), 3);
+  EXPECT_EQ(parsed.samples.at(
+                "pathfinder_request_duration_seconds_count{rpc=\"FindPath\",transport=\"grpc\"}"),
+            3);
   for (const auto& [series, value] : parsed.samples) {
     EXPECT_EQ(series.find("NoSuchRpc"), std::string::npos) << series;
   }
@@ -119,8 +124,11 @@ TEST(Metrics, LatenciesLandInTheirBucketsCumulatively) {
     EXPECT_GE(value, previous) << "buckets must be cumulative";
     previous = value;
   }
-  EXPECT_EQ(parsed.samples.at("pathfinder_request_duration_seconds_count{rpc=\"Reachable\"}"), 7);
-  EXPECT_NEAR(parsed.samples.at("pathfinder_request_duration_seconds_sum{rpc=\"Reachable\"}"),
+  EXPECT_EQ(parsed.samples.at(
+                "pathfinder_request_duration_seconds_count{rpc=\"Reachable\",transport=\"grpc\"}"),
+            7);
+  EXPECT_NEAR(parsed.samples.at(
+                  "pathfinder_request_duration_seconds_sum{rpc=\"Reachable\",transport=\"grpc\"}"),
               50e-6 + 51e-6 + 3e-3 + 3e-3 + 0.7 + 11, 1e-9);
   // Other RPCs are untouched.
   EXPECT_EQ(parsed.samples.at(bucket("FindPath", "+Inf")), 0);
@@ -142,8 +150,10 @@ TEST(Metrics, ConcurrentRecordingLosesNothing) {
   // Scrapes while recording stay well-formed.
   for (int i = 0; i < 20; ++i) {
     const auto parsed = parse_prometheus_text(metrics.render({}));
-    EXPECT_EQ(parsed.samples.at(bucket("StandardMove", "+Inf")),
-              parsed.samples.at("pathfinder_request_duration_seconds_count{rpc=\"StandardMove\"}"));
+    EXPECT_EQ(
+        parsed.samples.at(bucket("StandardMove", "+Inf")),
+        parsed.samples.at(
+            "pathfinder_request_duration_seconds_count{rpc=\"StandardMove\",transport=\"grpc\"}"));
   }
   for (auto& thread : threads) thread.join();
   EXPECT_EQ(metrics.calls("StandardMove", grpc::StatusCode::OK),
