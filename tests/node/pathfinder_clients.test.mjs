@@ -1,9 +1,12 @@
 // The official Connect clients (connect-node) against the real
 // pathfinder-server: every RPC of pathfinding.v1.Pathfinder, and
-// grpc.health.v1.Health/Check, over each transport in TRANSPORTS, with the
-// answers compared; the streams of GetField and PrepareMask chunk by chunk;
-// the error codes a client sees (unknown mask, bad argument, deadline,
-// missing or read-only token).
+// grpc.health.v1.Health/Check, over the four transports in TRANSPORTS
+// (Connect JSON, Connect binary and gRPC-Web to --http-listen, gRPC to
+// --listen), the answers compared with gRPC's; the streams of GetField and
+// PrepareMask message by message; the error codes and messages a client
+// sees (unknown mask, bad argument, deadline, missing or read-only token);
+// concurrent calls; gRPC-Web's text format, by hand (the clients do not
+// speak it); the CORS preflight a browser's connect-web call needs.
 //
 //   node --test tests/node/pathfinder_clients.test.mjs
 //
@@ -20,6 +23,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
+import { Agent } from "node:http";
 import {
   existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync,
 } from "node:fs";
@@ -52,8 +56,12 @@ function checkPackages() {
 checkPackages();
 
 const { Code, ConnectError, createClient } = await import("@connectrpc/connect");
-const { createGrpcTransport, Http2SessionManager } = await import("@connectrpc/connect-node");
-const { create, equals, fromJson, toJson, clone } = await import("@bufbuild/protobuf");
+const {
+  createConnectTransport, createGrpcTransport, createGrpcWebTransport, Http2SessionManager,
+} = await import("@connectrpc/connect-node");
+const {
+  clone, create, equals, fromBinary, fromJson, toBinary, toJson,
+} = await import("@bufbuild/protobuf");
 
 // ---------------------------------------------------------------- codegen
 
@@ -112,6 +120,7 @@ class Server {
     running.add(server);
     try {
       server.grpcPort = await server.waitForPort(join(workdir, "grpc-port"));
+      server.httpPort = await server.waitForPort(join(workdir, "http-port"));
     } catch (error) {
       await server.stop();
       throw error;
@@ -124,6 +133,7 @@ class Server {
     this.logPath = join(workdir, "server.log");
     const args = [
       "--listen", "127.0.0.1:0", "--port-file", join(workdir, "grpc-port"),
+      "--http-listen", "127.0.0.1:0", "--http-port-file", join(workdir, "http-port"),
       "--data-dir", join(workdir, "data"), ...extraArgs,
     ];
     this.log = [];
@@ -180,29 +190,80 @@ class Server {
 // Every call has a deadline: no call of the suite may hang.
 const CALL_TIMEOUT_MS = 20_000;
 
-// The transports to compare, the reference (gRPC to the gRPC port) first.
-// Each entry makes the transport for a server and says which port it uses.
+// The transports to compare, the reference (gRPC to the gRPC port) first;
+// the others go to the HTTP port (--http-listen), over HTTP/1.1 as a
+// browser's fetch would. Each entry makes the transport for a server, says
+// how to close it and which header carries a deadline. (gRPC-Web's text
+// format, application/grpc-web-text, is not here: the Connect clients do not
+// speak it, only binary and JSON.)
+const http1 = (server, interceptors, make) => {
+  const agent = new Agent({ keepAlive: true });
+  return {
+    transport: make({
+      baseUrl: `http://127.0.0.1:${server.httpPort}`, httpVersion: "1.1",
+      nodeOptions: { agent }, defaultTimeoutMs: CALL_TIMEOUT_MS, interceptors,
+    }),
+    close: () => agent.destroy(),
+  };
+};
 const TRANSPORTS = [
   {
     name: "grpc",
-    make(server) {
+    make(server, interceptors) {
       const sessionManager = new Http2SessionManager(`http://127.0.0.1:${server.grpcPort}`);
       return {
         transport: createGrpcTransport({
           baseUrl: `http://127.0.0.1:${server.grpcPort}`, httpVersion: "2", sessionManager,
-          defaultTimeoutMs: CALL_TIMEOUT_MS,
+          defaultTimeoutMs: CALL_TIMEOUT_MS, interceptors,
         }),
         close: () => sessionManager.abort(),
         deadlineHeader: (ms) => ({ "grpc-timeout": `${ms}m` }),
       };
     },
   },
+  {
+    name: "connect-json",
+    make: (server, interceptors) => ({
+      ...http1(server, interceptors,
+               (options) => createConnectTransport({ ...options, useBinaryFormat: false })),
+      deadlineHeader: (ms) => ({ "connect-timeout-ms": `${ms}` }),
+    }),
+  },
+  {
+    name: "connect-binary",
+    make: (server, interceptors) => ({
+      ...http1(server, interceptors,
+               (options) => createConnectTransport({ ...options, useBinaryFormat: true })),
+      deadlineHeader: (ms) => ({ "connect-timeout-ms": `${ms}` }),
+    }),
+  },
+  {
+    name: "grpc-web",
+    make: (server, interceptors) => ({
+      ...http1(server, interceptors,
+               (options) => createGrpcWebTransport({ ...options, useBinaryFormat: true })),
+      deadlineHeader: (ms) => ({ "grpc-timeout": `${ms}m` }),
+    }),
+  },
 ];
+
+// What went over the wire, per transport: "PORT request-type -> answer-type"
+// of every call that got an answer (interceptors see the protocol's
+// headers), PORT being "grpc" or "http": which of the server's ports.
+const spoken = new Map(TRANSPORTS.map(({ name }) => [name, new Set()]));
+const recordWire = (name, server) => (next) => async (request) => {
+  const response = await next(request);
+  const port = Number(new URL(request.url).port);
+  const which = { [server.grpcPort]: "grpc", [server.httpPort]: "http" }[port] ?? port;
+  spoken.get(name).add(`${which} ${request.header.get("content-type")} -> ` +
+                       `${response.header.get("content-type")}`);
+  return response;
+};
 
 // Clients of the Pathfinder and Health services over every transport to `server`.
 function clientsFor(server) {
   return TRANSPORTS.map(({ name, make }) => {
-    const made = make(server);
+    const made = make(server, [recordWire(name, server)]);
     return {
       name,
       pathfinder: createClient(Pathfinder, made.transport),
@@ -366,12 +427,13 @@ const CASES = {
     check: ([info]) => assert.equal(info.revision, 2n),
   },
   DeleteMask: {
-    // A mask of this transport's own (a name's revisions go on counting
-    // after a delete), deleted; then it is gone.
+    // A mask of this transport's own, deleted; then it is gone. (Its upload
+    // is not compared: after a delete, the next new name gets a higher
+    // revision than the last, whichever transport uploads it.)
     run: async ({ pathfinder }, transport) => {
       const name = `doomed-${transport}`;
       const uploaded = await pathfinder.uploadMask(rawUpload(name, roomsGrid(), ROOMS));
-      assert.equal(uploaded.revision, 1n);
+      assert.equal(uploaded.name, name);
       const deleted = await pathfinder.deleteMask({ name });
       await assert.rejects(pathfinder.getMask({ name }), hasCode(Code.NotFound));
       return [[pb.DeleteMaskResponseSchema, deleted]];
@@ -508,8 +570,11 @@ function hasCode(code, what = "") {
 let server;
 let clients;
 
+// The origin of a page that may call the server from a browser.
+const PAGE_ORIGIN = "http://viewer.test:5173";
+
 before(async () => {
-  server = await Server.start("main");
+  server = await Server.start("main", ["--http-allow-origin", PAGE_ORIGIN]);
   clients = clientsFor(server);
   await waitForHealth(clients);
   const reference = clients[0].pathfinder;
@@ -692,4 +757,122 @@ test("auth: UNAUTHENTICATED without a token, PERMISSION_DENIED with the read tok
         await failure(collect(pathfinder.getField({ mask: "rooms", goal: P(1, 1) }))));
     });
   }
+});
+
+test("concurrent calls: 24 at once over every transport, each answer the gRPC one", async () => {
+  const requests = Array.from({ length: 24 }, (_, i) => ({
+    mask: "demo", start: P(20 + i, 20), goal: P(600 - 3 * i, 340), connectivity: pb.Connectivity.EIGHT,
+  }));
+  const [reference, ...others] = clients;
+  const want = await Promise.all(requests.map((request) => reference.pathfinder.findPath(request)));
+  await Promise.all(others.map(async ({ name, pathfinder }) => {
+    const got = await Promise.all(requests.map((request) => pathfinder.findPath(request)));
+    got.forEach((answer, i) => assertSameMessage(pb.FindPathResponseSchema, answer, want[i],
+                                                 `FindPath ${i} over ${name}`));
+  }));
+});
+
+test("browsers: the CORS preflight admits what @connectrpc/connect-web sends", async () => {
+  // A page's fetch of a Connect or gRPC-Web call: the browser first asks
+  // with OPTIONS whether the origin may POST with these headers.
+  const asked = {
+    "connect": "content-type,connect-protocol-version,connect-timeout-ms,authorization",
+    "grpc-web": "content-type,x-grpc-web,x-user-agent,grpc-timeout,authorization",
+  };
+  for (const [protocol, headers] of Object.entries(asked)) {
+    const response = await fetch(`http://127.0.0.1:${server.httpPort}/pathfinding.v1.Pathfinder/FindPath`, {
+      method: "OPTIONS", signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
+      headers: {
+        "origin": PAGE_ORIGIN, "access-control-request-method": "POST",
+        "access-control-request-headers": headers,
+      },
+    });
+    assert.ok(response.status >= 200 && response.status < 300, `${protocol}: HTTP ${response.status}`);
+    assert.equal(response.headers.get("access-control-allow-origin"), PAGE_ORIGIN, protocol);
+    const allowed = (response.headers.get("access-control-allow-headers") ?? "").toLowerCase()
+      .split(",").map((header) => header.trim());
+    for (const header of headers.split(",")) {
+      assert.ok(allowed.includes(header), `${protocol}: ${header} not in Access-Control-Allow-Headers`);
+    }
+    assert.match(response.headers.get("access-control-allow-methods") ?? "", /POST/);
+  }
+  // The call itself: the answer names the page's origin, and lets it read
+  // gRPC-Web's status headers.
+  const response = await fetch(`http://127.0.0.1:${server.httpPort}/pathfinding.v1.Pathfinder/GetMask`, {
+    method: "POST", body: JSON.stringify({ name: "demo" }), signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
+    headers: { "origin": PAGE_ORIGIN, "content-type": "application/json", "connect-protocol-version": "1" },
+  });
+  assert.equal(response.status, 200);
+  assert.equal(response.headers.get("access-control-allow-origin"), PAGE_ORIGIN);
+  assert.match(response.headers.get("access-control-expose-headers") ?? "", /grpc-status/i);
+  await response.arrayBuffer();
+});
+
+test("each transport spoke its own protocol, to its own port", () => {
+  // Content types of requests and answers, unary and streaming (the health
+  // check, GetField and PrepareMask are among the calls).
+  const want = {
+    "grpc": ["grpc application/grpc+proto -> application/grpc"],
+    "connect-json": ["http application/json -> application/json",
+                     "http application/connect+json -> application/connect+json"],
+    "connect-binary": ["http application/proto -> application/proto",
+                       "http application/connect+proto -> application/connect+proto"],
+    "grpc-web": ["http application/grpc-web+proto -> application/grpc-web+proto"],
+  };
+  for (const [name, seen] of spoken) {
+    assert.deepEqual([...seen].sort(), want[name].sort(), name);
+  }
+});
+
+// gRPC-Web's text format base64-encodes the frames; the Connect clients do
+// not speak it, so this test makes the calls by hand with fetch.
+async function grpcWebTextCall(port, method, schema, request) {
+  const message = toBinary(schema, create(schema, request));
+  const frame = Buffer.alloc(5 + message.length);
+  frame.writeUInt32BE(message.length, 1);
+  frame.set(message, 5);
+  const response = await fetch(
+    `http://127.0.0.1:${port}/pathfinding.v1.Pathfinder/${method}`, {
+      method: "POST", body: frame.toString("base64"), signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
+      headers: { "content-type": "application/grpc-web-text", "x-grpc-web": "1" },
+    });
+  assert.equal(response.status, 200, `${method}: HTTP ${response.status}`);
+  assert.match(response.headers.get("content-type"), /^application\/grpc-web-text/);
+  // Each write of the server is base64 of its own (padded): decode piece by piece.
+  const text = await response.text();
+  const bytes = Buffer.concat(text.match(/[^=]*=*/g).filter(Boolean)
+    .map((piece) => Buffer.from(piece, "base64")));
+  const messages = [];
+  let trailers = "";
+  for (let at = 0; at < bytes.length;) {
+    const flags = bytes[at];
+    const length = bytes.readUInt32BE(at + 1);
+    const body = bytes.subarray(at + 5, at + 5 + length);
+    if (flags & 0x80) trailers += body.toString();
+    else messages.push(body);
+    at += 5 + length;
+  }
+  const status = /grpc-status:\s*(\d+)/i.exec(trailers) ??
+                 /(\d+)/.exec(response.headers.get("grpc-status") ?? "");
+  return { messages, status: status ? Number(status[1]) : undefined, trailers };
+}
+
+test("gRPC-Web text (by hand): the same answer and codes as gRPC", async () => {
+  const request = { mask: "demo", start: P(20, 20), goal: P(600, 340) };
+  const want = await clients[0].pathfinder.findPath(request);
+  const answer = await grpcWebTextCall(server.httpPort, "FindPath", pb.FindPathRequestSchema, request);
+  assert.equal(answer.status, 0, answer.trailers);
+  assert.equal(answer.messages.length, 1);
+  assertSameMessage(pb.FindPathResponseSchema,
+                    fromBinary(pb.FindPathResponseSchema, answer.messages[0]), want, "FindPath");
+  const field = await grpcWebTextCall(server.httpPort, "GetField", pb.GetFieldRequestSchema,
+                                      { mask: "field", goal: P(1000, 590) });
+  assert.equal(field.status, 0, field.trailers);
+  const wantField = await collect(clients[0].pathfinder.getField({ mask: "field", goal: P(1000, 590) }));
+  assert.equal(field.messages.length, wantField.length);
+  field.messages.forEach((bytes, i) => assertSameMessage(
+    pb.FieldChunkSchema, fromBinary(pb.FieldChunkSchema, bytes), wantField[i], `GetField chunk ${i}`));
+  const missing = await grpcWebTextCall(server.httpPort, "GetMask", pb.GetMaskRequestSchema,
+                                        { name: "no-such-mask" });
+  assert.equal(missing.status, Code.NotFound, missing.trailers);
 });
