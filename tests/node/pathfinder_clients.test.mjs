@@ -808,6 +808,23 @@ test("browsers: the CORS preflight admits what @connectrpc/connect-web sends", a
   await response.arrayBuffer();
 });
 
+test("docs/api.md: the Node example runs as written", () => {
+  const text = readFileSync(join(sourceDir, "docs", "api.md"), "utf8");
+  const section = text.slice(text.indexOf("## From Node and browsers: Connect clients"));
+  const example = /```js\n(.*?)```/s.exec(section)?.[1];
+  assert.ok(example, "no js example in docs/api.md's Connect clients section");
+  // The generated code is here, the server on its own port.
+  const script = example
+    .replace("./gen/pathfinding/v1/pathfinding_pb.js", "./pathfinding/v1/pathfinding_pb.js")
+    .replace("http://127.0.0.1:8080", `http://127.0.0.1:${server.httpPort}`);
+  const path = join(genDir, "api_example.mjs");
+  writeFileSync(path, script);
+  const lines = execFileSync(process.execPath, [path], { encoding: "utf8", timeout: CALL_TIMEOUT_MS })
+    .trim().split("\n");
+  assert.match(lines[0], /^true \[/, "FindPath's found and points");
+  assert.equal(lines.at(-1), "true", "the unknown mask's code is Code.NotFound");
+});
+
 test("each transport spoke its own protocol, to its own port", () => {
   // Content types of requests and answers, unary and streaming (the health
   // check, GetField and PrepareMask are among the calls).
