@@ -69,8 +69,11 @@ const {
 // generated code is never committed and always matches the proto.
 function generateCode() {
   const protoc = process.env.PATHFINDER_PROTOC || "protoc";
-  const genDir = process.env.PATHFINDER_NODE_GEN_DIR ||
-                 mkdtempSync(join(tmpdir(), "pathfinder-node-gen-"));
+  let genDir = process.env.PATHFINDER_NODE_GEN_DIR;
+  if (!genDir) {
+    genDir = mkdtempSync(join(tmpdir(), "pathfinder-node-gen-"));
+    process.on("exit", () => rmSync(genDir, { recursive: true, force: true }));
+  }
   rmSync(genDir, { recursive: true, force: true });
   mkdirSync(genDir, { recursive: true });
   execFileSync(protoc, [
@@ -122,7 +125,7 @@ class Server {
       server.grpcPort = await server.waitForPort(join(workdir, "grpc-port"));
       server.httpPort = await server.waitForPort(join(workdir, "http-port"));
     } catch (error) {
-      await server.stop();
+      await server.stop().catch(() => {});  // the log is in `error`
       throw error;
     }
     return server;
@@ -130,7 +133,6 @@ class Server {
 
   constructor(workdir, extraArgs) {
     this.workdir = workdir;
-    this.logPath = join(workdir, "server.log");
     const args = [
       "--listen", "127.0.0.1:0", "--port-file", join(workdir, "grpc-port"),
       "--http-listen", "127.0.0.1:0", "--http-port-file", join(workdir, "http-port"),
@@ -166,9 +168,12 @@ class Server {
     throw new Error(`server did not write ${path} within 30 s:\n${this.logText()}`);
   }
 
-  // SIGTERM (a graceful stop), SIGKILL after 10 s.
+  // SIGTERM (a graceful stop), SIGKILL after 10 s. Throws, with the
+  // server's log, unless the server exited 0 (as it does on SIGTERM; a
+  // sanitized server that found an error does not).
   async stop() {
-    if (this.process.exitCode === null && this.process.signalCode === null) {
+    const early = this.process.exitCode !== null || this.process.signalCode !== null;
+    if (!early) {
       this.process.kill("SIGTERM");
       let timer;
       const stopped = await Promise.race([
@@ -182,6 +187,11 @@ class Server {
       }
     }
     rmSync(this.workdir, { recursive: true, force: true });
+    if (this.process.exitCode !== 0) {
+      throw new Error(`server ${early ? "had exited before the end" : "exited"} with ` +
+                      `${this.process.exitCode ?? this.process.signalCode}:\n` +
+                      this.logText().slice(-8000));
+    }
   }
 }
 
@@ -195,7 +205,7 @@ const CALL_TIMEOUT_MS = 20_000;
 // browser's fetch would. Each entry makes the transport for a server, says
 // how to close it and which header carries a deadline. (gRPC-Web's text
 // format, application/grpc-web-text, is not here: the Connect clients do not
-// speak it, only binary and JSON.)
+// speak it, only binary and JSON; a test below makes such calls by hand.)
 const http1 = (server, interceptors, make) => {
   const agent = new Agent({ keepAlive: true });
   return {
