@@ -20,7 +20,12 @@ always stops it. What it asserts:
   - bytes that are not a request answer INVALID_ARGUMENT on every RPC and are
     counted in the metrics;
   - a 63 MiB request of any RPC gets its proper error and raises the server's
-    peak memory by less than twice the message limit.
+    peak memory by less than twice the message limit;
+  - over HTTP (--http-listen): 16 clients looping heavy Connect calls do not
+    slow gRPC health checks; 200 GetField streams whose clients never read
+    the socket stay within the memory bound and are ended after
+    --stalled-stream-timeout; a 63 MiB body of a query is refused (429) from
+    its Content-Length, without the server reading it.
 With --sanitized (a server built with ASan, whose shadow memory and
 quarantine make its memory and latency meaningless) the numbers are printed,
 not asserted; every status code still is.
@@ -33,6 +38,7 @@ import os
 import random
 import re
 import shutil
+import socket
 import sys
 import tempfile
 import threading
@@ -43,7 +49,8 @@ import grpc
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
 import pathfinder_testing  # noqa: E402
-from pathfinder_testing import Server, StalledReader, health_check, raw_call  # noqa: E402
+from pathfinder_testing import (Server, StalledReader, envelope, health_check,  # noqa: E402
+                                http_request, raw_call)
 
 ARGS = None
 pb = None
@@ -117,10 +124,10 @@ class HostileClientsTest(unittest.TestCase):
         if not ARGS.sanitized:
             self.assertLess(value, bound, what)
 
-    def start_server(self, *extra_args, metrics=False):
+    def start_server(self, *extra_args, metrics=False, http=False):
         workdir = tempfile.mkdtemp(prefix="pathfinder-hostile-")
         self.addCleanup(shutil.rmtree, workdir, ignore_errors=True)
-        server = Server(ARGS.server, workdir, extra_args, metrics=metrics)
+        server = Server(ARGS.server, workdir, extra_args, metrics=metrics, http=http)
         self.addCleanup(server.stop)
         channel = grpc.insecure_channel(server.address, options=[
             ("grpc.max_receive_message_length", MESSAGE_LIMIT),
@@ -622,6 +629,164 @@ class HostileClientsTest(unittest.TestCase):
         self.assertEqual(codes, expected)
         for rpc in RPCS:
             self.assertMeasuredBelow(peaks[rpc], 2 * MESSAGE_LIMIT, rpc)
+        self.assertTrue(health_check(channel))
+
+    # ------------------------------------------------- over HTTP (--http-listen)
+
+    def test_heavy_http_calls_do_not_slow_grpc_health_checks(self):
+        server, channel, stub = self.start_server(http=True)
+        grid = random_grid(HD_WIDTH, HD_HEIGHT, 0.3, seed=19, areas=63)
+        self.upload_raw(stub, "hd", grid, HD_WIDTH, HD_HEIGHT)
+        open_pixels = [(i % HD_WIDTH, i // HD_WIDTH) for i in range(0, len(grid), 997) if grid[i]]
+        rng = random.Random(7)
+        sent = [0]
+        lock = threading.Lock()
+
+        class HttpFailure:
+            def __init__(self, text):
+                self.text = text
+
+            def details(self):
+                return self.text
+
+        def send():
+            # As the gRPC isolation test: StandardMove with three moves, and
+            # Reachable on labels never computed, as Connect JSON calls.
+            with lock:
+                sent[0] += 1
+                n = sent[0]
+                a, b = rng.sample(open_pixels, 2)
+            if n % 2:
+                rpc = "StandardMove"
+                body = {"mask": "hd", "start": {"x": a[0], "y": a[1]},
+                        "goal": {"x": b[0], "y": b[1]}, "maxMoves": 3}
+            else:
+                rpc = "Reachable"
+                body = {"mask": "hd", "enabledAreas": str((1 << 1) | ((n + 1) << 2)),
+                        "pairs": [{"a": {"x": 0, "y": 0},
+                                   "b": {"x": HD_WIDTH - 1, "y": HD_HEIGHT - 1}}]}
+            status, _, answer = http_request(server.http_port, "POST",
+                                             "/pathfinding.v1.Pathfinder/" + rpc,
+                                             json.dumps(body).encode(),
+                                             {"Content-Type": "application/json"}, timeout=120)
+            if status == 200:
+                return None, grpc.StatusCode.OK
+            return HttpFailure("HTTP %d %s" % (status, answer[:200])), grpc.StatusCode.UNKNOWN
+
+        health_p99 = self.measure_health_under_flood(channel, send, 16, "heavy Connect calls")
+        print()
+        self.assertMeasuredBelow(health_p99, 20 * LATENCY_SLACK)
+
+    def test_stalled_http_field_streams_stay_bounded_and_end_after_the_stall_timeout(self):
+        cache_mb, pending_mb, stall_s = 64, 64, 3
+        server, channel, stub = self.start_server(
+            "--cache-mb", str(cache_mb), "--pending-answers-mb", str(pending_mb),
+            "--stalled-stream-timeout", str(stall_s), http=True)
+        grid = random_grid(HD_WIDTH, HD_HEIGHT, 0.3, seed=3)
+        self.upload_raw(stub, "hd", grid, HD_WIDTH, HD_HEIGHT)
+        bound_mb = self.memory_bound_mb(cache_mb, HD_WIDTH * HD_HEIGHT, pending_mb)
+        goals = self.open_goals(grid, HD_WIDTH, 20, seed=13)
+        before_mb = server.memory_kib() / 1024
+        # Whole fields (8 MB of distances each, more than the sockets'
+        # buffers hold) over Connect: each client sends its request and never
+        # reads its socket.
+        sockets = []
+        for k in range(200):
+            goal = goals[k % len(goals)]
+            body = envelope(pb.GetFieldRequest(
+                mask="hd", goal=pb.Point(x=goal[0], y=goal[1])).SerializeToString())
+            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            s.connect(("127.0.0.1", server.http_port))
+            self.addCleanup(s.close)
+            s.sendall(b"POST /pathfinding.v1.Pathfinder/GetField HTTP/1.1\r\nHost: x\r\n"
+                      b"Content-Type: application/connect+proto\r\n"
+                      b"Content-Length: %d\r\n\r\n" % len(body) + body)
+            sockets.append(s)
+        started = time.monotonic()
+        held_mb = before_mb
+
+        def ended_streams():
+            nonlocal held_mb
+            held_mb = max(held_mb, server.memory_kib() / 1024)
+            return len(re.findall(r"GetField failed: (CANCELLED|RESOURCE_EXHAUSTED)",
+                                  server.read_log()))
+        wait_until(lambda: ended_streams() >= len(sockets), 60 + 4 * stall_s,
+                   "the server ended every stalled HTTP stream")
+        ended_s = time.monotonic() - started
+        # Each answer is either refused (an end-of-stream error, the answers
+        # beyond --pending-answers-mb) or cut off: the connection closed
+        # without the last chunk.
+        refused = cut = 0
+        for s in sockets:
+            s.settimeout(30)
+            data = b""
+            while not data.endswith(b"0\r\n\r\n"):
+                piece = s.recv(1 << 20)
+                if not piece:
+                    break
+                data += piece
+            if data.endswith(b"0\r\n\r\n"):
+                self.assertIn(b"resource_exhausted", data[-600:])
+                refused += 1
+            else:
+                self.assertTrue(data.startswith(b"HTTP/1.1 200"), data[:100])
+                cut += 1
+        after_mb = server.memory_kib() / 1024
+        print("\n200 stalled HTTP GetField streams: %d refused, %d cut off; all ended after "
+              "%.1f s (--stalled-stream-timeout %d); resident %.0f MB before, %.0f MB at most "
+              "while held, %.0f MB after; bound %.0f MB"
+              % (refused, cut, ended_s, stall_s, before_mb, held_mb, after_mb, bound_mb))
+        self.assertGreater(cut, 0)
+        self.assertGreaterEqual(ended_s, stall_s)
+        self.assertTrue(health_check(channel))
+        self.assertMeasuredBelow(held_mb, bound_mb)
+
+    def test_a_63_mib_http_body_is_refused_before_it_is_read(self):
+        server, channel, stub = self.start_server(http=True)
+        size = 63 * 1024 * 1024
+        queries = [rpc for rpc in RPCS if rpc not in ("UploadMask", "PatchMask")]
+        for rpc in queries:
+            with open("/proc/%d/clear_refs" % server.process.pid, "w") as f:
+                f.write("5")  # resets the peak resident memory (VmHWM)
+            before_kib = server.memory_kib("VmRSS")
+            s = socket.create_connection(("127.0.0.1", server.http_port), timeout=30)
+            self.addCleanup(s.close)
+            started = time.monotonic()
+            s.sendall(b"POST /pathfinding.v1.Pathfinder/%s HTTP/1.1\r\nHost: x\r\n"
+                      b"Content-Type: application/proto\r\nContent-Length: %d\r\n\r\n"
+                      % (rpc.encode(), size))
+            sent = [0]
+
+            def send_body(s=s, sent=sent):
+                piece = b"\x12\x00" * (1 << 19)  # 1 MiB of empty field-2 records
+                try:
+                    while sent[0] < size:
+                        s.sendall(piece)
+                        sent[0] += len(piece)
+                except OSError:
+                    pass  # the server closed the connection
+            sender = threading.Thread(target=send_body)
+            sender.start()
+            answer = b""
+            while b"\r\n\r\n" not in answer:
+                piece = s.recv(65536)
+                if not piece:
+                    break
+                answer += piece
+            answered_s = time.monotonic() - started
+            s.close()
+            sender.join(timeout=30)
+            peak = (server.memory_kib("VmHWM") - before_kib) * 1024
+            print("\n63 MiB %s body over HTTP: %s in %.2f s, %.0f MiB of it sent, peak memory "
+                  "+%.0f MiB" % (rpc, answer.split(b"\r\n")[0].decode(), answered_s,
+                                 sent[0] / (1 << 20), peak / (1 << 20)), end="")
+            self.assertTrue(answer.startswith(b"HTTP/1.1 429"), answer[:200])
+            self.assertIn(b"resource_exhausted", answer)
+            self.assertLess(sent[0], size, rpc)
+            self.assertMeasuredBelow(answered_s, 5)
+            self.assertMeasuredBelow(peak, 2 * MESSAGE_LIMIT, rpc)
+        print()
         self.assertTrue(health_check(channel))
 
 

@@ -15,7 +15,9 @@ kernel) and always stops it. What it asserts:
     gRPC-Web trailers, tokens (unauthenticated 401, permission_denied 403);
   - deadlines (Connect-Timeout-Ms, grpc-timeout) end heavy calls;
   - CORS preflights and answers for allowed origins only;
-  - a body over the limit is refused (429) before it is sent;
+  - a body over the limit is refused (429) before it is sent; a client that
+    goes away cancels its call; connections beyond --http-max-connections
+    are answered 503;
   - /metrics counts connect and grpc-web calls under their transport, and
     the call logs name the HTTP client as peer, which a gRPC client cannot fake;
   - GET / serves the viewer when it is built in, else 404; other methods 405;
@@ -60,6 +62,19 @@ def grid_mask(width, height, wall_x=None):
     if wall_x is not None:
         for y in range(1, height):
             grid[y * width + wall_x] = 0
+    return bytes(grid)
+
+
+def cup_grid(width, height, left, right, top, bottom):
+    """Open ground with a 2-pixel U-shaped wall: a StandardMove from inside the
+    cup to below it needs three moves, a search of over a second on full HD."""
+    grid = bytearray([1]) * (width * height)
+    for y in range(top, bottom + 2):
+        for x in (left, left + 1, right, right + 1):
+            grid[y * width + x] = 0
+    for y in (bottom, bottom + 1):
+        for x in range(left, right + 2):
+            grid[y * width + x] = 0
     return bytes(grid)
 
 
@@ -418,6 +433,28 @@ class ServiceOverHttpTest(GatewayTestCase):
             answer = s.recv(65536)
         self.assertTrue(answer.startswith(b"HTTP/1.1 429"), answer[:200])
 
+    def test_a_client_that_goes_away_cancels_its_call(self):
+        self.stub.UploadMask(pb.UploadMaskRequest(
+            name="cup", image=cup_grid(1920, 1080, 700, 1220, 200, 900),
+            format=pb.MASK_FORMAT_RAW, width=1920, height=1080), timeout=60)
+        body = json.dumps({"mask": "cup", "start": {"x": 961, "y": 800},
+                           "goal": {"x": 960, "y": 1000}, "maxMoves": 3}).encode()
+        s = socket.create_connection(("127.0.0.1", self.port), timeout=10)
+        s.sendall(b"POST " + SERVICE.encode() + b"StandardMove HTTP/1.1\r\nHost: x\r\n"
+                  b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(body)
+                  + body)
+        time.sleep(0.2)
+        s.close()  # before the answer
+        deadline = time.monotonic() + 30
+        cancelled = []
+        while time.monotonic() < deadline and not cancelled:
+            cancelled = [line for line in self.server.read_log().splitlines()
+                         if "StandardMove failed: CANCELLED" in line and "mask=\"cup\"" in line
+                         or "StandardMove failed: CANCELLED" in line and "mask=cup" in line]
+            time.sleep(0.05)
+        self.assertTrue(cancelled, "the server did not see the call cancelled")
+        self.assertRegex(cancelled[0], r'transport="?connect')
+
     def test_http_methods_and_static_files(self):
         status, _, _ = http_request(self.port, "GET", "/no-such-file.js")
         self.assertEqual(status, 404)
@@ -566,6 +603,34 @@ class CorsTest(GatewayTestCase):
             self.assertEqual(status, 200)
             self.assertEqual(headers.get("access-control-allow-origin"),
                              origin if allowed else None)
+
+
+class ConnectionLimitTest(GatewayTestCase):
+
+    server_args = ("--http-max-connections", "2")
+
+    def test_connections_beyond_the_bound_are_answered_503(self):
+        held = [socket.create_connection(("127.0.0.1", self.port), timeout=10) for _ in range(2)]
+        try:
+            # The two held are being served (their requests answered) ...
+            for s in held:
+                s.sendall(b"GET /none HTTP/1.1\r\nHost: x\r\n\r\n")
+                self.assertTrue(s.recv(65536).startswith(b"HTTP/1.1 404"))
+            # ... a third is refused at once.
+            with socket.create_connection(("127.0.0.1", self.port), timeout=10) as s:
+                answer = s.recv(65536)
+            self.assertTrue(answer.startswith(b"HTTP/1.1 503"), answer)
+        finally:
+            for s in held:
+                s.close()
+        # Room again once they closed.
+        deadline = time.monotonic() + 10
+        while True:
+            status, _, _ = http_request(self.port, "GET", "/none")
+            if status == 404 or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+        self.assertEqual(status, 404)
 
 
 class CurlExamplesTest(GatewayTestCase):
