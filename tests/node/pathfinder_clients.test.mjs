@@ -189,9 +189,17 @@ class Server {
     rmSync(this.workdir, { recursive: true, force: true });
     if (this.process.exitCode !== 0) {
       throw new Error(`server ${early ? "had exited before the end" : "exited"} with ` +
-                      `${this.process.exitCode ?? this.process.signalCode}:\n` +
-                      this.logText().slice(-8000));
+                      `${this.process.exitCode ?? this.process.signalCode}:\n${this.logExcerpt()}`);
     }
+  }
+
+  // What to show of the log: from a sanitizer's report on (its first 12,000
+  // characters: Boost's frames are long), else the last 8,000 characters.
+  logExcerpt() {
+    const log = this.logText();
+    const report = log.search(/==\d+==ERROR: |runtime error: /);
+    return report >= 0 ? log.slice(Math.max(0, log.lastIndexOf("\n", report)), report + 12_000)
+                       : log.slice(-8000);
   }
 }
 
