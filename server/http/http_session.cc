@@ -570,6 +570,12 @@ asio::awaitable<bool> HttpSession::call_streaming(Exchange& exchange, std::strin
       stream_.get_executor(), context_.stub, exchange.method->path,
       byte_buffer_of(std::move(request)),
       [this, &exchange](grpc::ClientContext& context) { prepare_call(exchange, context); });
+  // However this coroutine ends (even destroyed while it waits), the call
+  // may then end too.
+  struct StopReading {
+    std::shared_ptr<InProcessStreamCall> call;
+    ~StopReading() { call->stop_reading(); }
+  } const reading{call};
   watch_disconnect(call);
 
   // The answer's head now; its body is chunked, one message a chunk, each
@@ -613,6 +619,7 @@ asio::awaitable<bool> HttpSession::call_streaming(Exchange& exchange, std::strin
     }
     call->read_next();
   }
+  call->stop_reading();
   const grpc::Status status = co_await call->finish();
   stop_watching();
   call.reset();

@@ -62,6 +62,7 @@ std::shared_ptr<InProcessStreamCall> InProcessStreamCall::start(
   stub.PrepareBidiStreamingCall(&call->context(), method, grpc::StubOptions(), call.get());
   call->StartWriteLast(&call->request_, grpc::WriteOptions());
   call->StartRead(&call->incoming_);
+  call->AddHold();  // until stop_reading()
   call->StartCall();
   return call;
 }

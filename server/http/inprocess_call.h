@@ -95,8 +95,20 @@ class InProcessStreamCall final
 
   // The next answer, or nullopt when the stream ended (then finish()).
   boost::asio::awaitable<std::optional<grpc::ByteBuffer>> next();
-  // Asks for the answer after the one next() gave.
+  // Asks for the answer after the one next() gave; only before stop_reading().
   void read_next() { StartRead(&incoming_); }
+  // Lets the call end. A hold taken at start keeps gRPC from calling OnDone
+  // (and freeing the stream) while the caller may still call read_next():
+  // without it, a stream whose last answer was read could end between
+  // next() and read_next(), which would then start a read on a freed
+  // stream. Call it once the caller reads no more, before finish(); more
+  // calls do nothing.
+  void stop_reading() {
+    if (held_) {
+      held_ = false;
+      RemoveHold();
+    }
+  }
 
   void OnReadDone(bool ok) override;
   void OnDone(const grpc::Status& status) override;
@@ -107,6 +119,7 @@ class InProcessStreamCall final
   grpc::ByteBuffer incoming_;
   bool message_ready_ = false;  // guarded by mutex_, as read_ended_
   bool read_ended_ = false;
+  bool held_ = true;  // the caller's side only
 };
 
 // `bytes` as a ByteBuffer without a copy (the buffer owns them).
