@@ -236,13 +236,12 @@ asio::awaitable<bool> HttpSession::serve_rpc(beast::flat_buffer& buffer, HeadPar
     response.prepare_payload();
     co_return co_await write(response, context_.options.request_timeout);
   }
-  const bool connect =
-      exchange.protocol == Protocol::kConnectUnary || exchange.protocol == Protocol::kConnectStream;
   if (exchange.method == nullptr) {
     // Connect: 404 for a procedure not served (its routing says so); gRPC-Web: UNIMPLEMENTED.
-    co_return co_await refuse(exchange, {grpc::StatusCode::UNIMPLEMENTED,
-                                         "no method " + std::string(target) +
-                                             " (POST /pathfinding.v1.Pathfinder/<Method>)"});
+    const grpc::Status unknown(
+        grpc::StatusCode::UNIMPLEMENTED,
+        "no method " + std::string(target) + " (POST /pathfinding.v1.Pathfinder/<Method>)");
+    co_return co_await refuse(exchange, unknown);
   }
   if ((exchange.protocol == Protocol::kConnectUnary && exchange.method->server_streaming) ||
       (exchange.protocol == Protocol::kConnectStream && !exchange.method->server_streaming)) {
@@ -265,54 +264,8 @@ asio::awaitable<bool> HttpSession::serve_rpc(beast::flat_buffer& buffer, HeadPar
     co_return co_await write(response, context_.options.request_timeout);
   }
 
-  // Protocol headers.
-  if (connect) {
-    if (const auto version = request["Connect-Protocol-Version"];
-        !version.empty() && version != "1") {
-      co_return co_await refuse(
-          exchange, {grpc::StatusCode::INVALID_ARGUMENT, "Connect-Protocol-Version must be 1"});
-    }
-  }
-  const std::string encoding =
-      lower(exchange.protocol == Protocol::kConnectUnary ? request[bhttp::field::content_encoding]
-            : exchange.protocol == Protocol::kConnectStream ? request["Connect-Content-Encoding"]
-                                                            : request["Grpc-Encoding"]);
-  if (!encoding.empty() && encoding != "identity") {
-    co_return co_await refuse(
-        exchange, {grpc::StatusCode::UNIMPLEMENTED,
-                   "content encoding '" + encoding + "' is not supported; supported: identity"});
-  }
-  if (connect) {
-    if (const auto timeout = request["Connect-Timeout-Ms"]; !timeout.empty()) {
-      const auto ms = parse_connect_timeout(std::string_view(timeout.data(), timeout.size()));
-      if (!ms) {
-        co_return co_await refuse(exchange, {grpc::StatusCode::INVALID_ARGUMENT,
-                                             "Connect-Timeout-Ms must be 1 to 10 digits"});
-      }
-      exchange.deadline = std::chrono::system_clock::now() + *ms;
-    }
-  } else if (const auto timeout = request["Grpc-Timeout"]; !timeout.empty()) {
-    const auto ns = parse_grpc_timeout(std::string_view(timeout.data(), timeout.size()));
-    if (!ns) {
-      co_return co_await refuse(exchange,
-                                {grpc::StatusCode::INVALID_ARGUMENT,
-                                 "grpc-timeout must be 1 to 8 digits and a unit (H M S m u n)"});
-    }
-    exchange.deadline = std::chrono::system_clock::now() +
-                        std::chrono::duration_cast<std::chrono::system_clock::duration>(*ns);
-  }
-  for (const auto& field : request) {
-    const std::string name =
-        lower(std::string_view(field.name_string().data(), field.name_string().size()));
-    if (!forwarded_header(name)) continue;
-    std::string value(field.value());
-    if (name.ends_with("-bin")) {
-      auto decoded = base64_decode(value);
-      if (!decoded) continue;
-      value = std::move(*decoded);
-    }
-    exchange.metadata.emplace_back(name, std::move(value));
-  }
+  const grpc::Status headers_ok = read_protocol_headers(request, exchange);
+  if (!headers_ok.ok()) co_return co_await refuse(exchange, headers_ok);
 
   // The body's limit: the method's, as over gRPC (uploads and patches the
   // message limit, other calls --max-query-kb), for the encoding sent.
@@ -333,7 +286,8 @@ asio::awaitable<bool> HttpSession::serve_rpc(beast::flat_buffer& buffer, HeadPar
             (exchange.method->large_request ? " (--max-message-mb)" : " (--max-query-kb)"));
   };
   if (const auto length = head.content_length(); length && *length > limit) {
-    co_return co_await refuse(exchange, over_limit(*length));
+    const grpc::Status refused = over_limit(*length);
+    co_return co_await refuse(exchange, refused);
   }
   if (lower(request[bhttp::field::expect]) == "100-continue") {
     static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
@@ -351,13 +305,18 @@ asio::awaitable<bool> HttpSession::serve_rpc(beast::flat_buffer& buffer, HeadPar
   co_await bhttp::async_read(stream_, buffer, parser,
                              asio::redirect_error(asio::use_awaitable, ec));
   stream_.expires_never();
-  if (ec == bhttp::error::body_limit) co_return co_await refuse(exchange, over_limit(limit + 1));
+  if (ec == bhttp::error::body_limit) {
+    const grpc::Status refused = over_limit(limit + 1);
+    co_return co_await refuse(exchange, refused);
+  }
   if (ec) co_return false;
   exchange.keep_alive = parser.get().keep_alive();
   std::string body = std::move(parser.get().body());
 
-  grpc::Status decoded = co_await transcode(
-      body.size(), [this, &exchange, &body] { return decode_request(exchange, body); });
+  // Lambdas and statuses are named before co_await: GCC 12 mishandles some
+  // temporaries that live across a suspension.
+  auto decode = [this, &exchange, &body] { return decode_request(exchange, body); };
+  const grpc::Status decoded = co_await transcode(body.size(), decode);
   if (!decoded.ok()) co_return co_await answer_error(exchange, decoded);
 
   const bool streamed = exchange.method->server_streaming;
@@ -365,23 +324,72 @@ asio::awaitable<bool> HttpSession::serve_rpc(beast::flat_buffer& buffer, HeadPar
   co_return co_await call_unary(exchange, std::move(body));
 }
 
+grpc::Status HttpSession::read_protocol_headers(const HeadParser::value_type& request,
+                                                Exchange& exchange) {
+  const bool connect =
+      exchange.protocol == Protocol::kConnectUnary || exchange.protocol == Protocol::kConnectStream;
+  if (connect) {
+    if (const auto version = request["Connect-Protocol-Version"];
+        !version.empty() && version != "1") {
+      return {grpc::StatusCode::INVALID_ARGUMENT, "Connect-Protocol-Version must be 1"};
+    }
+  }
+  const std::string encoding =
+      lower(exchange.protocol == Protocol::kConnectUnary ? request[bhttp::field::content_encoding]
+            : exchange.protocol == Protocol::kConnectStream ? request["Connect-Content-Encoding"]
+                                                            : request["Grpc-Encoding"]);
+  if (!encoding.empty() && encoding != "identity") {
+    return {grpc::StatusCode::UNIMPLEMENTED,
+            "content encoding '" + encoding + "' is not supported; supported: identity"};
+  }
+  if (connect) {
+    if (const auto timeout = request["Connect-Timeout-Ms"]; !timeout.empty()) {
+      const auto ms = parse_connect_timeout(timeout);
+      if (!ms) {
+        return {grpc::StatusCode::INVALID_ARGUMENT, "Connect-Timeout-Ms must be 1 to 10 digits"};
+      }
+      exchange.deadline = std::chrono::system_clock::now() + *ms;
+    }
+  } else if (const auto timeout = request["Grpc-Timeout"]; !timeout.empty()) {
+    const auto ns = parse_grpc_timeout(timeout);
+    if (!ns) {
+      return {grpc::StatusCode::INVALID_ARGUMENT,
+              "grpc-timeout must be 1 to 8 digits and a unit (H M S m u n)"};
+    }
+    exchange.deadline = std::chrono::system_clock::now() +
+                        std::chrono::duration_cast<std::chrono::system_clock::duration>(*ns);
+  }
+  for (const auto& field : request) {
+    const std::string name = lower(field.name_string());
+    if (!forwarded_header(name)) continue;
+    std::string value(field.value());
+    if (name.ends_with("-bin")) {
+      auto decoded = base64_decode(value);
+      if (!decoded) continue;
+      value = std::move(*decoded);
+    }
+    exchange.metadata.emplace_back(name, std::move(value));
+  }
+  return grpc::Status::OK;
+}
+
 template <typename Work>
-asio::awaitable<grpc::Status> HttpSession::transcode(std::size_t bytes, Work work) {
+asio::awaitable<grpc::Status> HttpSession::transcode(std::size_t bytes, Work& work) {
   if (bytes <= kInlineTranscodeBytes) co_return work();
   // The pool runs the work; the answer comes back on this connection's executor.
-  grpc::Status status =
+  auto initiation = [this, &work](auto handler) {
+    asio::post(context_.transcode_pool, [&work, handler = std::move(handler)]() mutable {
+      grpc::Status result = work();
+      auto executor = asio::get_associated_executor(handler);
+      asio::dispatch(executor,
+                     [handler = std::move(handler), result = std::move(result)]() mutable {
+                       std::move(handler)(std::move(result));
+                     });
+    });
+  };
+  const grpc::Status status =
       co_await asio::async_initiate<const asio::use_awaitable_t<>&, void(grpc::Status)>(
-          [this, &work](auto handler) {
-            asio::post(context_.transcode_pool, [&work, handler = std::move(handler)]() mutable {
-              grpc::Status result = work();
-              auto executor = asio::get_associated_executor(handler);
-              asio::dispatch(executor,
-                             [handler = std::move(handler), result = std::move(result)]() mutable {
-                               std::move(handler)(std::move(result));
-                             });
-            });
-          },
-          asio::use_awaitable);
+          initiation, asio::use_awaitable);
   co_return status;
 }
 
@@ -540,7 +548,7 @@ asio::awaitable<bool> HttpSession::call_unary(Exchange& exchange, std::string re
 
   std::string body;
   const std::size_t answer_bytes = call->answer().Length();
-  const grpc::Status encoded = co_await transcode(answer_bytes, [this, &exchange, &body, &call] {
+  auto encode = [this, &exchange, &body, &call] {
     body = string_of(call->answer());
     call->answer().Clear();
     // gRPC-Web text: the message and the trailers framed, then encoded as one.
@@ -552,7 +560,8 @@ asio::awaitable<bool> HttpSession::call_unary(Exchange& exchange, std::string re
       if (exchange.protocol == Protocol::kGrpcWebText) body = base64_encode(body);
     }
     return status;
-  });
+  };
+  const grpc::Status encoded = co_await transcode(answer_bytes, encode);
   call.reset();
   if (!encoded.ok()) co_return co_await answer_error(exchange, encoded);
   bhttp::response<bhttp::string_body> response{bhttp::status::ok, exchange.version};
@@ -570,12 +579,6 @@ asio::awaitable<bool> HttpSession::call_streaming(Exchange& exchange, std::strin
       stream_.get_executor(), context_.stub, exchange.method->path,
       byte_buffer_of(std::move(request)),
       [this, &exchange](grpc::ClientContext& context) { prepare_call(exchange, context); });
-  // However this coroutine ends (even destroyed while it waits), the call
-  // may then end too.
-  struct StopReading {
-    std::shared_ptr<InProcessStreamCall> call;
-    ~StopReading() { call->stop_reading(); }
-  } const reading{call};
   watch_disconnect(call);
 
   // The answer's head now; its body is chunked, one message a chunk, each
@@ -598,12 +601,12 @@ asio::awaitable<bool> HttpSession::call_streaming(Exchange& exchange, std::strin
     if (!message) break;
     std::string bytes;
     const std::size_t message_bytes = message->Length();
-    const grpc::Status encoded =
-        co_await transcode(message_bytes, [this, &exchange, &bytes, &message] {
-          bytes = string_of(*message);
-          message.reset();
-          return encode_message(exchange, bytes);
-        });
+    auto encode = [this, &exchange, &bytes, &message] {
+      bytes = string_of(*message);
+      message.reset();
+      return encode_message(exchange, bytes);
+    };
+    const grpc::Status encoded = co_await transcode(message_bytes, encode);
     if (!encoded.ok()) {
       call->cancel();
       break;

@@ -97,6 +97,9 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   template <typename Response>
   boost::asio::awaitable<bool> write(Response& response, std::chrono::milliseconds timeout);
 
+  // The Connect or gRPC-Web headers of `request` into `exchange` (deadline,
+  // metadata), or why they are refused.
+  grpc::Status read_protocol_headers(const HeadParser::value_type& request, Exchange& exchange);
   // The body as the request's bytes, or why not.
   grpc::Status decode_request(const Exchange& exchange, std::string& body);
   // One answer message as the exchange sends it (JSON or binary, framed).
@@ -104,9 +107,9 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   // A status as the bytes that end a stream or a gRPC-Web body.
   std::string end_frame(const Exchange& exchange, const grpc::Status& status);
   // Runs `work` (which returns a grpc::Status) here when `bytes` is small,
-  // else on the transcoding pool.
+  // else on the transcoding pool, and resumes here.
   template <typename Work>
-  boost::asio::awaitable<grpc::Status> transcode(std::size_t bytes, Work work);
+  boost::asio::awaitable<grpc::Status> transcode(std::size_t bytes, Work& work);
 
   void prepare_call(const Exchange& exchange, grpc::ClientContext& context) const;
   void watch_disconnect(std::shared_ptr<InProcessCall> call);

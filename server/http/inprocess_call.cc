@@ -33,7 +33,8 @@ asio::awaitable<void> InProcessCall::wait_until(Ready ready) {
 }
 
 asio::awaitable<grpc::Status> InProcessCall::finish() {
-  co_await wait_until([this] { return done_; });
+  const auto ended = [this] { return done_; };
+  co_await wait_until(ended);
   const std::lock_guard lock(mutex_);
   co_return status_;
 }
@@ -60,15 +61,17 @@ std::shared_ptr<InProcessStreamCall> InProcessStreamCall::start(
   call->self_ = call;
   call->request_ = std::move(request);
   stub.PrepareBidiStreamingCall(&call->context(), method, grpc::StubOptions(), call.get());
+  call->held_ = true;
+  call->AddHold();
   call->StartWriteLast(&call->request_, grpc::WriteOptions());
   call->StartRead(&call->incoming_);
-  call->AddHold();  // until stop_reading()
   call->StartCall();
   return call;
 }
 
 asio::awaitable<std::optional<grpc::ByteBuffer>> InProcessStreamCall::next() {
-  co_await wait_until([this] { return message_ready_ || read_ended_ || done_; });
+  const auto ready = [this] { return message_ready_ || read_ended_ || done_; };
+  co_await wait_until(ready);
   const std::lock_guard lock(mutex_);
   if (!message_ready_) co_return std::nullopt;
   message_ready_ = false;
@@ -85,6 +88,16 @@ void InProcessStreamCall::OnReadDone(bool ok) {
       read_ended_ = true;
     }
   });
+  if (!ok) stop_reading();
+}
+
+void InProcessStreamCall::stop_reading() {
+  {
+    const std::lock_guard lock(mutex_);
+    if (!held_) return;
+    held_ = false;
+  }
+  RemoveHold();  // outside the lock: OnDone may run right here
 }
 
 void InProcessStreamCall::OnDone(const grpc::Status& status) {

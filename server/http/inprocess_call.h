@@ -95,20 +95,13 @@ class InProcessStreamCall final
 
   // The next answer, or nullopt when the stream ended (then finish()).
   boost::asio::awaitable<std::optional<grpc::ByteBuffer>> next();
-  // Asks for the answer after the one next() gave; only before stop_reading().
+  // Asks for the answer after the one next() gave.
   void read_next() { StartRead(&incoming_); }
-  // Lets the call end. A hold taken at start keeps gRPC from calling OnDone
-  // (and freeing the stream) while the caller may still call read_next():
-  // without it, a stream whose last answer was read could end between
-  // next() and read_next(), which would then start a read on a freed
-  // stream. Call it once the caller reads no more, before finish(); more
-  // calls do nothing.
-  void stop_reading() {
-    if (held_) {
-      held_ = false;
-      RemoveHold();
-    }
-  }
+  // No read_next() will follow: lets the call end (idempotent). The call
+  // holds itself open meanwhile (gRPC's AddHold), since reads are started
+  // outside its reactions: without the hold gRPC could end the call, and
+  // free its stream, between two reads.
+  void stop_reading();
 
   void OnReadDone(bool ok) override;
   void OnDone(const grpc::Status& status) override;
@@ -117,9 +110,9 @@ class InProcessStreamCall final
   std::shared_ptr<InProcessStreamCall> self_;  // until OnDone
   grpc::ByteBuffer request_;
   grpc::ByteBuffer incoming_;
-  bool message_ready_ = false;  // guarded by mutex_, as read_ended_
+  bool message_ready_ = false;  // guarded by mutex_, as read_ended_ and held_
   bool read_ended_ = false;
-  bool held_ = true;  // the caller's side only
+  bool held_ = false;
 };
 
 // `bytes` as a ByteBuffer without a copy (the buffer owns them).

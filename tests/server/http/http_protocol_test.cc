@@ -43,8 +43,11 @@ TEST(Envelope, FramesAndSplitsMessages) {
 TEST(Envelope, LengthIsBigEndianAndTornBodiesAreRefused) {
   EXPECT_EQ(envelope_header(kGrpcWebTrailers, 0x01020304), std::string("\x80\x01\x02\x03\x04", 5));
   std::string_view rest;
-  EXPECT_FALSE(next_envelope(std::string("\x00\x00\x00", 3), rest));            // short header
-  EXPECT_FALSE(next_envelope(std::string("\x00\x00\x00\x00\x05" "ab", 7), rest));  // short message
+  EXPECT_FALSE(next_envelope(std::string("\x00\x00\x00", 3), rest));  // short header
+  EXPECT_FALSE(next_envelope(std::string("\x00\x00\x00\x00\x05"
+                                         "ab",
+                                         7),
+                             rest));  // short message
   const auto empty = next_envelope(std::string("\x00\x00\x00\x00\x00", 5), rest);
   ASSERT_TRUE(empty);
   EXPECT_TRUE(empty->message.empty());
