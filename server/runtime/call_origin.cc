@@ -34,22 +34,34 @@ std::string_view metadata_value(const grpc::ServerContextBase& ctx, std::string_
   return {found->second.data(), found->second.size()};
 }
 
+// True when the call carries this process's secret: the gateway made it.
+bool from_gateway(const grpc::ServerContextBase& ctx) {
+  const std::string_view secret = metadata_value(ctx, kOriginSecretKey);
+  if (secret.empty()) return false;
+  const std::string& expected = origin_secret();
+  return secret.size() == expected.size() &&
+         CRYPTO_memcmp(secret.data(), expected.data(), expected.size()) == 0;
+}
+
+Transport gateway_transport(const grpc::ServerContextBase& ctx) {
+  const std::string_view transport = metadata_value(ctx, kOriginTransportKey);
+  return transport == "grpc-web"  ? Transport::kGrpcWeb
+         : transport == "connect" ? Transport::kConnect
+                                  : Transport::kGrpc;
+}
+
 }  // namespace
 
 CallOrigin call_origin(const grpc::ServerContextBase& ctx) {
-  const std::string_view secret = metadata_value(ctx, kOriginSecretKey);
-  if (!secret.empty()) {
-    const std::string& expected = origin_secret();
-    if (secret.size() == expected.size() &&
-        CRYPTO_memcmp(secret.data(), expected.data(), expected.size()) == 0) {
-      const std::string_view transport = metadata_value(ctx, kOriginTransportKey);
-      return {.peer = std::string(metadata_value(ctx, kOriginPeerKey)),
-              .transport = transport == "grpc-web"  ? Transport::kGrpcWeb
-                           : transport == "connect" ? Transport::kConnect
-                                                    : Transport::kGrpc};
-    }
+  if (from_gateway(ctx)) {
+    return {.peer = std::string(metadata_value(ctx, kOriginPeerKey)),
+            .transport = gateway_transport(ctx)};
   }
   return {.peer = ctx.peer(), .transport = Transport::kGrpc};
+}
+
+Transport call_transport(const grpc::ServerContextBase& ctx) {
+  return from_gateway(ctx) ? gateway_transport(ctx) : Transport::kGrpc;
 }
 
 void attach_call_origin(grpc::ClientContext& ctx, std::string_view peer, Transport transport) {

@@ -27,6 +27,10 @@ struct CallOrigin {
 // secret, else ctx.peer() over gRPC.
 [[nodiscard]] CallOrigin call_origin(const grpc::ServerContextBase& ctx);
 
+// The call's transport alone (no copy of the peer's address): what the
+// metrics need of every call.
+[[nodiscard]] Transport call_transport(const grpc::ServerContextBase& ctx);
+
 // Attaches `peer` and `transport` (with the secret) to an in-process call
 // the gateway makes.
 void attach_call_origin(grpc::ClientContext& ctx, std::string_view peer, Transport transport);

@@ -65,8 +65,8 @@ std::optional<int> parse_config(int argc, char** argv, ServerConfig& config) {
   app.add_option("--log-format", config.log_format,
                  "text: '[time] [logger] [level] message key=value...'; json: one object per "
                  "line with \"time\" (UTC), \"level\", \"logger\", \"message\" and the line's "
-                 "fields as keys of their own (rpc, code, mask, latency_ms, peer; audit lines: "
-                 "mask, revision, width, height, sha256, peer, token). Both escape control "
+                 "fields as keys of their own (rpc, code, mask, latency_ms, peer, transport; audit "
+                 "lines: mask, revision, width, height, sha256, peer, transport, token). Both escape control "
                  "characters in the message and the fields (\\n, \\u001b, ...): one record, "
                  "one line")
       ->type_name("FORMAT")

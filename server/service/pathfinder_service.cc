@@ -148,9 +148,14 @@ void PathfinderService::log_and_count(const char* rpc_name, std::string_view mas
   const bool logged = spdlog::should_log(level);
   const auto latency = logged || metrics_ != nullptr ? Metrics::Clock::now() - started
                                                      : Metrics::Clock::duration{};
-  // Over HTTP the gateway's call names its client (runtime/call_origin.h).
-  const CallOrigin origin =
-      logged || metrics_ != nullptr ? call_origin(ctx) : CallOrigin{};
+  // Over HTTP the gateway's call names its client (runtime/call_origin.h);
+  // the peer's address is only copied for a line that is logged.
+  CallOrigin origin;
+  if (logged) {
+    origin = call_origin(ctx);
+  } else if (metrics_ != nullptr) {
+    origin.transport = call_transport(ctx);
+  }
   if (metrics_ != nullptr) metrics_->record_call(rpc_name, code, latency, origin.transport);
   if (logged) {
     const std::string rpc(rpc_name);

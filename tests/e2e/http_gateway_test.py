@@ -455,6 +455,13 @@ class ServiceOverHttpTest(GatewayTestCase):
         self.assertTrue(cancelled, "the server did not see the call cancelled")
         self.assertRegex(cancelled[0], r'transport="?connect')
 
+    def test_oversized_headers_are_refused(self):
+        with socket.create_connection(("127.0.0.1", self.port), timeout=10) as s:
+            s.sendall(b"POST " + SERVICE.encode() + b"ListMasks HTTP/1.1\r\nHost: x\r\n"
+                      b"X-Padding: " + b"a" * (32 * 1024) + b"\r\n\r\n")
+            answer = s.recv(65536)
+        self.assertTrue(answer.startswith(b"HTTP/1.1 431"), answer[:100])
+
     def test_http_methods_and_static_files(self):
         status, _, _ = http_request(self.port, "GET", "/no-such-file.js")
         self.assertEqual(status, 404)
