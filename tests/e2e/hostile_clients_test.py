@@ -801,12 +801,8 @@ def main():
     parser.add_argument("--sanitized", action="store_true",
                         help="the server is built with sanitizers: do not assert memory or latency")
     ARGS, rest = parser.parse_known_args()
-    stubs = tempfile.mkdtemp(prefix="pathfinder-stubs-")
-    try:
-        pb, pb_grpc = pathfinder_testing.generate_stubs(ARGS.protoc, ARGS.proto_dir, stubs)
+    with pathfinder_testing.temporary_stubs(ARGS.protoc, ARGS.proto_dir) as (pb, pb_grpc):
         program = unittest.main(argv=[sys.argv[0]] + rest, verbosity=2, exit=False)
-    finally:
-        shutil.rmtree(stubs, ignore_errors=True)
     sys.exit(0 if program.result.wasSuccessful() else 1)
 
 

@@ -709,12 +709,8 @@ def main():
     ARGS, rest = parser.parse_known_args()
     from google.protobuf import json_format as json_format_module
     json_format = json_format_module
-    stubs = tempfile.mkdtemp(prefix="pathfinder-stubs-")
-    try:
-        pb, pb_grpc = pathfinder_testing.generate_stubs(ARGS.protoc, ARGS.proto_dir, stubs)
+    with pathfinder_testing.temporary_stubs(ARGS.protoc, ARGS.proto_dir) as (pb, pb_grpc):
         program = unittest.main(argv=[sys.argv[0]] + rest, verbosity=2, exit=False)
-    finally:
-        shutil.rmtree(stubs, ignore_errors=True)
     sys.exit(0 if program.result.wasSuccessful() else 1)
 
 

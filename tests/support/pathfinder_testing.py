@@ -4,12 +4,14 @@ the stubs, raw calls and clients that never read their answers.
     from pathfinder_testing import Server, generate_stubs
 """
 
+import contextlib
 import os
 import shutil
 import socket
 import struct
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -114,6 +116,16 @@ def generate_stubs(protoc, proto_dir, out_dir):
     sys.path.insert(0, out_dir)
     from pathfinding.v1 import pathfinding_pb2, pathfinding_pb2_grpc  # noqa: E402
     return pathfinding_pb2, pathfinding_pb2_grpc
+
+
+@contextlib.contextmanager
+def temporary_stubs(protoc, proto_dir):
+    """generate_stubs into a temporary folder, removed on leaving: yields the two modules."""
+    out_dir = tempfile.mkdtemp(prefix="pathfinder-stubs-")
+    try:
+        yield generate_stubs(protoc, proto_dir, out_dir)
+    finally:
+        shutil.rmtree(out_dir, ignore_errors=True)
 
 
 def raw_call(channel, rpc, payload, timeout=60):
