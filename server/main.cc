@@ -93,6 +93,8 @@ int run(const ServerConfig& config, const sigset_t& stop_signals) {
        .max_batch_starts = config.max_batch_starts,
        .max_line_pairs = config.max_line_pairs,
        .max_nearest_points = config.max_nearest_points,
+       .max_obstacles = config.max_obstacles,
+       .max_goals = config.max_goals,
        .max_message_bytes = static_cast<std::size_t>(config.max_message_mb) * 1024 * 1024,
        .max_query_bytes = static_cast<std::size_t>(config.max_query_kb) * 1024,
        .pending_answer_bytes = static_cast<std::size_t>(config.pending_answers_mb) * 1024 * 1024,

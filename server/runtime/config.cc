@@ -159,6 +159,19 @@ std::optional<int> parse_config(int argc, char** argv, ServerConfig& config) {
       ->type_name("N")
       ->check(CLI::Range(1, 1 << 30))
       ->capture_default_str();
+  app.add_option("--max-obstacles", config.max_obstacles,
+                 "Most temporary obstacles (rectangles, circles, pixel lists) one FindPath, "
+                 "BatchFindPaths, Reachable, LineOfSight or GetRange request may carry (more is "
+                 "RESOURCE_EXHAUSTED)")
+      ->type_name("N")
+      ->check(CLI::Range(1, 1 << 20))
+      ->capture_default_str();
+  app.add_option("--max-goals", config.max_goals,
+                 "Most goals one FindPath, BatchFindPaths or GetField request may carry (more is "
+                 "RESOURCE_EXHAUSTED)")
+      ->type_name("N")
+      ->check(CLI::Range(1, 1 << 20))
+      ->capture_default_str();
   app.add_option("--max-line-pairs", config.max_line_pairs,
                  "Most pairs one LineOfSight request may carry (more is RESOURCE_EXHAUSTED)")
       ->type_name("N")

@@ -19,6 +19,10 @@ inline constexpr int kDefaultMaxBatchStarts = 10000;
 // max_nearest_points (--max-nearest-points).
 inline constexpr int kDefaultMaxLinePairs = 100000;
 inline constexpr int kDefaultMaxNearestPoints = 100000;
+// Defaults of ServiceLimits::max_obstacles (--max-obstacles: shapes per
+// request) and max_goals (--max-goals: goals per request).
+inline constexpr int kDefaultMaxObstacles = 256;
+inline constexpr int kDefaultMaxGoals = 1024;
 
 // What pathfinder-server was asked to do: one field per flag, defaults as
 // --help shows them.
@@ -50,6 +54,8 @@ struct ServerConfig {
   int max_batch_starts = kDefaultMaxBatchStarts;
   int max_line_pairs = kDefaultMaxLinePairs;
   int max_nearest_points = kDefaultMaxNearestPoints;
+  int max_obstacles = kDefaultMaxObstacles;
+  int max_goals = kDefaultMaxGoals;
   std::vector<std::string> seed_masks;  // NAME=FILE
   std::string port_file;
   std::string http_listen;  // empty: no HTTP endpoint (Connect, gRPC-Web, the viewer)

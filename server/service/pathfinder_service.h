@@ -44,6 +44,10 @@ struct ServiceLimits {
   // request, may carry (more: RESOURCE_EXHAUSTED).
   int max_line_pairs = kDefaultMaxLinePairs;
   int max_nearest_points = kDefaultMaxNearestPoints;
+  // Most temporary obstacles (shapes) and goals one request may carry (more:
+  // RESOURCE_EXHAUSTED).
+  int max_obstacles = kDefaultMaxObstacles;
+  int max_goals = kDefaultMaxGoals;
   // NearestWalkable's distance transforms, which snapping shares, kept (LRU;
   // 0 disables caching: every snapped call then builds its own).
   std::size_t nearest_entries = 64;

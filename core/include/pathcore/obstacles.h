@@ -1,0 +1,91 @@
+#pragma once
+
+// Temporary obstacles: shapes one request treats as blocked (other units, a
+// closed door, a building being placed), without a new mask revision.
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <variant>
+#include <vector>
+
+#include "pathcore/mask.h"
+
+namespace pathcore {
+
+// Pixels x .. x+width-1, y .. y+height-1; may reach past the mask's edge.
+struct RectObstacle {
+  std::int64_t x = 0;
+  std::int64_t y = 0;
+  std::int64_t width = 0;   // >= 1
+  std::int64_t height = 0;  // >= 1
+};
+
+// Every pixel whose centre (x + 0.5, y + 0.5) is at most radius from the
+// centre; may reach past the mask's edge.
+struct CircleObstacle {
+  double centre_x = 0;
+  double centre_y = 0;
+  double radius = 0;  // finite, > 0
+};
+
+// Single pixels, each inside the mask.
+struct PixelsObstacle {
+  std::vector<Point> pixels;
+};
+
+using Obstacle = std::variant<RectObstacle, CircleObstacle, PixelsObstacle>;
+
+// The pixels a request's obstacles block, clipped to the mask: a bitmap
+// over their bounding box, so building it costs the pixels the shapes
+// cover (at most the mask's) and asking costs O(1).
+class ObstacleSet {
+ public:
+  // Blocks nothing.
+  ObstacleSet() = default;
+  // Throws InvalidArgument, the message starting "obstacles[i]", for a
+  // rectangle without area, a circle with a centre or radius that is not
+  // finite or a radius <= 0, or a listed pixel outside the mask.
+  ObstacleSet(std::uint32_t mask_width, std::uint32_t mask_height,
+              std::span<const Obstacle> obstacles);
+
+  [[nodiscard]] bool empty() const { return blocked_count_ == 0; }
+  // Distinct pixels blocked (inside the mask).
+  [[nodiscard]] std::size_t pixel_count() const { return blocked_count_; }
+  // True when p is inside the mask and under an obstacle.
+  [[nodiscard]] bool blocks(Point p) const {
+    if (p.x < min_x_ || p.y < min_y_ || p.x >= end_x_ || p.y >= end_y_) return false;
+    const std::size_t bit = static_cast<std::size_t>(p.y - min_y_) * box_width() +
+                            static_cast<std::size_t>(p.x - min_x_);
+    return ((bits_[bit / 64] >> (bit % 64)) & 1U) != 0;
+  }
+  // Calls visit(Point) for every blocked pixel, in row-major order.
+  template <typename Visit>
+  void for_each(Visit&& visit) const {
+    for (std::int32_t y = min_y_; y < end_y_; ++y) {
+      for (std::int32_t x = min_x_; x < end_x_; ++x) {
+        if (blocks({x, y})) visit(Point{x, y});
+      }
+    }
+  }
+  // Bytes held.
+  [[nodiscard]] std::size_t memory_bytes() const { return bits_.capacity() * 8; }
+
+ private:
+  [[nodiscard]] std::size_t box_width() const { return static_cast<std::size_t>(end_x_ - min_x_); }
+
+  std::int32_t min_x_ = 0;  // bounding box of the blocked pixels: [min, end)
+  std::int32_t min_y_ = 0;
+  std::int32_t end_x_ = 0;
+  std::int32_t end_y_ = 0;
+  std::vector<std::uint64_t> bits_;
+  std::size_t blocked_count_ = 0;
+};
+
+// A copy of mask with every pixel of obstacles set to area 0, blocked for
+// every request: the mask a request with those obstacles is answered on
+// (its clearance, snapping and fills all see them). O(mask pixels).
+// obstacles must have been built for this mask's size.
+[[nodiscard]] Mask with_obstacles(const Mask& mask, const ObstacleSet& obstacles);
+
+}  // namespace pathcore
