@@ -8,6 +8,7 @@
 #include <limits>
 #include <memory>
 #include <numbers>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -127,6 +128,21 @@ class DistanceField {
   [[nodiscard]] Point goal() const { return goal_; }
   [[nodiscard]] const FieldOptions& options() const { return options_; }
 
+  // A field to several goals (FieldBuilder over a list of goals) holds the
+  // cost to the nearest of them and, per pixel, which: goal_index(p) is the
+  // lowest index among the goals p reaches at its cost. goal() is goals[0].
+  // A one-goal field has goal_count() 1 and goal_index 0 everywhere.
+  [[nodiscard]] bool several_goals() const { return !goals_.empty(); }
+  [[nodiscard]] std::size_t goal_count() const { return goals_.empty() ? 1 : goals_.size(); }
+  // Goal `index` (< goal_count()).
+  [[nodiscard]] Point goal(std::size_t index) const {
+    return goals_.empty() ? goal_ : goals_[index];
+  }
+  // p must be reachable.
+  [[nodiscard]] std::uint32_t goal_index(Point p) const {
+    return goals_.empty() ? 0U : labels_[slot(p)];
+  }
+
   [[nodiscard]] bool contains(Point p) const {
     return p.x >= 0 && p.y >= 0 && static_cast<std::uint32_t>(p.x) < width_ &&
            static_cast<std::uint32_t>(p.y) < height_;
@@ -167,7 +183,10 @@ class DistanceField {
                                             : element_bytes_;
   }
   // Bytes held, for cache accounting.
-  [[nodiscard]] std::size_t memory_bytes() const { return sizeof(*this) + storage_bytes(); }
+  [[nodiscard]] std::size_t memory_bytes() const {
+    return sizeof(*this) + storage_bytes() + labels_.capacity() * sizeof(std::uint16_t) +
+           goals_.capacity() * sizeof(Point);
+  }
   // Bytes of the distance storage alone (what release_storage hands over).
   [[nodiscard]] std::size_t storage_bytes() const {
     return words16_.capacity() * 2 + words32_.capacity() * 4 + words64_.capacity() * 8;
@@ -179,6 +198,8 @@ class DistanceField {
     words16_.clear();
     words32_.clear();
     words64_.clear();
+    DistanceBuffer<std::uint16_t>().swap(labels_);
+    std::vector<Point>().swap(goals_);
     width_ = 0;
     height_ = 0;
     return storage;
@@ -248,6 +269,10 @@ class DistanceField {
   DistanceBuffer<std::uint16_t> words16_;
   DistanceBuffer<std::uint32_t> words32_;
   DistanceBuffer<std::uint64_t> words64_;
+  // Several goals only (else empty): the goals, and per stored element (the
+  // distances' layout) the goal_index of a reachable pixel.
+  std::vector<Point> goals_;
+  DistanceBuffer<std::uint16_t> labels_;
 };
 
 // Builds a DistanceField in steps, so a caller can trace a path as soon as the
@@ -273,6 +298,18 @@ class FieldBuilder {
   // The same, building the field in `recycled` where it fits (see FieldStorage).
   FieldBuilder(const Mask& mask, Point goal, const FieldOptions& options,
                FieldStorage recycled);
+  // A field to the nearest of several goals (see DistanceField::goal_index):
+  // one Dijkstra fill with every walkable goal a source at cost 0, each
+  // pixel carrying the lowest goal index among its cheapest steps' (the
+  // lowest index among the goals it reaches at its cost). Any connectivity,
+  // costs and corner rule; the costs are the ones a one-goal field has toward
+  // the nearest goal. Kept in 8 bytes per pixel plus 2 for the index, with
+  // the one-pixel border. One goal: exactly the one-goal builder. Throws
+  // InvalidArgument for no goals or more than kMaxFieldGoals (the message
+  // names "goals"), or a goal outside the mask ("goals[i]"). A field of
+  // several goals fills to the end on its first run_until_settled.
+  FieldBuilder(const Mask& mask, std::span<const Point> goals, const FieldOptions& options,
+               FieldStorage recycled = {});
   ~FieldBuilder();
   FieldBuilder(FieldBuilder&&) noexcept;
   FieldBuilder& operator=(FieldBuilder&&) noexcept;
@@ -310,6 +347,9 @@ class FieldBuilder {
   std::unique_ptr<State> state_;
 };
 
+// The most goals one field takes (its per-pixel goal index is 16 bits).
+inline constexpr std::size_t kMaxFieldGoals = 65535;
+
 // Flood fills from goal over the walkable pixels (FieldBuilder, run to the
 // end). A goal that is not walkable gives a field where nothing is reachable.
 // Area 0 is never walkable: bit 0 of options.enabled is ignored, and cleared in
@@ -317,6 +357,10 @@ class FieldBuilder {
 // are read as 1. Throws InvalidArgument for a goal outside the mask (the
 // message names "goal"), or a mask of 2^32 pixels or more.
 [[nodiscard]] DistanceField compute_distance_field(const Mask& mask, Point goal,
+                                                   const FieldOptions& options);
+
+// The field to the nearest of goals (FieldBuilder over goals, run to the end).
+[[nodiscard]] DistanceField compute_distance_field(const Mask& mask, std::span<const Point> goals,
                                                    const FieldOptions& options);
 
 }  // namespace pathcore

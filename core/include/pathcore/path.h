@@ -116,6 +116,9 @@ struct PathResult {
   // it without a fill (see beeline_answer).
   std::optional<double> grid_cost;
   Point goal;         // where the path ends (the snapped goal when snapping)
+  // On a field to several goals: the index of the goal the path leads to
+  // (the lowest among the cheapest; see DistanceField::goal_index), else 0.
+  std::uint32_t goal_index = 0;
   // Set by explain_result (find_path does): why, and how far the ends moved.
   PathReason reason = PathReason::kNoRoute;
   bool start_snapped = false;
@@ -219,7 +222,8 @@ class TraceMemo {
 };
 
 // Traces and smooths a path from start on a field computed for options.field
-// (no snapping here). found = false when start cannot reach the field's goal
+// (no snapping here). On a field to several goals, the path leads to
+// goal(goal_index(start)), goal and goal_index say so. found = false when start cannot reach the field's goal
 // (or is not walkable). kNone: the pixel-by-pixel grid path; kSimplify:
 // simplify(trace_for_smoothing), normally the trace with diagonal shortcuts;
 // kBeautify: beautify of that. cost: the returned path's (polyline_cost),

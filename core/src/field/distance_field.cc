@@ -136,6 +136,20 @@ FieldBuilder::FieldBuilder(const Mask& mask, Point goal, const FieldOptions& opt
   }
 }
 
+FieldBuilder::FieldBuilder(const Mask& mask, std::span<const Point> goals,
+                           const FieldOptions& options, FieldStorage recycled) {
+  if (goals.empty()) throw InvalidArgument("goals: at least one goal is needed");
+  if (goals.size() > kMaxFieldGoals) {
+    throw InvalidArgument("goals: more than " + std::to_string(kMaxFieldGoals) + " goals");
+  }
+  for (std::size_t i = 0; i < goals.size(); ++i) {
+    const std::string name = "goals[" + std::to_string(i) + "]";
+    require_inside(mask, goals[i], name.c_str());
+  }
+  *this = FieldBuilder(mask, goals[0], options, std::move(recycled));
+  if (goals.size() > 1) state_->start_several(goals);
+}
+
 FieldBuilder::~FieldBuilder() = default;
 FieldBuilder::FieldBuilder(FieldBuilder&&) noexcept = default;
 FieldBuilder& FieldBuilder::operator=(FieldBuilder&&) noexcept = default;
@@ -147,6 +161,10 @@ bool FieldBuilder::run_until_settled(Point p) {
     return false;
   }
   if (s.done) {
+    return s.field.reachable(p);
+  }
+  if (s.several) {
+    finish();
     return s.field.reachable(p);
   }
   const std::size_t stop =
@@ -183,7 +201,12 @@ bool FieldBuilder::run_until_settled(Point p) {
 void FieldBuilder::finish() {
   State& s = *state_;
   if (s.done) return;
-  if (s.method == Method::kBuckets32 || s.method == Method::kBuckets64) {
+  if (s.several) {
+    // The padded 8-byte grid is kept as it is: the labels share its layout.
+    s.run_several_to_end();
+    std::vector<std::uint8_t>().swap(s.step_cost);
+    std::vector<IndexList>().swap(s.ring);
+  } else if (s.method == Method::kBuckets32 || s.method == Method::kBuckets64) {
     s.try_sweeps(std::nullopt);
     s.run_buckets_until(0);
     s.compact_buckets();
@@ -250,6 +273,13 @@ DistanceField::DistanceField(std::uint32_t width, std::uint32_t height, Point go
 
 DistanceField compute_distance_field(const Mask& mask, Point goal, const FieldOptions& options) {
   FieldBuilder builder(mask, goal, options);
+  builder.finish();
+  return builder.take();
+}
+
+DistanceField compute_distance_field(const Mask& mask, std::span<const Point> goals,
+                                     const FieldOptions& options) {
+  FieldBuilder builder(mask, goals, options);
   builder.finish();
   return builder.take();
 }

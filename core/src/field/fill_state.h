@@ -15,6 +15,7 @@
 #include <functional>
 #include <numbers>
 #include <optional>
+#include <span>
 #include <type_traits>
 #include <vector>
 
@@ -416,6 +417,12 @@ struct FieldBuilder::State {
   RunResult run_octile(std::size_t stop);
   void octile_widen();
   void octile_to_generic();
+  // the fill toward several goals (multi_source_fill.cc),
+  bool several = false;
+  void start_several(std::span<const Point> goals);
+  template <bool kEight, bool kCutting, bool kUnit>
+  RunResult run_several();
+  void run_several_to_end();
   // the choice between them (distance_field.cc).
   template <typename Word, bool kStop>
   RunResult run_buckets_dispatch(std::size_t stop);

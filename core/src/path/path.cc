@@ -217,6 +217,8 @@ PathResult path_from_field(const Mask& mask, const DistanceField& field, Point s
     return result;
   }
   result.found = true;
+  result.goal_index = field.goal_index(start);
+  result.goal = field.goal(result.goal_index);
   switch (options.smoothing) {
     case Smoothing::kNone:
       result.points = trace(mask, field, start, false);

@@ -127,6 +127,23 @@ class ExactCosts {
   const AreaCosts& area_costs_;
 };
 
+// ExactCosts on a field to several goals, keeping to the pixels whose goal
+// index is the start's: every such pixel has a cheapest step to another
+// (its index is the lowest of its cheapest steps'), so the trace ends at the
+// goal the start's cost leads to, goals[index].
+class LabelledCosts : public ExactCosts {
+ public:
+  LabelledCosts(const Mask& mask, const DistanceField& field, std::uint32_t label)
+      : ExactCosts(mask, field), field_(field), label_(label) {}
+  [[nodiscard]] bool reachable(Point p) const {
+    return field_.reachable(p) && field_.goal_index(p) == label_;
+  }
+
+ private:
+  const DistanceField& field_;
+  std::uint32_t label_;
+};
+
 template <typename Word>
 class StoredUnitCosts {
  public:
@@ -245,7 +262,7 @@ Path trace_four(const Mask& mask, const DistanceField& field, const Costs& costs
                 bool diagonal_shortcuts, bool corners_only, TraceMemo::State* memo) {
   using Cost = typename Costs::Cost;
   const AreaSet enabled = field.options().enabled;
-  const Point goal = field.goal();
+  const Point goal = field.goal(field.goal_index(start));
   Point at = start;
   Cost here = costs.cost(at);
   TracedPoints points(start, corners_only);
@@ -391,7 +408,12 @@ Path trace_points(const Mask& mask, const DistanceField& field, Point start,
     return {};
   }
   const FieldOptions& options = field.options();
+  const std::uint32_t label = field.goal_index(start);
   if (options.connectivity == Connectivity::kFour) {
+    if (field.several_goals()) {
+      return trace_four(mask, field, LabelledCosts(mask, field, label), start,
+                        diagonal_shortcuts, corners_only, nullptr);
+    }
     if (options.area_costs == unit_area_costs()) {
       if (!corners_only) {
         memo = nullptr;
@@ -414,15 +436,15 @@ Path trace_points(const Mask& mask, const DistanceField& field, Point start,
   const bool cutting = options.allow_corner_cutting;
   // True when the step to n (diagonal or not) leads exactly downhill from `here`.
   const auto downhill = [&](GridCost here, Point n, bool diagonal) {
-    if (!field.reachable(n)) {
-      return false;
+    if (!field.reachable(n) || field.goal_index(n) != label) {
+      return false;  // with several goals: only toward the start's
     }
     GridCost via = field.exact(n);
     const std::uint32_t step = costs[mask.area(n)];
     (diagonal ? via.diagonal : via.straight) += step;
     return via == here;
   };
-  const Point goal = field.goal();
+  const Point goal = field.goal(label);
   TracedPoints points(start, corners_only);
   Point at = start;
   GridCost here = field.exact(start);
