@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli_format.h"
+#include "cli_goals.h"
 #include "cli_options.h"
 
 namespace pathfinder::cli {
@@ -21,8 +22,9 @@ namespace {
 
 struct BatchArgs {
   std::string mask;
-  std::int32_t gx = 0, gy = 0;
-  std::vector<std::string> starts;  // "X,Y"
+  // GX GY then the starts as "X,Y"; with --goals only the starts.
+  std::vector<std::string> positionals;
+  std::vector<std::string> goals;  // --goals X,Y ...
   std::string starts_file;          // one "X,Y" a line; "-" = stdin
   PathArgs path;
   std::uint64_t expected_revision = 0;
@@ -67,8 +69,23 @@ void read_starts(std::istream& in, const std::string& name, pb::BatchFindPathsRe
 int run_batch(pathfinder::Client& client, const BatchArgs& args, bool json) {
   pb::BatchFindPathsRequest request;
   request.set_mask(args.mask);
-  *request.mutable_goal() = pathfinder::make_point(args.gx, args.gy);
-  for (const std::string& start : args.starts) *request.add_starts() = parse_start(start, "START");
+  std::size_t first_start = 0;
+  if (args.goals.empty()) {
+    std::int32_t gx = 0;
+    std::int32_t gy = 0;
+    if (args.positionals.size() < 2 || !parse_int(args.positionals[0], gx) ||
+        !parse_int(args.positionals[1], gy)) {
+      throw UsageError("batch: expected the goal as GX GY (two integers) before the starts, or "
+                       "--goals X,Y ...");
+    }
+    *request.mutable_goal() = pathfinder::make_point(gx, gy);
+    first_start = 2;
+  } else {
+    for (const pb::Point& goal : parse_goals(args.goals)) *request.add_goals() = goal;
+  }
+  for (std::size_t i = first_start; i < args.positionals.size(); ++i) {
+    *request.add_starts() = parse_start(args.positionals[i], "START");
+  }
   if (args.starts_file == "-") {
     read_starts(std::cin, "stdin", request);
   } else if (!args.starts_file.empty()) {
@@ -96,7 +113,8 @@ int run_batch(pathfinder::Client& client, const BatchArgs& args, bool json) {
     std::string text;
     pb::FindPathRequest single = options;  // each start's FindPath, for the wording
     single.set_mask(request.mask());
-    *single.mutable_goal() = request.goal();
+    if (request.has_goal()) *single.mutable_goal() = request.goal();
+    *single.mutable_goals() = request.goals();
     for (int i = 0; i < response.paths_size() && i < request.starts_size(); ++i) {
       *single.mutable_start() = request.starts(i);
       if (i > 0) text += "\n";
@@ -121,11 +139,15 @@ int run_batch(pathfinder::Client& client, const BatchArgs& args, bool json) {
 
 Command add_batch_command(CLI::App& app) {
   auto [batch, args, command] =
-      add_command(app, "batch", "Find the paths on MASK from many starts to (GX,GY)", run_batch);
+      add_command(app, "batch",
+                  "Find the paths on MASK from many starts to (GX,GY), or each to the nearest "
+                  "of --goals",
+                  run_batch);
   batch->add_option("MASK", args->mask, "Mask name")->required();
-  batch->add_option("GX", args->gx, "Goal column")->required();
-  batch->add_option("GY", args->gy, "Goal row")->required();
-  batch->add_option("START", args->starts, "Starts as X,Y (e.g. 3,4 10,2)");
+  batch->add_option("GX GY START", args->positionals,
+                    "The goal's column and row (not with --goals), then the starts as X,Y (e.g. "
+                    "3,4 10,2)");
+  add_goals_option(*batch, args->goals, "GX GY (each start goes to its nearest)");
   batch
       ->add_option("--starts-file", args->starts_file,
                    "Also the starts of FILE, one X,Y a line (blank lines skipped); - reads stdin")

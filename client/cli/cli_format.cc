@@ -1,5 +1,7 @@
 #include "cli_format.h"
 
+#include "cli_goals.h"
+
 #include <google/protobuf/util/json_util.h>
 
 #include <cmath>
@@ -241,13 +243,19 @@ std::string find_path_reason_text(const pb::FindPathRequest& request,
     case pb::PATH_REASON_START_NOT_WALKABLE:
       return "the start " + point_text(request.start()) + " is not walkable";
     case pb::PATH_REASON_GOAL_NOT_WALKABLE:
+      if (request.goals_size() > 0) return "no goal is walkable";
       return "the goal " + point_text(request.goal()) + " is not walkable";
     case pb::PATH_REASON_NO_ROUTE:
+      if (request.goals_size() > 0) return "no route to any goal";
       return "no route between them";
     case pb::PATH_REASON_START_LACKS_CLEARANCE:
       return "the start " + point_text(request.start()) + " lacks clearance " +
              number_text(request.clearance()) + " (too close to something blocked)";
     case pb::PATH_REASON_GOAL_LACKS_CLEARANCE:
+      if (request.goals_size() > 0) {
+        return "no goal is usable with clearance " + number_text(request.clearance()) +
+               " (each too close to something blocked)";
+      }
       return "the goal " + point_text(request.goal()) + " lacks clearance " +
              number_text(request.clearance()) + " (too close to something blocked)";
     default:
@@ -264,9 +272,14 @@ std::string format_find_path(const pb::FindPathRequest& request,
                      "  goal " + point_text(response.goal()) + "  revision " +
                      std::to_string(response.mask_revision()) + "  cache_hit " +
                      bool_text(response.cache_hit());
+  if (const std::string taken = goal_taken_text(request.goals_size(), response); !taken.empty()) {
+    text += "\n" + taken;
+  }
   if (response.goal_snapped()) {
+    // With several goals, a goal is snapped only toward the first (none reachable).
+    const pb::Point& asked = request.goals_size() > 0 ? request.goals(0) : request.goal();
     text += "\ngoal snapped to " + point_text(response.goal()) + ", " +
-            distance_text(response.goal_snap_distance()) + " px from " + point_text(request.goal());
+            distance_text(response.goal_snap_distance()) + " px from " + point_text(asked);
   }
   if (response.start_snapped() && response.points_size() > 0) {
     const pb::Point& start = response.points(0);

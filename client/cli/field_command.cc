@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "cli_format.h"
+#include "cli_goals.h"
 #include "pathcore/codec.h"
 #include "pathcore/render.h"
 
@@ -62,7 +63,8 @@ Command add_field_command(CLI::App& app) {
       "Download the distance field toward a goal (GetField) as a heat map PNG, or raw float32",
       run_field);
   command_app->footer(
-      "The field is the cost of the cheapest grid path from each pixel to --to under the path "
+      "The field is the cost of the cheapest grid path from each pixel to --to (or to the "
+      "nearest of --goals) under the path "
       "options (as find computes it; the server's field cache serves it when it holds it). The "
       "PNG has one pixel per sample: bright yellow at the goal to dark purple at the highest "
       "cost, grey where the goal cannot be reached (blocked or cut off). --raw writes width x "
@@ -71,10 +73,11 @@ Command add_field_command(CLI::App& app) {
       "goal (1 = N, 2 = NE, ... 8 = NW; 0 at the goal and where unreachable). The size is "
       "printed (and in the JSON object with --json).");
   command_app->add_option("MASK", args->mask, "Mask name on the server")->required();
-  command_app->add_option("--to", args->to, "The field's goal: X Y")
+  command_app->add_option("--to", args->to, "The field's goal: X Y (or --goals)")
       ->expected(2)
-      ->required()
       ->type_name("INT");
+  add_goals_option(*command_app, args->goals,
+                   "--to (the field to the nearest goal: distance to the nearest exit)");
   command_app->add_option("--areas", args->path.areas,
                           "Walkable area ids, e.g. 1,2,5 (default all)");
   command_app->add_flag("--eight", args->path.eight, "Eight neighbours (default four)");
@@ -111,7 +114,11 @@ int run_field(Client& client, const FieldArgs& args, bool json) {
   fill_path_request(args.path, options);
   pb::GetFieldRequest request;
   request.set_mask(args.mask);
-  *request.mutable_goal() = make_point(args.to[0], args.to[1]);
+  if (args.to.empty() == args.goals.empty()) {
+    throw UsageError("field: give the goal as --to X Y or as --goals X,Y ..., one of the two");
+  }
+  if (!args.to.empty()) *request.mutable_goal() = make_point(args.to[0], args.to[1]);
+  for (const pb::Point& goal : parse_goals(args.goals)) *request.add_goals() = goal;
   request.set_enabled_areas(options.enabled_areas());
   request.set_connectivity(options.connectivity());
   request.set_allow_corner_cutting(options.allow_corner_cutting());

@@ -16,7 +16,8 @@ namespace pathfinder::cli {
 
 struct FieldArgs {
   std::string mask;
-  std::vector<std::int32_t> to;     // X Y
+  std::vector<std::int32_t> to;     // X Y, or empty with goals
+  std::vector<std::string> goals;   // --goals X,Y ...: the field to the nearest
   PathArgs path;                    // only the field's options are used
   std::vector<std::uint32_t> crop;  // X Y W H, or empty
   std::uint32_t downsample = 1;

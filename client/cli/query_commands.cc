@@ -5,10 +5,12 @@
 #include <cstdint>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cli_format.h"
+#include "cli_goals.h"
 #include "cli_options.h"
 
 namespace pathfinder::cli {
@@ -19,7 +21,9 @@ namespace {
 
 struct FindArgs {
   std::string mask;
-  std::int32_t sx = 0, sy = 0, gx = 0, gy = 0;
+  std::int32_t sx = 0, sy = 0;
+  std::optional<std::int32_t> gx, gy;
+  std::vector<std::string> goals;  // --goals X,Y ...
   PathArgs path;
   std::uint64_t expected_revision = 0;
 };
@@ -45,7 +49,15 @@ int run_find(pathfinder::Client& client, const FindArgs& args, bool json) {
   pb::FindPathRequest request;
   request.set_mask(args.mask);
   *request.mutable_start() = pathfinder::make_point(args.sx, args.sy);
-  *request.mutable_goal() = pathfinder::make_point(args.gx, args.gy);
+  const bool goal_given = args.gx.has_value() || args.gy.has_value();
+  if (goal_given == !args.goals.empty()) {
+    throw UsageError("find: give the goal as GX GY or as --goals X,Y ..., one of the two");
+  }
+  if (goal_given) {
+    if (!args.gx || !args.gy) throw UsageError("find: GY is missing");
+    *request.mutable_goal() = pathfinder::make_point(*args.gx, *args.gy);
+  }
+  for (const pb::Point& goal : parse_goals(args.goals)) *request.add_goals() = goal;
   fill_path_request(args.path, request);
   request.set_expected_revision(args.expected_revision);
   const auto result = client.find_path(request);
@@ -114,13 +126,20 @@ void add_expected_revision(CLI::App& command, std::uint64_t& revision) {
 
 Command add_find_command(CLI::App& app) {
   auto [find, args, command] =
-      add_command(app, "find", "Find a path on MASK from (SX,SY) to (GX,GY)", run_find);
+      add_command(app, "find",
+                  "Find a path on MASK from (SX,SY) to (GX,GY), or to the nearest of --goals",
+                  run_find);
   find->add_option("MASK", args->mask, "Mask name")->required();
-  add_start_goal(*find, args->sx, args->sy, args->gx, args->gy);
+  find->add_option("SX", args->sx, "Start column")->required();
+  find->add_option("SY", args->sy, "Start row")->required();
+  find->add_option("GX", args->gx, "Goal column (or --goals)");
+  find->add_option("GY", args->gy, "Goal row (or --goals)");
+  add_goals_option(*find, args->goals, "GX GY");
   add_path_options(*find, args->path);
   add_expected_revision(*find, args->expected_revision);
   find->footer(
-      "Prints the path, and when an end was snapped (--snap) where to and how far. Exits 3 when "
+      "Prints the path, with --goals which goal it took, and when an end was snapped (--snap) "
+      "where to and how far. Exits 3 when "
       "there is no path, saying why (start or goal not walkable, or lacking --clearance, or no "
       "route between them); "
       "with --json the reason goes to stderr.");

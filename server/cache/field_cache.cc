@@ -19,6 +19,11 @@ std::size_t FieldKeyHash::operator()(const FieldKey& key) const {
   hash_mix(seed, std::hash<std::uint64_t>{}(
                      (static_cast<std::uint64_t>(static_cast<std::uint32_t>(key.goal.x)) << 32) |
                      static_cast<std::uint32_t>(key.goal.y)));
+  for (const pathcore::Point g : key.goals) {
+    hash_mix(seed, std::hash<std::uint64_t>{}(
+                       (static_cast<std::uint64_t>(static_cast<std::uint32_t>(g.x)) << 32) |
+                       static_cast<std::uint32_t>(g.y)));
+  }
   return seed;
 }
 
@@ -71,7 +76,7 @@ FieldPtr FieldCache::peek(const FieldKey& key) {
 
 void FieldCache::put(const FieldKey& key, FieldPtr field) {
   if (field == nullptr) return;
-  const std::size_t size = entry_bytes(*field);
+  const std::size_t size = entry_bytes(*field) + key.goals.capacity() * sizeof(pathcore::Point);
   if (size > budget_.total_bytes()) {
     const std::lock_guard lock(mutex_);
     ++counters_.oversized;

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include "cache/cache_budget.h"
 #include "cache/field_storage_pool.h"
@@ -31,6 +32,9 @@ struct FieldKey {
   // 0 when it excludes no pixel, see pathcore::clearance_excludes_pixels).
   double clearance = 0;
   pathcore::Point goal;
+  // A field to the nearest of several goals: all of them, in the request's
+  // order (goal is goals[0]); empty for a field to one goal.
+  std::vector<pathcore::Point> goals;
 
   friend bool operator==(const FieldKey&, const FieldKey&) = default;
 };
@@ -82,7 +86,8 @@ class FieldCache final : public BudgetMember {
   explicit FieldCache(std::size_t budget_bytes);
   ~FieldCache();
 
-  // What an entry holding field is charged.
+  // What an entry holding field is charged (a key with several goals also
+  // its goals' bytes).
   [[nodiscard]] static std::size_t entry_bytes(const pathcore::DistanceField& field);
 
   // The field for key, marking it most recently used; nullptr on a miss.

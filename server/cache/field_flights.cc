@@ -7,8 +7,11 @@
 namespace pathserver {
 
 std::string field_build_name(const FieldKey& key) {
+  const std::string toward =
+      key.goals.empty() ? "(" + std::to_string(key.goal.x) + ", " + std::to_string(key.goal.y) + ")"
+                        : "the nearest of " + std::to_string(key.goals.size()) + " goals";
   return "distance field for mask '" + key.mask + "' rev " + std::to_string(key.revision) +
-         " toward (" + std::to_string(key.goal.x) + ", " + std::to_string(key.goal.y) + ")";
+         " toward " + toward;
 }
 
 grpc::Status gave_up_waiting(const grpc::Status& why, const BuildProgress& build) {

@@ -168,9 +168,9 @@ std::optional<int> parse_config(int argc, char** argv, ServerConfig& config) {
       ->capture_default_str();
   app.add_option("--max-goals", config.max_goals,
                  "Most goals one FindPath, BatchFindPaths or GetField request may carry (more is "
-                 "RESOURCE_EXHAUSTED)")
+                 "RESOURCE_EXHAUSTED; at most 65535, what one field's goal index holds)")
       ->type_name("N")
-      ->check(CLI::Range(1, 1 << 20))
+      ->check(CLI::Range(1, 65535))
       ->capture_default_str();
   app.add_option("--max-line-pairs", config.max_line_pairs,
                  "Most pairs one LineOfSight request may carry (more is RESOURCE_EXHAUSTED)")

@@ -58,6 +58,7 @@ v1::FindPathRequest single_request(const v1::BatchFindPathsRequest& batch) {
   v1::FindPathRequest single;
   single.set_mask(batch.mask());
   if (batch.has_goal()) *single.mutable_goal() = batch.goal();
+  *single.mutable_goals() = batch.goals();
   single.set_enabled_areas(batch.enabled_areas());
   single.set_connectivity(batch.connectivity());
   single.set_allow_corner_cutting(batch.allow_corner_cutting());

@@ -79,7 +79,8 @@ FieldKey field_key(const MaskEntry& entry, const pathcore::FieldOptions& options
                   normal.allow_corner_cutting,
                   normal.area_costs,
                   clearance_key(clearance),
-                  goal};
+                  goal,
+                  {}};
 }
 
 FieldLease CacheOnlySource::field(const FieldKey& key, const MaskEntry& /*entry*/,
@@ -187,17 +188,20 @@ FieldLease FillingSource::lead(const std::shared_ptr<Flight>& flight, const Mask
     // Built in the memory of a field dropped earlier when there is one.
     fill = std::make_unique<Deferred>(Deferred{
         flight, entry.mask,
-        pathcore::FieldBuilder(
-            *entry.mask, key.goal, field_options(key),
-            cache_.storage_pool().take(entry.mask->width(), entry.mask->height())),
+        key.goals.empty()
+            ? pathcore::FieldBuilder(
+                  *entry.mask, key.goal, field_options(key),
+                  cache_.storage_pool().take(entry.mask->width(), entry.mask->height()))
+            : pathcore::FieldBuilder(*entry.mask, key.goals, field_options(key)),
         0});
     if (request_ != nullptr) {
       fill->builder.set_interrupt(
           [this, f = flight.get()] { return flights_.poll(*f, request_.get()); });
       fill->builder.set_progress(flight->progress.reporter());
       // Finished for the cache after its callers give up only when it can be kept
-      // (a field takes at least 2 bytes per pixel).
-      flight->finish_for_cache = cache_.budget_bytes() >= 2 * entry.mask->pixel_count();
+      // (a field takes at least 2 bytes per pixel; to several goals, 10).
+      flight->finish_for_cache = cache_.budget_bytes() >=
+                                 (key.goals.empty() ? 2 : 10) * entry.mask->pixel_count();
     }
     if (whole_fields_) {
       fill->builder.finish();

@@ -79,6 +79,8 @@ std::uint8_t flow_direction(const pathcore::DistanceField& field, const pathcore
                             pathcore::Point p) {
   if (!field.reachable(p) || p == field.goal()) return 0;
   const pathcore::GridCost here = field.exact(p);
+  if (here == pathcore::GridCost{}) return 0;  // another goal of a field to several
+  const std::uint32_t label = field.goal_index(p);
   const pathcore::FieldOptions& options = field.options();
   const bool eight = options.connectivity == pathcore::Connectivity::kEight;
   std::uint8_t cheapest = 0;  // by value, should no exact match exist
@@ -88,7 +90,8 @@ std::uint8_t flow_direction(const pathcore::DistanceField& field, const pathcore
     const bool diagonal = step.dx != 0 && step.dy != 0;
     if (diagonal && !eight) continue;
     const pathcore::Point next{p.x + step.dx, p.y + step.dy};
-    if (!field.reachable(next)) continue;
+    // With several goals, only toward p's own (its lowest-index nearest).
+    if (!field.reachable(next) || field.goal_index(next) != label) continue;
     if (diagonal && !options.allow_corner_cutting &&
         (!mask.walkable({next.x, p.y}, options.enabled) ||
          !mask.walkable({p.x, next.y}, options.enabled))) {
@@ -182,6 +185,9 @@ std::uint8_t decoded_flow(const pathcore::DistanceField& field, const pathcore::
   const auto column = static_cast<std::size_t>(p.x - left);
   if (middle.reachable[column] == 0 || p == field.goal()) return 0;
   const pathcore::GridCost here = middle.cost[column];
+  if (here == pathcore::GridCost{}) return 0;  // another goal of a field to several
+  const bool several = field.several_goals();
+  const std::uint32_t label = several ? field.goal_index(p) : 0;
   const pathcore::FieldOptions& options = field.options();
   const bool eight = options.connectivity == pathcore::Connectivity::kEight;
   const std::uint8_t* areas = mask.areas().data();
@@ -202,6 +208,7 @@ std::uint8_t decoded_flow(const pathcore::DistanceField& field, const pathcore::
     if (row == nullptr) return std::nullopt;
     const auto next_column = static_cast<std::size_t>(next.x - left);
     if (row->reachable[next_column] == 0) return std::nullopt;
+    if (several && field.goal_index(next) != label) return std::nullopt;
     if (diagonal && !options.allow_corner_cutting &&
         (!walkable(next.x, p.y) || !walkable(p.x, next.y))) {
       return std::nullopt;

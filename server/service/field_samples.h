@@ -65,7 +65,9 @@ void append_field_rows(const FieldSamples& samples, const FieldWindow& window,
 // where p is not reachable. Tie rule: the first direction, in N, NE, E, SE,
 // S, SW, W, NW order, of a legal step (the field's connectivity and corner
 // rule, onto a reachable neighbour) whose step cost plus the neighbour's
-// cost equals p's cost exactly (costs are exact sums, see GridCost).
+// cost equals p's cost exactly (costs are exact sums, see GridCost). On a
+// field to several goals: 0 at every goal, and only steps onto pixels of p's
+// goal_index, so the flow leads to the goal FindPath from p would take.
 [[nodiscard]] std::uint8_t flow_direction(const pathcore::DistanceField& field,
                                           const pathcore::Mask& mask, pathcore::Point p);
 

@@ -12,6 +12,7 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <deque>
@@ -25,6 +26,7 @@
 #include "pathcore/agent_clearance.h"
 #include "service/cached_find_path.h"
 #include "service/field_samples.h"
+#include "service/goals_wire.h"
 #include "service/pathfinder_service.h"
 #include "service/proto_convert.h"
 #include "service/rpc_status.h"
@@ -48,6 +50,7 @@ struct PathfinderService::FieldPlan {
   pathcore::FieldOptions options;  // normalized
   double clearance = 0;            // 0 unless it excludes pixels
   pathcore::Point goal;
+  std::vector<pathcore::Point> goals;  // two or more: the field to the nearest (goal = goals[0])
   FieldWindow window;
   bool include_flow = false;
 };
@@ -74,7 +77,11 @@ grpc::Status PathfinderService::plan_field(const v1::GetFieldRequest& request,
   plan.clearance = clearance_key(clearance);
   pathcore::AreaSet enabled = pathcore::effective_areas(request.enabled_areas());
   if (enabled == 0) return no_walkable_area();
-  if (!request.has_goal()) return invalid("goal: is required");
+  if (auto status = check_goal_count(request.goals(), request.has_goal(), limits_.max_goals);
+      !status.ok()) {
+    return status;
+  }
+  if (!request.has_goal() && request.goals().empty()) return invalid("goal: is required");
 
   plan.entry = store_.get(request.mask());
   if (!plan.entry) return mask_missing(store_, request.mask());
@@ -83,7 +90,13 @@ grpc::Status PathfinderService::plan_field(const v1::GetFieldRequest& request,
   }
   const pathcore::Mask& mask = *plan.entry->mask;
   enabled = mask.areas_in_use(enabled);
-  plan.goal = to_core(request.goal());
+  if (auto status = decode_goals(request.goals(), request.has_goal(), *plan.entry,
+                                 limits_.max_goals, plan.goals);
+      !status.ok()) {
+    return status;
+  }
+  plan.goal = plan.goals.empty() ? to_core(request.goal()) : plan.goals[0];
+  if (plan.goals.size() == 1) plan.goals.clear();  // exactly the one-goal field
   if (!mask.contains(plan.goal)) return invalid(outside("goal", plan.goal, *plan.entry));
   CropRequest crop;
   if (request.has_crop()) {
@@ -116,9 +129,15 @@ PathfinderService::PlannedField PathfinderService::planned_field(
   const MaskEntry& walked = usable ? usable->entry : *plan.entry;
   PlannedField planned;
   planned.walked = walked.mask;
-  if (!walked.mask->walkable(plan.goal, plan.options.enabled))
+  const auto walkable = [&](pathcore::Point g) {
+    return walked.mask->walkable(g, plan.options.enabled);
+  };
+  if (plan.goals.empty() ? !walkable(plan.goal)
+                         : std::none_of(plan.goals.begin(), plan.goals.end(), walkable)) {
     return planned;  // nothing reaches it
-  const FieldKey key = field_key(walked, plan.options, plan.goal, plan.clearance);
+  }
+  FieldKey key = field_key(walked, plan.options, plan.goal, plan.clearance);
+  key.goals = plan.goals;
   planned.field = whole(key, walked, planned.hit);
   return planned;
 }

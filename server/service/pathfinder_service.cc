@@ -24,7 +24,9 @@
 #include "runtime/logging.h"
 #include "service/any_angle_find_path.h"
 #include "service/cached_find_path.h"
+#include "service/goals_wire.h"
 #include "service/mask_areas_wire.h"
+#include "service/multi_goal_find_path.h"
 #include "service/proto_convert.h"
 #include "service/request_decoding.h"
 #include "service/rpc_status.h"
@@ -1061,7 +1063,16 @@ grpc::Status PathfinderService::plan_find_path(const v1::FindPathRequest& reques
   pathcore::AreaSet enabled = pathcore::effective_areas(request.enabled_areas());
   if (enabled == 0) return no_walkable_area();
   if (start != nullptr && !request.has_start()) return invalid("start: is required");
-  if (!request.has_goal()) return invalid("goal: is required");
+  if (auto status = check_goal_count(request.goals(), request.has_goal(), limits_.max_goals);
+      !status.ok()) {
+    return status;
+  }
+  if (!request.has_goal() && request.goals().empty()) return invalid("goal: is required");
+  if (any_angle && request.goals_size() > 1) {
+    return invalid(
+        "goals: several goals are not supported with SMOOTHING_ANY_ANGLE (its exact search "
+        "runs toward one goal); ask per goal, or use a grid smoothing");
+  }
 
   const MaskEntryPtr entry = store_.get(request.mask());
   if (!entry) return mask_missing(store_, request.mask());
@@ -1070,12 +1081,20 @@ grpc::Status PathfinderService::plan_find_path(const v1::FindPathRequest& reques
   }
   const pathcore::Mask& mask = *entry->mask;
   enabled = mask.areas_in_use(enabled);
-  const pathcore::Point goal = to_core(request.goal());
+  std::vector<pathcore::Point> goals;
+  if (auto status =
+          decode_goals(request.goals(), request.has_goal(), *entry, limits_.max_goals, goals);
+      !status.ok()) {
+    return status;
+  }
+  const pathcore::Point goal = goals.empty() ? to_core(request.goal()) : goals[0];
   if (start != nullptr && !mask.contains(*start)) return invalid(outside("start", *start, *entry));
   if (!mask.contains(goal)) return invalid(outside("goal", goal, *entry));
+  if (goals.size() == 1) goals.clear();  // exactly the one-goal request
 
   plan.entry = entry;
   plan.goal = goal;
+  plan.goals = std::move(goals);
   plan.any_angle = any_angle;
   plan.enabled = enabled;
   plan.clearance_key = clearance_key;
@@ -1093,7 +1112,10 @@ grpc::Status PathfinderService::plan_find_path(const v1::FindPathRequest& reques
   options.smoothing = *smoothing;
   options.snap_to_reachable = request.snap_to_reachable();
   options.clearance = clearance_key;
-  if (!any_angle) plan.goal_key = field_key(*entry, options.field, goal, clearance_key);
+  if (!any_angle) {
+    plan.goal_key = field_key(*entry, options.field, goal, clearance_key);
+    plan.goal_key->goals = plan.goals;
+  }
   if (options.snap_to_reachable) plan.snapper.emplace(nearest_, query_caches_.components);
   return grpc::Status::OK;
 }
@@ -1113,13 +1135,14 @@ grpc::Status PathfinderService::find_path_planned(FindPathPlan& plan, pathcore::
     }
     return plan.usable->entry;
   };
-  const auto explain = [&](pathcore::PathResult& path) {
+  const auto explain_toward = [&](pathcore::PathResult& path, pathcore::Point requested) {
     if (plan.usable) {
-      pathcore::explain_result(mask, plan.usable->grid->usable, start, goal, path);
+      pathcore::explain_result(mask, plan.usable->grid->usable, start, requested, path);
     } else {
-      pathcore::explain_result(mask, plan.enabled, start, goal, path);
+      pathcore::explain_result(mask, plan.enabled, start, requested, path);
     }
   };
+  const auto explain = [&](pathcore::PathResult& path) { explain_toward(path, goal); };
 
   if (plan.any_angle) {
     AnyAnglePathResult result =
@@ -1141,9 +1164,18 @@ grpc::Status PathfinderService::find_path_planned(FindPathPlan& plan, pathcore::
     response.set_cache_hit(true);
     return grpc::Status::OK;
   }
-  CachedPathResult result = cached_find_path(walked_entry(), source, start, goal, plan.options,
-                                             &key.field, plan.snapper ? &*plan.snapper : nullptr);
-  explain(result.path);
+  CachedPathResult result;
+  if (plan.goals.empty()) {
+    result = cached_find_path(walked_entry(), source, start, goal, plan.options, &key.field,
+                              plan.snapper ? &*plan.snapper : nullptr);
+    explain(result.path);
+  } else {
+    MultiGoalPathResult nearest = multi_goal_find_path(
+        walked_entry(), source, start, key.field, plan.options,
+        plan.snapper ? &*plan.snapper : nullptr);
+    result = std::move(nearest.result);
+    explain_toward(result.path, nearest.explained_goal);
+  }
   to_proto(result.path, &response);
   response.set_mask_revision(entry.revision);
   response.set_cache_hit(result.cache_hit);

@@ -310,6 +310,9 @@ class PathfinderService final : public RawPathfinderService {
   struct FindPathPlan {
     MaskEntryPtr entry;
     pathcore::Point goal;
+    // Two or more goals (goal is goals[0]): the nearest is taken; one goal
+    // in the list is planned as `goal` alone.
+    std::vector<pathcore::Point> goals;
     bool any_angle = false;             // SMOOTHING_ANY_ANGLE
     pathcore::AreaSet enabled = 0;      // effective
     double clearance_key = 0;           // normalised (0: excludes no pixel)

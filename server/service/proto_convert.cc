@@ -94,6 +94,7 @@ void to_proto(const pathcore::PathResult& result, v1::FindPathResponse* out) {
   out->set_goal_snapped(result.goal_snapped);
   out->set_goal_snap_distance(result.goal_snap_distance);
   out->set_start_snapped(result.start_snapped);
+  out->set_goal_index(result.goal_index);
 }
 
 v1::PathReason to_proto(pathcore::PathReason reason, bool lacks_clearance) {
