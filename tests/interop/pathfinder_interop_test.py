@@ -235,6 +235,31 @@ class PathfinderInteropTest(unittest.TestCase):
         self.assertLessEqual(smooth.length, grid.length + 1e-9)
         self.assertAlmostEqual(smooth.cost, smooth.length)
 
+    def test_find_path_to_nearest_goal(self):
+        """goals: the cheapest goal (lowest index on ties), checked by a BFS per goal."""
+        self.upload("goals")
+        goals = [(9, 0), (3, 2), (0, 8), (9, 8)]
+        per_goal = [bfs_distances(AREAS, g) for g in goals]
+        wire_goals = [pb.Point(x=x, y=y) for x, y in goals]
+        for start in [(0, 0), (5, 6), (2, 6), (9, 4), (5, 8), (4, 4)]:
+            reached = [(d[start], j) for j, d in enumerate(per_goal) if start in d]
+            response = self.stub.FindPath(pb.FindPathRequest(
+                mask="goals", start=pb.Point(x=start[0], y=start[1]), goals=wire_goals,
+                smoothing=pb.SMOOTHING_NONE), timeout=CALL_TIMEOUT)
+            self.assertEqual(response.found, bool(reached), start)
+            if not reached:
+                continue
+            index = min(reached)[1]
+            self.assertEqual(response.goal_index, index, start)
+            self.assertEqual(xy(response.goal), goals[index])
+            self.check_grid_path(response, start, goals[index])
+        with self.assertRaises(grpc.RpcError) as both:
+            self.stub.FindPath(pb.FindPathRequest(
+                mask="goals", start=pb.Point(x=0, y=0), goal=pb.Point(x=1, y=0),
+                goals=wire_goals), timeout=CALL_TIMEOUT)
+        self.assertEqual(both.exception.code(), grpc.StatusCode.INVALID_ARGUMENT)
+        self.assertIn("goals", both.exception.details())
+
     def test_find_path_any_angle(self):
         self.upload("anyangle")
         request = dict(mask="anyangle", start=pb.Point(x=0, y=0), goal=pb.Point(x=4, y=2))
