@@ -177,6 +177,54 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
   }
 
+  // Several goals (FindPathRequest.goals): the field to the nearest of 2..4
+  // goals on the usable pixels, its cost at the start the least of the
+  // per-goal references, the path traced on it leading to the lowest index
+  // at that least cost and passing the one-goal checks toward it.
+  if (enabled != 0) {
+    const std::size_t tail = kHeader + mask.pixel_count() + 1;
+    std::vector<Point> goals{goal};
+    const std::size_t more = 1 + byte(tail) % 3U;
+    for (std::size_t j = 0; j < more; ++j) {
+      goals.push_back({byte(tail + 1 + 2 * j) % w, byte(tail + 2 + 2 * j) % h});
+    }
+    const pathcore::DistanceField nearest = pathcore::compute_distance_field(usable, goals, options.field);
+    double least = pathtest::kNoPath;
+    std::uint32_t lowest = 0;
+    std::vector<std::vector<double>> references;
+    for (std::size_t j = 0; j < goals.size(); ++j) {
+      references.push_back(pathtest::reference_distances(usable, goals[j], grid));
+      const double d = references.back()[usable.index(start)];
+      if (d < least - 1e-9) {
+        least = d;
+        lowest = static_cast<std::uint32_t>(j);
+      }
+    }
+    if (nearest.reachable(start) != (least != pathtest::kNoPath)) {
+      fail("goals: reachable " + std::to_string(nearest.reachable(start)) + " at the start");
+    }
+    if (nearest.reachable(start)) {
+      if (std::abs(nearest.cost_at(start) - least) > 1e-6 * (1 + least)) {
+        fail("goals: cost " + std::to_string(nearest.cost_at(start)) + " but the least is " +
+             std::to_string(least));
+      }
+      if (nearest.goal_index(start) != lowest) {
+        fail("goals: goal index " + std::to_string(nearest.goal_index(start)) + " but want " +
+             std::to_string(lowest));
+      }
+      FindPathOptions plain = options;
+      plain.snap_to_reachable = false;
+      plain.clearance = 0;  // the field is on the usable pixels already
+      const PathResult to_nearest = pathcore::path_from_field(usable, nearest, start, plain);
+      if (to_nearest.goal_index != lowest || !(to_nearest.goal == goals[lowest])) {
+        fail("goals: the path leads to goal " + std::to_string(to_nearest.goal_index));
+      }
+      const std::string problem = pathtest::path_answer_problem(
+          usable, start, goals[lowest], plain, references[lowest], to_nearest);
+      if (!problem.empty()) fail("goals: " + problem);
+    }
+  }
+
   const PathResult result = pathcore::find_path(mask, start, goal, options);
   if (!result.found && !options.snap_to_reachable && options.clearance != 0) {
     const bool start_usable = usable.walkable(start, enabled);
