@@ -160,7 +160,9 @@ Command add_batch_command(CLI::App& app) {
       "order, at most the server's --max-batch-starts (10,000 by default). Prints, per start, "
       "'start I (X,Y)' and what find prints for it; with --json the whole answer as one JSON "
       "object. Exits 3 when at least one start has no path (each says why; with --json the "
-      "count goes to stderr).");
+      "count goes to stderr). With --goals, give the starts before it (it takes every X,Y that "
+      "follows): pathfind batch MASK 3,4 10,2 --goals 60,40 5,40; each answer says which goal "
+      "it took.");
   return command;
 }
 
