@@ -21,6 +21,8 @@ struct FindArgs {
   std::string mask;
   std::int32_t sx = 0, sy = 0, gx = 0, gy = 0;
   PathArgs path;
+  double max_cost = 0;
+  bool partial = false;
   std::uint64_t expected_revision = 0;
 };
 
@@ -47,6 +49,8 @@ int run_find(pathfinder::Client& client, const FindArgs& args, bool json) {
   *request.mutable_start() = pathfinder::make_point(args.sx, args.sy);
   *request.mutable_goal() = pathfinder::make_point(args.gx, args.gy);
   fill_path_request(args.path, request);
+  request.set_max_cost(args.max_cost);
+  request.set_partial(args.partial);
   request.set_expected_revision(args.expected_revision);
   const auto result = client.find_path(request);
   const int code = report(result, json, [&](const pb::FindPathResponse& response) {
@@ -118,6 +122,12 @@ Command add_find_command(CLI::App& app) {
   find->add_option("MASK", args->mask, "Mask name")->required();
   add_start_goal(*find, args->sx, args->sy, args->gx, args->gy);
   add_path_options(*find, args->path);
+  find->add_option("--max-cost", args->max_cost,
+                   "A cost budget: beyond it, the path to the pixel within it nearest to the goal "
+                   "(exit 3, reason budget reached)");
+  find->add_flag("--partial", args->partial,
+                 "When the goal cannot be reached, the path to the reachable pixel nearest to it "
+                 "(exit 3, reason partial)");
   add_expected_revision(*find, args->expected_revision);
   find->footer(
       "Prints the path, and when an end was snapped (--snap) where to and how far. Exits 3 when "
