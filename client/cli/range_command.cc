@@ -87,7 +87,7 @@ Command add_range_command(CLI::App& app) {
       "of range). --png FILE writes the bounds as an image: pixels in range by cost (bright "
       "near the start), the start red, the rest transparent.");
   command_app->add_option("MASK", args->mask, "Mask name")->required();
-  command_app->add_option("X,Y", args->start, "Where the unit stands")->required();
+  command_app->add_option("START", args->start, "Where the unit stands: X,Y")->required();
   command_app->add_option("--max-cost", args->max_cost, "The budget (finite, > 0)")->required();
   command_app->add_option("--areas", args->path.areas,
                           "Walkable area ids, e.g. 1,2,5 (default all)");

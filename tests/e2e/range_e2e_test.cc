@@ -135,7 +135,9 @@ void expect_range(const pathfinder::Range& range, const pathcore::Mask& referenc
   EXPECT_EQ(range.height, y1 - y0 + 1) << where;
   // Out-of-range pixels of the rectangle carry +infinity.
   for (std::size_t i = 0; i < range.in_range.size(); ++i) {
-    if (range.in_range[i] == 0) ASSERT_TRUE(std::isinf(range.costs[i])) << where;
+    if (range.in_range[i] == 0) {
+      ASSERT_TRUE(std::isinf(range.costs[i])) << where;
+    }
   }
 }
 
