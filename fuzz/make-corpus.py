@@ -152,8 +152,25 @@ def line_seeds():
         write("line_queries", "random-%02d" % i, header + pixels)
 
 
+def range_seeds():
+    """range_fuzzer.cc: size, flags, start, budget*8, clearance*8, 7 costs, obstacle, target, areas."""
+    rng = random.Random(20261129)
+    for i in range(10):
+        w, h = rng.randint(1, 24), rng.randint(1, 24)
+        flags = rng.choice([0, 1, 3, 0b101, 0b1011, 0b10001, 0b11111])
+        budget = rng.randint(4, 400)
+        header = bytes([w - 1, h - 1, flags, rng.randrange(w), rng.randrange(h),
+                        budget & 0xFF, budget >> 8, rng.choice([0, 0, 6, 12, 20])])
+        header += bytes(rng.randint(1, 9) for _ in range(7))
+        header += bytes([rng.randrange(w), rng.randrange(h), rng.randint(1, 5), rng.randint(1, 5),
+                         rng.randrange(w), rng.randrange(h)])
+        pixels = bytes(0 if rng.random() < 0.2 else rng.randint(1, 3) for _ in range(w * h))
+        write("range", "random-%02d" % i, header + pixels)
+
+
 if __name__ == "__main__":
     decoder_seeds()
     path_seeds()
     field_seeds()
     line_seeds()
+    range_seeds()

@@ -258,6 +258,13 @@ std::string find_path_reason_text(const pb::FindPathRequest& request,
       }
       return "the goal " + point_text(request.goal()) + " lacks clearance " +
              number_text(request.clearance()) + " (too close to something blocked)";
+    case pb::PATH_REASON_BUDGET_REACHED:
+      return "the goal " + point_text(request.goal()) + " costs more than max_cost " +
+             number_text(request.max_cost()) + "; the points lead to " +
+             point_text(response.goal()) + ", the pixel within it nearest to the goal";
+    case pb::PATH_REASON_PARTIAL:
+      return "the goal " + point_text(request.goal()) + " cannot be reached; the points lead to " +
+             point_text(response.goal()) + ", the reachable pixel nearest to it";
     default:
       return "the server gave no reason";
   }
@@ -289,7 +296,10 @@ std::string format_find_path(const pb::FindPathRequest& request,
             " px from " + point_text(request.start());
   }
   if (!response.found()) {
-    return text + "\nno path: " + find_path_reason_text(request, response);
+    text += "\nno path: " + find_path_reason_text(request, response);
+    // A budget or partial answer still leads somewhere.
+    if (response.points_size() > 0) text += "\n" + points_text("points", response.points());
+    return text;
   }
   text += "\n" + points_text("points", response.points());
   // Any-angle paths bend at square corners, which integer points cannot say.

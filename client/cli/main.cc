@@ -22,6 +22,7 @@
 #include "cli_suggest.h"
 #include "command.h"
 #include "field_command.h"
+#include "range_command.h"
 #include "health_command.h"
 #include "line_commands.h"
 #include "mask_commands.h"
@@ -110,6 +111,7 @@ int main(int argc, char** argv) {
     list.push_back(cli::add_health_command(app));
     list.push_back(cli::add_render_command(app));
     list.push_back(cli::add_field_command(app));
+    list.push_back(cli::add_range_command(app));
     list.push_back(cli::add_prepare_command(app));
     return list;
   }();

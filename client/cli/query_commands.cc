@@ -25,6 +25,8 @@ struct FindArgs {
   std::optional<std::int32_t> gx, gy;
   std::vector<std::string> goals;  // --goals X,Y ...
   PathArgs path;
+  double max_cost = 0;
+  bool partial = false;
   std::uint64_t expected_revision = 0;
 };
 
@@ -59,6 +61,8 @@ int run_find(pathfinder::Client& client, const FindArgs& args, bool json) {
   }
   for (const pb::Point& goal : parse_goals(args.goals)) *request.add_goals() = goal;
   fill_path_request(args.path, request);
+  request.set_max_cost(args.max_cost);
+  request.set_partial(args.partial);
   request.set_expected_revision(args.expected_revision);
   const auto result = client.find_path(request);
   const int code = report(result, json, [&](const pb::FindPathResponse& response) {
@@ -136,6 +140,12 @@ Command add_find_command(CLI::App& app) {
   find->add_option("GY", args->gy, "Goal row (or --goals)");
   add_goals_option(*find, args->goals, "GX GY");
   add_path_options(*find, args->path);
+  find->add_option("--max-cost", args->max_cost,
+                   "A cost budget: beyond it, the path to the pixel within it nearest to the goal "
+                   "(exit 3, reason budget reached)");
+  find->add_flag("--partial", args->partial,
+                 "When the goal cannot be reached, the path to the reachable pixel nearest to it "
+                 "(exit 3, reason partial)");
   add_expected_revision(*find, args->expected_revision);
   find->footer(
       "Prints the path, with --goals which goal it took, and when an end was snapped (--snap) "

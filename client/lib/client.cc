@@ -196,10 +196,11 @@ std::string json_seconds(std::chrono::milliseconds duration) {
 std::string retry_service_config(const RetryPolicy& policy) {
   if (!policy.enabled) return "";
   // The calls that change nothing: repeating one is always safe.
-  // GetField streams: gRPC retries it only until the first chunk arrives.
+  // GetField and GetRange stream: gRPC retries them only until the first chunk arrives.
   static constexpr const char* kIdempotent[] = {
       "FindPath",        "Reachable", "StandardMove", "BatchFindPaths", "LineOfSight",
-      "NearestWalkable", "GetField",  "GetMask",      "ListMasks",      "PrepareMask"};
+      "NearestWalkable", "GetField",  "GetMask",      "ListMasks",      "PrepareMask",
+      "GetRange"};
   std::ostringstream json;
   json << R"({"methodConfig":[{"name":[)";
   const char* separator = "";
@@ -379,6 +380,88 @@ Result<Field> Client::get_field(const pb::GetFieldRequest& request) {
     result.status = {grpc::StatusCode::INTERNAL,
                      "GetField: the stream ended after " + std::to_string(next_row) + " of " +
                          std::to_string(field.height) + " rows"};
+  }
+  return result;
+}
+
+grpc::Status Client::get_range_chunks(
+    const pb::GetRangeRequest& request,
+    const std::function<bool(const pb::RangeChunk&)>& on_chunk) {
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + options_.deadline);
+  add_bearer_token(context, options_.bearer_token);
+  if (options_.send_mask_header) add_mask_header(context, request.mask());
+  const std::unique_ptr<grpc::ClientReader<pb::RangeChunk>> reader =
+      stub_->GetRange(&context, request);
+  pb::RangeChunk chunk;
+  while (reader->Read(&chunk)) {
+    if (!on_chunk(chunk)) {
+      context.TryCancel();
+      while (reader->Read(&chunk)) {
+      }
+      (void)reader->Finish();
+      return {grpc::StatusCode::CANCELLED, "stopped by the caller"};
+    }
+  }
+  return reader->Finish();
+}
+
+Result<Range> Client::get_range(const pb::GetRangeRequest& request) {
+  Result<Range> result;
+  Range& range = result.value;
+  std::uint32_t next_row = 0;
+  bool first = true;
+  std::string problem;
+  result.status = get_range_chunks(request, [&](const pb::RangeChunk& chunk) {
+    if (first) {
+      first = false;
+      range.x = chunk.bounds().x();
+      range.y = chunk.bounds().y();
+      range.width = chunk.bounds().width();
+      range.height = chunk.bounds().height();
+      range.pixel_count = chunk.pixel_count();
+      range.mask_revision = chunk.mask_revision();
+      const std::size_t pixels = std::size_t{range.width} * range.height;
+      range.in_range.assign(pixels, 0);
+      if (request.include_costs()) range.costs.assign(pixels, 0.0F);
+    }
+    const std::size_t row_bytes = (std::size_t{range.width} + 7) / 8;
+    const std::size_t samples = std::size_t{chunk.row_count()} * range.width;
+    if (chunk.bounds().width() != range.width || chunk.bounds().height() != range.height ||
+        chunk.first_row() != next_row || chunk.row_count() > range.height - next_row ||
+        chunk.in_range().size() != row_bytes * chunk.row_count() ||
+        (request.include_costs() && chunk.costs().size() != samples * 4)) {
+      problem = "GetRange: chunk of rows " + std::to_string(chunk.first_row()) + "+" +
+                std::to_string(chunk.row_count()) + " does not follow row " +
+                std::to_string(next_row) + " of a " + std::to_string(range.width) + "x" +
+                std::to_string(range.height) + " range";
+      return false;
+    }
+    const auto* bits = reinterpret_cast<const unsigned char*>(chunk.in_range().data());
+    for (std::uint32_t r = 0; r < chunk.row_count(); ++r) {
+      for (std::uint32_t i = 0; i < range.width; ++i) {
+        range.in_range[std::size_t{next_row + r} * range.width + i] =
+            (bits[r * row_bytes + i / 8] >> (i % 8)) & 1U;
+      }
+    }
+    if (request.include_costs()) {
+      const std::size_t offset = std::size_t{next_row} * range.width;
+      const auto* bytes = reinterpret_cast<const unsigned char*>(chunk.costs().data());
+      for (std::size_t i = 0; i < samples; ++i, bytes += 4) {  // little-endian float32
+        const std::uint32_t word = bytes[0] | (std::uint32_t{bytes[1]} << 8) |
+                                   (std::uint32_t{bytes[2]} << 16) | (std::uint32_t{bytes[3]} << 24);
+        range.costs[offset + i] = std::bit_cast<float>(word);
+      }
+    }
+    next_row += chunk.row_count();
+    return true;
+  });
+  if (!problem.empty()) {
+    result.status = {grpc::StatusCode::INTERNAL, problem};
+  } else if (result.status.ok() && (first || next_row != range.height)) {
+    result.status = {grpc::StatusCode::INTERNAL,
+                     "GetRange: the stream ended after " + std::to_string(next_row) + " of " +
+                         std::to_string(range.height) + " rows"};
   }
   return result;
 }

@@ -110,8 +110,8 @@ std::optional<int> parse_config(int argc, char** argv, ServerConfig& config) {
       ->check(CLI::Range(1, 1 << 20))
       ->capture_default_str();
   app.add_option("--stalled-stream-timeout", config.stalled_stream_timeout_s,
-                 "Seconds a client may read nothing of an answer (a GetField or PrepareMask "
-                 "message, or an answer charged to --pending-answers-mb, per MiB) before its "
+                 "Seconds a client may read nothing of an answer (a GetField, GetRange or "
+                 "PrepareMask message, or an answer charged to --pending-answers-mb, per MiB) before its "
                  "call is ended and its memory released (the client sees CANCELLED); the same "
                  "for HTTP clients of --http-listen, whose connection is then closed; 0: never")
       ->type_name("SECONDS")
@@ -243,7 +243,7 @@ std::optional<int> parse_config(int argc, char** argv, ServerConfig& config) {
       app.add_option("--http-listen", config.http_listen,
                      "Also serve the service over HTTP/1.1 at HOST:PORT (port 0 picks a free "
                      "port): the Connect protocol (POST /pathfinding.v1.Pathfinder/<Method> with "
-                     "application/json or application/proto; GetField and PrepareMask with "
+                     "application/json or application/proto; GetField, GetRange and PrepareMask with "
                      "application/connect+json or +proto), gRPC-Web (application/grpc-web and "
                      "grpc-web-text), grpc.health.v1.Health/Check, and GET / for the viewer. "
                      "Calls go through the same service, tokens and limits as gRPC. Plaintext "

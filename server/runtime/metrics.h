@@ -19,10 +19,10 @@
 namespace pathserver {
 
 // The RPCs of pathfinding.v1.Pathfinder, as they appear in the `rpc` label.
-inline constexpr std::array<std::string_view, 13> kMetricsRpcNames = {
+inline constexpr std::array<std::string_view, 14> kMetricsRpcNames = {
     "UploadMask",  "PatchMask",       "DeleteMask",   "GetMask",        "ListMasks",
     "FindPath",    "Reachable",       "StandardMove", "BatchFindPaths", "GetField",
-    "LineOfSight", "NearestWalkable", "PrepareMask"};
+    "LineOfSight", "NearestWalkable", "PrepareMask",  "GetRange"};
 
 // gRPC status codes 0 (OK) .. 16 (UNAUTHENTICATED).
 inline constexpr std::size_t kMetricsStatusCodes = 17;

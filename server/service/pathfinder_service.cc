@@ -1031,6 +1031,7 @@ grpc::Status PathfinderService::list_masks(v1::ListMasksResponse& response) cons
 
 grpc::Status PathfinderService::find_path(const v1::FindPathRequest& request,
                                           v1::FindPathResponse& response, FieldSource& source) {
+  if (auto budgeted = budget_find_path(request, response, source)) return *budgeted;
   FindPathPlan plan;
   const pathcore::Point start = to_core(request.start());
   if (auto status = plan_find_path(request, &start, plan); !status.ok()) return status;

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -163,7 +164,8 @@ using RawPathfinderService = pathfinding::v1::Pathfinder::WithRawCallbackMethod_
                                         pathfinding::v1::Pathfinder::WithRawCallbackMethod_LineOfSight<
                                             pathfinding::v1::Pathfinder::WithRawCallbackMethod_NearestWalkable<
                                                 pathfinding::v1::Pathfinder::WithRawCallbackMethod_PrepareMask<
-                                                    pathfinding::v1::Pathfinder::CallbackService>>>>>>>>>>>>>;
+                                                    pathfinding::v1::Pathfinder::WithRawCallbackMethod_GetRange<
+                                                        pathfinding::v1::Pathfinder::CallbackService>>>>>>>>>>>>>>;
 
 // How long before its deadline a call gives up waiting for a shared build.
 inline constexpr std::chrono::milliseconds kGiveUpMargin{20};
@@ -246,6 +248,9 @@ class PathfinderService final : public RawPathfinderService {
   // In prepare_mask.cc: server streaming, progress messages as stages build.
   grpc::ServerWriteReactor<grpc::ByteBuffer>* PrepareMask(grpc::CallbackServerContext* ctx,
                                                           const grpc::ByteBuffer* request) override;
+  // In range_stream.cc: server streaming, the range's chunks written one at a time.
+  grpc::ServerWriteReactor<grpc::ByteBuffer>* GetRange(grpc::CallbackServerContext* ctx,
+                                                       const grpc::ByteBuffer* request) override;
 
  private:
   // Handler bodies. `interrupt` is null on gRPC's thread: a body that needs
@@ -304,6 +309,17 @@ class PathfinderService final : public RawPathfinderService {
   PlannedField planned_field(const FieldPlan& plan, FieldSource& source,
                              const std::function<FieldPtr(const FieldKey&, const MaskEntry&,
                                                           bool&)>& whole);
+
+  // GetRange (range_stream.cc): the request validated and the streaming call.
+  struct RangePlan;
+  class RangeStream;
+  grpc::Status plan_range(const pathfinding::v1::GetRangeRequest& request, RangePlan& plan) const;
+  // FindPath with max_cost or partial (budget_find_path.cc): the budgeted
+  // search from the start and its answer; nullopt when the request sets
+  // neither (or snapping takes it: the plain FindPath answers).
+  std::optional<grpc::Status> budget_find_path(const pathfinding::v1::FindPathRequest& request,
+                                               pathfinding::v1::FindPathResponse& response,
+                                               FieldSource& source);
 
   // A FindPath request checked and translated, its start aside: what every
   // start of a BatchFindPaths shares.

@@ -95,6 +95,14 @@ std::vector<Rpc> all_rpcs() {
          *request.mutable_goal() = pathfinder::make_point(3, 2);
          return c.get_field(request).status;
        }},
+      {"GetRange", false,
+       [](Client& c) {
+         pb::GetRangeRequest request;
+         request.set_mask("m");
+         *request.mutable_start() = pathfinder::make_point(0, 0);
+         request.set_max_cost(3);
+         return c.get_range(request).status;
+       }},
       {"LineOfSight", false,
        [](Client& c) {
          pb::LineOfSightRequest request;

@@ -517,6 +517,10 @@ class HostileClientsTest(unittest.TestCase):
                 mask="hd", goal=pb.Point(x=goal[0], y=goal[1]), crop=crop).SerializeToString()))
         streams.append(reader.call("PrepareMask", pb.PrepareMaskRequest(
             mask="hd", labels=True, nearest=True).SerializeToString()))
+        # A movement range over most of the level, with its costs: megabytes of chunks.
+        streams.append(reader.call("GetRange", pb.GetRangeRequest(
+            mask="hd", start=pb.Point(x=goal[0], y=goal[1]), max_cost=4000,
+            include_costs=True).SerializeToString()))
         started = time.monotonic()
         wait_until(lambda: reader.answered() >= len(streams), 60, "the server answered")
         held_mb = server.memory_kib() / 1024
@@ -526,7 +530,7 @@ class HostileClientsTest(unittest.TestCase):
                    "the server ended every stalled stream")
         ended_s = time.monotonic() - started
         self.assertFalse(reader.closed)  # the connection stays up
-        wait_until(lambda: len(re.findall(r"(GetField|PrepareMask) failed: CANCELLED.*"
+        wait_until(lambda: len(re.findall(r"(GetField|PrepareMask|GetRange) failed: CANCELLED.*"
                                           r"--stalled-stream-timeout", server.read_log()))
                    >= len(streams), 10, "the server logged each stream as stalled")
         after_mb = server.memory_kib() / 1024

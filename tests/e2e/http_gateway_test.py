@@ -8,7 +8,7 @@ Each test class starts the real server on 127.0.0.1 (ports chosen by the
 kernel) and always stops it. What it asserts:
   - every unary RPC, and grpc.health.v1.Health/Check, answers over Connect
     (JSON and binary) and gRPC-Web (binary and text) what it answers over
-    gRPC; GetField and PrepareMask stream the same messages;
+    gRPC; GetField, PrepareMask and GetRange stream the same messages;
   - errors: Connect's HTTP statuses and JSON bodies (not_found 404, a
     malformed JSON body invalid_argument naming the field, unknown methods
     404, wrong content types 415, unsupported encodings unimplemented), the
@@ -297,6 +297,8 @@ class ServiceOverHttpTest(GatewayTestCase):
                                             include_flow=True), pb.FieldChunk),
             ("PrepareMask", pb.PrepareMaskRequest(mask="streamed", labels=True, nearest=True,
                                                   any_angle=True), pb.PrepareProgress),
+            ("GetRange", pb.GetRangeRequest(mask="demo", start=p(x=20, y=20), max_cost=600,
+                                            include_costs=True), pb.RangeChunk),
         ]
         for rpc, request, answer_type in calls:
             list(getattr(self.stub, rpc)(request, timeout=60))  # warm

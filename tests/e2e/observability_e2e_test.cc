@@ -106,6 +106,13 @@ TEST_F(MetricsEndpoint, CountsCallsByRpcAndCodeAndReportsTheStore) {
   EXPECT_EQ(client_->get_mask("nowhere").status.error_code(), grpc::StatusCode::NOT_FOUND);
   EXPECT_EQ(client_->get_mask("nowhere").status.error_code(), grpc::StatusCode::NOT_FOUND);
   ASSERT_TRUE(client_->list_masks().ok());
+  pathfinding::v1::GetRangeRequest range;
+  range.set_mask("room");
+  *range.mutable_start() = pathfinder::make_point(5, 5);
+  range.set_max_cost(4);
+  ASSERT_TRUE(client_->get_range(range).ok());
+  range.set_max_cost(-1);
+  EXPECT_EQ(client_->get_range(range).status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   ASSERT_TRUE(client_->delete_mask("hall").ok());
 
   const auto after = scrape();
@@ -118,6 +125,8 @@ TEST_F(MetricsEndpoint, CountsCallsByRpcAndCodeAndReportsTheStore) {
   EXPECT_EQ(after.samples.at(requests("ListMasks", "OK")), 1);
   EXPECT_EQ(after.samples.at(requests("DeleteMask", "OK")), 1);
   EXPECT_EQ(after.samples.at(requests("Reachable", "OK")), 0);
+  EXPECT_EQ(after.samples.at(requests("GetRange", "OK")), 1);
+  EXPECT_EQ(after.samples.at(requests("GetRange", "INVALID_ARGUMENT")), 1);
 
   // One histogram observation per call, buckets cumulative up to +Inf.
   const auto count = [&](const std::string& rpc) {

@@ -434,6 +434,42 @@ class PathfinderInteropTest(unittest.TestCase):
                                crop=pb.Rect(x=WIDTH - 1, y=0, width=2, height=1)))
         self.assertTrue(details.startswith("crop:"), details)
 
+    def test_get_range(self):
+        """GetRange streams a bitmap and float32 costs over the range's bounds: BFS distances <= the budget."""
+        info = self.upload("range")
+        start, budget = (4, 2), 5.5
+        chunks = list(self.stub.GetRange(pb.GetRangeRequest(
+            mask="range", start=pb.Point(x=start[0], y=start[1]), max_cost=budget,
+            include_costs=True), timeout=CALL_TIMEOUT))
+        self.assertGreaterEqual(len(chunks), 1)
+        expected = {p: d for p, d in bfs_distances(AREAS, start).items() if d <= budget}
+        bounds = chunks[0].bounds
+        self.assertEqual(bounds.x, min(x for x, _ in expected))
+        self.assertEqual(bounds.y, min(y for _, y in expected))
+        self.assertEqual(bounds.x + bounds.width - 1, max(x for x, _ in expected))
+        self.assertEqual(bounds.y + bounds.height - 1, max(y for _, y in expected))
+        row_bytes = (bounds.width + 7) // 8
+        rows = 0
+        for chunk in chunks:
+            self.assertEqual(chunk.first_row, rows)
+            self.assertEqual(chunk.pixel_count, len(expected))
+            self.assertEqual(chunk.mask_revision, info.revision)
+            costs = struct.unpack("<%df" % (chunk.row_count * bounds.width), chunk.costs)
+            for r in range(chunk.row_count):
+                for i in range(bounds.width):
+                    p = (bounds.x + i, bounds.y + rows + r)
+                    bit = (chunk.in_range[r * row_bytes + i // 8] >> (i % 8)) & 1
+                    self.assertEqual(bit, 1 if p in expected else 0, p)
+                    self.assertEqual(costs[r * bounds.width + i], expected.get(p, math.inf), p)
+            rows += chunk.row_count
+        self.assertEqual(rows, bounds.height)
+        # A budget must be finite and > 0.
+        details = self.assert_status(
+            grpc.StatusCode.INVALID_ARGUMENT,
+            lambda request, timeout: list(self.stub.GetRange(request, timeout=timeout)),
+            pb.GetRangeRequest(mask="range", start=pb.Point(x=4, y=2), max_cost=0))
+        self.assertTrue(details.startswith("max_cost:"), details)
+
     def test_prepare_mask(self):
         """PrepareMask streams each stage to fraction 1; preparing again finds every stage cached."""
         info = self.upload("prepared")

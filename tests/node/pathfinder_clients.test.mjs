@@ -530,6 +530,24 @@ const CASES = {
       assert.equal(full.reduce((rows, chunk) => rows + chunk.rowCount, 0), FIELD.height);
     },
   },
+  GetRange: {
+    // A budget that covers most of "field" with costs: several chunks.
+    run: async ({ pathfinder }) => [
+      ...(await collect(pathfinder.getRange({
+        mask: "field", start: P(100, 300), maxCost: 900, includeCosts: true,
+      }))).map((chunk) => [pb.RangeChunkSchema, chunk]),
+      ...(await collect(pathfinder.getRange({
+        mask: "rooms", start: P(1, 1), maxCost: 12.5, connectivity: pb.Connectivity.EIGHT,
+      }))).map((chunk) => [pb.RangeChunkSchema, chunk]),
+    ],
+    check: (chunks) => {
+      const large = chunks.filter((chunk) => chunk.bounds.width > 100);
+      assert.ok(large.length >= 2, `the large range came in ${large.length} chunk(s)`);
+      assert.equal(large.reduce((rows, chunk) => rows + chunk.rowCount, 0), large[0].bounds.height);
+      assert.ok(large[0].pixelCount > 100000n);
+      assert.ok(chunks.at(-1).pixelCount > 10n);
+    },
+  },
   LineOfSight: {
     run: async ({ pathfinder }) => [[pb.LineOfSightResponseSchema, await pathfinder.lineOfSight({
       mask: "rooms",
@@ -660,6 +678,8 @@ test("errors: the same code and message over every transport", async (t) => {
      ({ pathfinder }) => pathfinder.getMask({ name: "no-such-mask" })],
     ["FindPath on an unknown mask", Code.NotFound,
      ({ pathfinder }) => pathfinder.findPath({ mask: "no-such-mask", start: P(0, 0), goal: P(1, 1) })],
+    ["GetRange without a budget", Code.InvalidArgument,
+     ({ pathfinder }) => collect(pathfinder.getRange({ mask: "rooms", start: P(1, 1) }))],
     ["GetField (a stream) on an unknown mask", Code.NotFound,
      ({ pathfinder }) => collect(pathfinder.getField({ mask: "no-such-mask", goal: P(0, 0) }))],
     ["FindPath with the goal outside the mask", Code.InvalidArgument,

@@ -70,6 +70,16 @@ class ObstacleSet {
   }
   // Bytes held.
   [[nodiscard]] std::size_t memory_bytes() const { return bits_.capacity() * 8; }
+  // The pixels an agent with this clearance may not use because of these
+  // obstacles (the UsableMask rule, pathcore/agent_clearance.h): every
+  // blocked pixel, and every pixel of the mask whose centre is closer than
+  // clearance to a blocked pixel's square. So the usable pixels of
+  // with_obstacles(mask, *this) for a clearance are exactly the usable
+  // pixels of mask that the grown set does not block, without patching or
+  // transforming the mask: O(box * clearance) for the box the grown set
+  // covers. clearance must be valid (require_valid_clearance).
+  [[nodiscard]] ObstacleSet grown_by(double clearance, std::uint32_t mask_width,
+                                     std::uint32_t mask_height) const;
 
  private:
   [[nodiscard]] std::size_t box_width() const { return static_cast<std::size_t>(end_x_ - min_x_); }

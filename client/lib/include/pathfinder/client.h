@@ -122,6 +122,31 @@ struct Field {
   bool cache_hit = false;
 };
 
+// GetRange's answer, assembled from its chunks.
+struct Range {
+  // The smallest rectangle holding every pixel in range (mask coordinates);
+  // width and height 0 when the range is empty.
+  std::uint32_t x = 0;
+  std::uint32_t y = 0;
+  std::uint32_t width = 0;
+  std::uint32_t height = 0;
+  std::uint64_t pixel_count = 0;
+  // width*height flags, row-major over the rectangle: 1 = in range.
+  std::vector<std::uint8_t> in_range;
+  // With include_costs, width*height costs from the start (+infinity where
+  // not in range); empty otherwise.
+  std::vector<float> costs;
+  std::uint64_t mask_revision = 0;
+
+  // True when mask pixel (px, py) is in range.
+  [[nodiscard]] bool contains(std::int64_t px, std::int64_t py) const {
+    if (px < x || py < y || px >= std::int64_t{x} + width || py >= std::int64_t{y} + height) {
+      return false;
+    }
+    return in_range[static_cast<std::size_t>(py - y) * width + static_cast<std::size_t>(px - x)] != 0;
+  }
+};
+
 // grpc.health.v1.HealthCheckResponse.ServingStatus.
 enum class ServingStatus { kUnknown = 0, kServing = 1, kNotServing = 2, kServiceUnknown = 3 };
 
@@ -206,6 +231,14 @@ class Client {
   // The whole field, assembled; INTERNAL when the chunks do not fit together
   // (sizes that disagree, rows missing or out of order).
   Result<Field> get_field(const pathfinding::v1::GetFieldRequest& request);
+
+  // Streams the movement range of request.start (GetRange): on_chunk runs
+  // for each chunk, in order, on the calling thread; returning false cancels
+  // the call (CANCELLED). The deadline covers the whole stream.
+  grpc::Status get_range_chunks(const pathfinding::v1::GetRangeRequest& request,
+                                const std::function<bool(const pathfinding::v1::RangeChunk&)>& on_chunk);
+  // The whole range, assembled; INTERNAL when the chunks do not fit together.
+  Result<Range> get_range(const pathfinding::v1::GetRangeRequest& request);
 
   // Builds what queries on request.mask will need into the server's caches
   // (PrepareMask): on_progress (when set) runs for each progress message, in
