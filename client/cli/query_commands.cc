@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli_format.h"
+#include "cli_obstacles.h"
 #include "cli_options.h"
 
 namespace pathfinder::cli {
@@ -21,6 +22,7 @@ struct FindArgs {
   std::string mask;
   std::int32_t sx = 0, sy = 0, gx = 0, gy = 0;
   PathArgs path;
+  std::vector<std::string> obstacles;
   std::uint64_t expected_revision = 0;
 };
 
@@ -29,6 +31,7 @@ struct ReachableArgs {
   std::vector<std::int32_t> coordinates;
   std::string areas;
   bool eight = false;
+  std::vector<std::string> obstacles;
   std::uint64_t expected_revision = 0;
 };
 
@@ -47,6 +50,7 @@ int run_find(pathfinder::Client& client, const FindArgs& args, bool json) {
   *request.mutable_start() = pathfinder::make_point(args.sx, args.sy);
   *request.mutable_goal() = pathfinder::make_point(args.gx, args.gy);
   fill_path_request(args.path, request);
+  *request.mutable_obstacles() = parse_obstacles(args.obstacles);
   request.set_expected_revision(args.expected_revision);
   const auto result = client.find_path(request);
   const int code = report(result, json, [&](const pb::FindPathResponse& response) {
@@ -75,6 +79,7 @@ int run_reachable(pathfinder::Client& client, const ReachableArgs& args, bool js
   }
   request.set_enabled_areas(parse_areas(args.areas));
   request.set_connectivity(args.eight ? pb::CONNECTIVITY_EIGHT : pb::CONNECTIVITY_FOUR);
+  *request.mutable_obstacles() = parse_obstacles(args.obstacles);
   request.set_expected_revision(args.expected_revision);
   return report(client.reachable(request), json, [&](const pb::ReachableResponse& response) {
     return format_reachable(request, response);
@@ -118,6 +123,7 @@ Command add_find_command(CLI::App& app) {
   find->add_option("MASK", args->mask, "Mask name")->required();
   add_start_goal(*find, args->sx, args->sy, args->gx, args->gy);
   add_path_options(*find, args->path);
+  add_obstacle_option(*find, args->obstacles);
   add_expected_revision(*find, args->expected_revision);
   find->footer(
       "Prints the path, and when an end was snapped (--snap) where to and how far. Exits 3 when "
@@ -134,6 +140,7 @@ Command add_reachable_command(CLI::App& app) {
   reachable->add_option("COORDS", args->coordinates, "AX AY BX BY [AX AY BX BY ...]")->required();
   reachable->add_option("--areas", args->areas, "Walkable area ids (default all)");
   reachable->add_flag("--eight", args->eight, "Eight neighbours (default four)");
+  add_obstacle_option(*reachable, args->obstacles);
   add_expected_revision(*reachable, args->expected_revision);
   return command;
 }
