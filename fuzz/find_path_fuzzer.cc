@@ -16,8 +16,9 @@
 //           pixels are area 1
 //   then    the clearance byte b (below); then temporary obstacles: a count
 //           (byte % 4) and 5 bytes per shape: kind (byte % 3: rectangle,
-//           circle, two listed pixels) and its numbers (coordinates byte - 8,
-//           a circle's halved; sizes byte % 16, a radius halved). The
+//           circle, two listed pixels) and its numbers (coordinates up to 4
+//           past the edges, a circle's centre on the half-pixel grid; sizes
+//           byte % 16, a radius halved). The
 //           ObstacleSet must block exactly the pixels the shapes cover (bad
 //           shapes refused naming obstacles[i]), and everything below runs on
 //           the mask patched with them, as the server answers such requests
@@ -119,14 +120,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::vector<pathcore::Obstacle> shapes;
   for (std::size_t k = 0; k < byte(obstacle_bytes) % 4U; ++k) {
     const std::size_t at = obstacle_bytes + 1 + 5 * k;
-    const auto coordinate = [&](std::size_t i) { return static_cast<int>(byte(at + i)) - 8; };
+    // Mostly inside the mask, up to 4 pixels past its edges.
+    const auto coordinate = [&](std::size_t i) {
+      return static_cast<int>(byte(at + i) % static_cast<unsigned>(std::max(w, h) + 8)) - 4;
+    };
     switch (byte(at) % 3U) {
       case 0:  // width and height 0 .. 15: 0 is refused
         shapes.emplace_back(pathcore::RectObstacle{coordinate(1), coordinate(2),
                                                    byte(at + 3) % 16, byte(at + 4) % 16});
         break;
       case 1:  // centres on the half-pixel grid, radius 0 .. 7.5 (0 is refused)
-        shapes.emplace_back(pathcore::CircleObstacle{coordinate(1) / 2.0, coordinate(2) / 2.0,
+        shapes.emplace_back(pathcore::CircleObstacle{coordinate(1) + (byte(at + 4) & 1) / 2.0,
+                                                     coordinate(2) + (byte(at + 4) & 2) / 4.0,
                                                      (byte(at + 3) % 16) / 2.0});
         break;
       default:  // two pixels, maybe outside (refused)

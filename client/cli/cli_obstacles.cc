@@ -56,7 +56,10 @@ void add_obstacle_option(CLI::App& command, std::vector<std::string>& obstacles)
             try {
               (void)parse_obstacle(text);
             } catch (const UsageError& error) {
-              return error.what();
+              // CLI11 names the option itself.
+              std::string why = error.what();
+              if (why.starts_with("--obstacle ")) why.erase(0, 11);
+              return why;
             }
             return {};
           },
