@@ -14,6 +14,14 @@
 //   8 - 14  step costs of areas 1..7 (0 reads as 1)
 //   15...   one pixel per byte, area id = byte % 8, row-major; missing
 //           pixels are area 1
+//   then    the clearance byte b (below); then temporary obstacles: a count
+//           (byte % 4) and 5 bytes per shape: kind (byte % 3: rectangle,
+//           circle, two listed pixels) and its numbers (coordinates up to 4
+//           past the edges, a circle's centre on the half-pixel grid; sizes
+//           byte % 16, a radius halved). The
+//           ObstacleSet must block exactly the pixels the shapes cover (bad
+//           shapes refused naming obstacles[i]), and everything below runs on
+//           the mask patched with them, as the server answers such requests
 // Invariants: found exactly when the (snapped) start reaches the (snapped)
 // goal; endpoints; walkable segments, no cut corners when forbidden; the raw
 // grid path's steps legal and its cost the reference's (1e-6 relative); a
@@ -41,6 +49,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "pathcore/agent_clearance.h"
@@ -48,6 +57,7 @@
 #include "pathcore/components.h"
 #include "pathcore/distance_field.h"
 #include "pathcore/mask.h"
+#include "pathcore/obstacles.h"
 #include "pathcore/path.h"
 #include "support/any_angle_reference.h"
 #include "support/clearance_reference.h"
@@ -100,9 +110,78 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (std::size_t i = 0; i < areas.size() && kHeader + i < size; ++i) {
     areas[i] = static_cast<std::uint8_t>(data[kHeader + i] % 8U);
   }
-  const Mask mask(width, height, std::move(areas));
   const auto w = static_cast<std::int32_t>(width);
   const auto h = static_cast<std::int32_t>(height);
+  // Temporary obstacles, as FindPathRequest.obstacles: the request is
+  // answered on the mask with their pixels blocked, so everything below runs
+  // on that patched mask; the ObstacleSet must block exactly the pixels the
+  // shapes' definitions cover (checked pixel by pixel here).
+  const std::size_t obstacle_bytes = kHeader + areas.size() + 1;
+  std::vector<pathcore::Obstacle> shapes;
+  for (std::size_t k = 0; k < byte(obstacle_bytes) % 4U; ++k) {
+    const std::size_t at = obstacle_bytes + 1 + 5 * k;
+    // Mostly inside the mask, up to 4 pixels past its edges.
+    const auto coordinate = [&](std::size_t i) {
+      return static_cast<int>(byte(at + i) % static_cast<unsigned>(std::max(w, h) + 8)) - 4;
+    };
+    switch (byte(at) % 3U) {
+      case 0:  // width and height 0 .. 15: 0 is refused
+        shapes.emplace_back(pathcore::RectObstacle{coordinate(1), coordinate(2),
+                                                   byte(at + 3) % 16, byte(at + 4) % 16});
+        break;
+      case 1:  // centres on the half-pixel grid, radius 0 .. 7.5 (0 is refused)
+        shapes.emplace_back(pathcore::CircleObstacle{coordinate(1) + (byte(at + 4) & 1) / 2.0,
+                                                     coordinate(2) + (byte(at + 4) & 2) / 4.0,
+                                                     (byte(at + 3) % 16) / 2.0});
+        break;
+      default:  // two pixels, maybe outside (refused)
+        shapes.emplace_back(pathcore::PixelsObstacle{
+            {{coordinate(1), coordinate(2)}, {coordinate(3), coordinate(4)}}});
+    }
+  }
+  const Mask unpatched(width, height, std::move(areas));
+  pathcore::ObstacleSet obstacles;
+  try {
+    obstacles = pathcore::ObstacleSet(width, height, shapes);
+  } catch (const pathcore::InvalidArgument& e) {
+    bool bad = false;
+    for (const pathcore::Obstacle& shape : shapes) {
+      if (const auto* r = std::get_if<pathcore::RectObstacle>(&shape)) {
+        bad = bad || r->width < 1 || r->height < 1;
+      } else if (const auto* c = std::get_if<pathcore::CircleObstacle>(&shape)) {
+        bad = bad || !(c->radius > 0);
+      } else {
+        for (const Point p : std::get<pathcore::PixelsObstacle>(shape).pixels) {
+          bad = bad || p.x < 0 || p.y < 0 || p.x >= w || p.y >= h;
+        }
+      }
+    }
+    if (!bad || std::string(e.what()).rfind("obstacles[", 0) != 0) {
+      fail(std::string("obstacles refused wrongly: ") + e.what());
+    }
+    return 0;
+  }
+  for (std::int32_t y = 0; y < h; ++y) {
+    for (std::int32_t x = 0; x < w; ++x) {
+      bool covered = false;
+      for (const pathcore::Obstacle& shape : shapes) {
+        if (const auto* r = std::get_if<pathcore::RectObstacle>(&shape)) {
+          covered = covered || (x >= r->x && x < r->x + r->width && y >= r->y &&
+                                y < r->y + r->height);
+        } else if (const auto* c = std::get_if<pathcore::CircleObstacle>(&shape)) {
+          const double dx = x + 0.5 - c->centre_x;
+          const double dy = y + 0.5 - c->centre_y;
+          covered = covered || dx * dx + dy * dy <= c->radius * c->radius;
+        } else {
+          for (const Point p : std::get<pathcore::PixelsObstacle>(shape).pixels) {
+            covered = covered || (p.x == x && p.y == y);
+          }
+        }
+      }
+      if (obstacles.blocks({x, y}) != covered) fail("ObstacleSet disagrees with the shapes");
+    }
+  }
+  const Mask mask = pathcore::with_obstacles(unpatched, obstacles);
   const Point start{byte(3) % w, byte(4) % h};
   const Point goal{byte(5) % w, byte(6) % h};
 

@@ -12,6 +12,7 @@
 
 #include "cli_format.h"
 #include "cli_goals.h"
+#include "cli_obstacles.h"
 #include "cli_options.h"
 
 namespace pathfinder::cli {
@@ -27,6 +28,7 @@ struct BatchArgs {
   std::vector<std::string> goals;  // --goals X,Y ...
   std::string starts_file;          // one "X,Y" a line; "-" = stdin
   PathArgs path;
+  std::vector<std::string> obstacles;
   std::uint64_t expected_revision = 0;
 };
 
@@ -106,6 +108,7 @@ int run_batch(pathfinder::Client& client, const BatchArgs& args, bool json) {
   request.set_snap_to_reachable(options.snap_to_reachable());
   *request.mutable_area_costs() = options.area_costs();
   request.set_clearance(options.clearance());
+  *request.mutable_obstacles() = parse_obstacles(args.obstacles);
   request.set_expected_revision(args.expected_revision);
 
   const auto result = client.batch_find_paths(request);
@@ -153,6 +156,7 @@ Command add_batch_command(CLI::App& app) {
                    "Also the starts of FILE, one X,Y a line (blank lines skipped); - reads stdin")
       ->type_name("FILE");
   add_path_options(*batch, args->path);
+  add_obstacle_option(*batch, args->obstacles);
   batch->add_option("--expected-revision", args->expected_revision,
                     "Answer only from this mask revision, else FAILED_PRECONDITION (default any)");
   batch->footer(

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cli_format.h"
+#include "cli_obstacles.h"
 #include "cli_options.h"
 
 namespace pathfinder::cli {
@@ -29,6 +30,7 @@ struct LineOfSightArgs {
   std::string areas;
   bool corner_cutting = false;
   double clearance = 0;
+  std::vector<std::string> obstacles;
   std::uint64_t expected_revision = 0;
 };
 
@@ -113,6 +115,7 @@ int run_line_of_sight(pathfinder::Client& client, const LineOfSightArgs& args, b
   request.set_enabled_areas(parse_areas(args.areas));
   request.set_allow_corner_cutting(args.corner_cutting);
   request.set_clearance(args.clearance);
+  *request.mutable_obstacles() = parse_obstacles(args.obstacles);
   request.set_expected_revision(args.expected_revision);
   return report(client.line_of_sight(request), json, [&](const pb::LineOfSightResponse& response) {
     std::string text = "revision " + std::to_string(response.mask_revision());
@@ -194,6 +197,7 @@ Command add_line_of_sight_command(CLI::App& app) {
                 "Test the segment's Bresenham pixels, which may pass between blocked pixels "
                 "whose corners touch (default: every pixel the segment touches, corners included)");
   add_clearance_option(*los, args->clearance);
+  add_obstacle_option(*los, args->obstacles);
   add_expected_revision(*los, args->expected_revision);
   los->footer(
       "Prints one line per pair: 'clear', or 'blocked at (x,y)', the first blocked pixel walking "

@@ -11,6 +11,7 @@
 
 #include "cli_format.h"
 #include "cli_goals.h"
+#include "cli_obstacles.h"
 #include "cli_options.h"
 
 namespace pathfinder::cli {
@@ -27,6 +28,7 @@ struct FindArgs {
   PathArgs path;
   double max_cost = 0;
   bool partial = false;
+  std::vector<std::string> obstacles;
   std::uint64_t expected_revision = 0;
 };
 
@@ -35,6 +37,7 @@ struct ReachableArgs {
   std::vector<std::int32_t> coordinates;
   std::string areas;
   bool eight = false;
+  std::vector<std::string> obstacles;
   std::uint64_t expected_revision = 0;
 };
 
@@ -63,6 +66,7 @@ int run_find(pathfinder::Client& client, const FindArgs& args, bool json) {
   fill_path_request(args.path, request);
   request.set_max_cost(args.max_cost);
   request.set_partial(args.partial);
+  *request.mutable_obstacles() = parse_obstacles(args.obstacles);
   request.set_expected_revision(args.expected_revision);
   const auto result = client.find_path(request);
   const int code = report(result, json, [&](const pb::FindPathResponse& response) {
@@ -91,6 +95,7 @@ int run_reachable(pathfinder::Client& client, const ReachableArgs& args, bool js
   }
   request.set_enabled_areas(parse_areas(args.areas));
   request.set_connectivity(args.eight ? pb::CONNECTIVITY_EIGHT : pb::CONNECTIVITY_FOUR);
+  *request.mutable_obstacles() = parse_obstacles(args.obstacles);
   request.set_expected_revision(args.expected_revision);
   return report(client.reachable(request), json, [&](const pb::ReachableResponse& response) {
     return format_reachable(request, response);
@@ -146,6 +151,7 @@ Command add_find_command(CLI::App& app) {
   find->add_flag("--partial", args->partial,
                  "When the goal cannot be reached, the path to the reachable pixel nearest to it "
                  "(exit 3, reason partial)");
+  add_obstacle_option(*find, args->obstacles);
   add_expected_revision(*find, args->expected_revision);
   find->footer(
       "Prints the path, with --goals which goal it took, and when an end was snapped (--snap) "
@@ -163,6 +169,7 @@ Command add_reachable_command(CLI::App& app) {
   reachable->add_option("COORDS", args->coordinates, "AX AY BX BY [AX AY BX BY ...]")->required();
   reachable->add_option("--areas", args->areas, "Walkable area ids (default all)");
   reachable->add_flag("--eight", args->eight, "Eight neighbours (default four)");
+  add_obstacle_option(*reachable, args->obstacles);
   add_expected_revision(*reachable, args->expected_revision);
   return command;
 }

@@ -554,6 +554,33 @@ pb::Point make_point(std::int32_t x, std::int32_t y) {
   return point;
 }
 
+pb::Obstacle make_rect_obstacle(std::uint32_t x, std::uint32_t y, std::uint32_t width,
+                                std::uint32_t height) {
+  pb::Obstacle obstacle;
+  pb::Rect& rect = *obstacle.mutable_rect();
+  rect.set_x(x);
+  rect.set_y(y);
+  rect.set_width(width);
+  rect.set_height(height);
+  return obstacle;
+}
+
+pb::Obstacle make_circle_obstacle(double centre_x, double centre_y, double radius) {
+  pb::Obstacle obstacle;
+  pb::Circle& circle = *obstacle.mutable_circle();
+  circle.mutable_centre()->set_x(centre_x);
+  circle.mutable_centre()->set_y(centre_y);
+  circle.set_radius(radius);
+  return obstacle;
+}
+
+pb::Obstacle make_pixels_obstacle(const std::vector<pb::Point>& pixels) {
+  pb::Obstacle obstacle;
+  pb::PixelList& list = *obstacle.mutable_pixels();
+  for (const pb::Point& p : pixels) *list.add_pixels() = p;
+  return obstacle;
+}
+
 std::string read_file(const std::string& path) {
   std::error_code error;
   if (std::filesystem::is_directory(path, error)) {

@@ -67,6 +67,7 @@ v1::FindPathRequest single_request(const v1::BatchFindPathsRequest& batch) {
   *single.mutable_area_costs() = batch.area_costs();
   single.set_expected_revision(batch.expected_revision());
   single.set_clearance(batch.clearance());
+  *single.mutable_obstacles() = batch.obstacles();
   return single;
 }
 
@@ -343,7 +344,9 @@ grpc::Status PathfinderService::batch_find_paths(const v1::BatchFindPathsRequest
   PathScratch scratch;  // this thread's, outside answer_starts
   // Grid paths on the compute pool: once the batch's field is leased, another
   // pool thread may help trace (any-angle answers use caches of their own).
-  bool helper_asked = interrupt == nullptr || plan.any_angle || pool_.threads() < 2;
+  // (Nor with obstacles: their fields are the batch thread's own.)
+  bool helper_asked =
+      interrupt == nullptr || plan.any_angle || plan.obstacles || pool_.threads() < 2;
   for (;;) {
     if (!helper_asked && !batch_source.leases().empty()) {
       helper_asked = true;

@@ -19,6 +19,8 @@
 #include "pathcore/line.h"
 #include "pathcore/nearest_pixels.h"
 #include "service/endpoint_snapping.h"
+#include "service/obstacle_entry.h"
+#include "service/obstacles_wire.h"
 #include "service/pathfinder_service.h"
 #include "service/proto_convert.h"
 #include "service/rpc_status.h"
@@ -114,14 +116,37 @@ grpc::Status PathfinderService::line_of_sight(const v1::LineOfSightRequest& requ
   }
   if (interrupt == nullptr && steps > kStepsOnCallThread) throw NeedsComputePool{};
 
+  // With obstacles, everything below reads the mask patched with them (a
+  // copy of the call's own: O(pixels), on the pool), as the same request on
+  // that mask would.
+  MaskEntryPtr patched;
+  if (!request.obstacles().empty()) {
+    if (auto status = check_obstacle_count(request.obstacles_size(), limits_.max_obstacles);
+        !status.ok()) {
+      return status;
+    }
+    if (interrupt == nullptr) throw NeedsComputePool{};
+    if (auto status =
+            decode_patched_entry(request.obstacles(), *entry, limits_.max_obstacles, patched);
+        !status.ok()) {
+      return status;
+    }
+    enabled = patched->mask->areas_in_use(pathcore::effective_areas(request.enabled_areas()));
+  }
+
   // With clearance the segments walk the usable pixels (built or found as
-  // FindPath's are), whose ClearanceMap is built for exactly these areas.
+  // FindPath's are; with obstacles built for this call alone), whose
+  // ClearanceMap is built for exactly these areas.
   std::optional<UsableEntry> usable;
   if (clearance_key != 0) {
-    PoolBuildSource source(interrupt);
-    usable = usable_entry(usable_masks_, source, *entry, enabled, clearance_key);
+    if (patched) {
+      usable = private_usable_entry(*patched, enabled, clearance_key);
+    } else {
+      PoolBuildSource source(interrupt);
+      usable = usable_entry(usable_masks_, source, *entry, enabled, clearance_key);
+    }
   }
-  const MaskEntry& walked = usable ? usable->entry : *entry;
+  const MaskEntry& walked = usable ? usable->entry : patched ? *patched : *entry;
   const pathcore::Mask& mask = *walked.mask;
   // The stored map describes every area; it answers only requests it serves.
   const pathcore::ClearanceMap* map =

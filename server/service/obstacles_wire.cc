@@ -7,15 +7,20 @@
 
 namespace pathserver {
 
+grpc::Status check_obstacle_count(int count, int limit) {
+  if (count <= limit) return grpc::Status::OK;
+  return {grpc::StatusCode::RESOURCE_EXHAUSTED,
+          "obstacles: " + std::to_string(count) + " shapes; the limit is " +
+              std::to_string(limit) + " per request (--max-obstacles)"};
+}
+
 grpc::Status decode_obstacles(
     const google::protobuf::RepeatedPtrField<pathfinding::v1::Obstacle>& wire,
     const pathcore::Mask& mask, int limit, pathcore::ObstacleSet& out) {
   out = {};
   if (wire.empty()) return grpc::Status::OK;
-  if (wire.size() > limit) {
-    return {grpc::StatusCode::RESOURCE_EXHAUSTED,
-            "obstacles: " + std::to_string(wire.size()) + " shapes; the limit is " +
-                std::to_string(limit) + " per request (--max-obstacles)"};
+  if (grpc::Status counted = check_obstacle_count(wire.size(), limit); !counted.ok()) {
+    return counted;
   }
   std::vector<pathcore::Obstacle> shapes;
   shapes.reserve(static_cast<std::size_t>(wire.size()));

@@ -27,6 +27,7 @@
 #include "service/goals_wire.h"
 #include "service/mask_areas_wire.h"
 #include "service/multi_goal_find_path.h"
+#include "service/obstacles_wire.h"
 #include "service/proto_convert.h"
 #include "service/request_decoding.h"
 #include "service/rpc_status.h"
@@ -1118,12 +1119,20 @@ grpc::Status PathfinderService::plan_find_path(const v1::FindPathRequest& reques
     plan.goal_key->goals = plan.goals;
   }
   if (options.snap_to_reachable) plan.snapper.emplace(nearest_, query_caches_.components);
+  if (!request.obstacles().empty()) {
+    if (auto status = check_obstacle_count(request.obstacles_size(), limits_.max_obstacles);
+        !status.ok()) {
+      return status;
+    }
+    plan.obstacles = obstacle_plan(request);
+  }
   return grpc::Status::OK;
 }
 
 grpc::Status PathfinderService::find_path_planned(FindPathPlan& plan, pathcore::Point start,
                                                   v1::FindPathResponse& response,
                                                   FieldSource& source) {
+  if (plan.obstacles) return find_path_with_obstacles(plan, start, response, source);
   const MaskEntry& entry = *plan.entry;
   const pathcore::Mask& mask = *entry.mask;
   const pathcore::Point goal = plan.goal;

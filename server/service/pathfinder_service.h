@@ -321,6 +321,13 @@ class PathfinderService final : public RawPathfinderService {
                                                pathfinding::v1::FindPathResponse& response,
                                                FieldSource& source);
 
+  // A FindPath request's obstacles and, once on the compute pool, the plan
+  // on its patched mask (obstacle_find_path.cc).
+  struct ObstaclePlan;
+  // The request's obstacles, kept for find_path_with_obstacles (a copy of
+  // the shapes: decoding them costs pixels, so it waits for the pool).
+  [[nodiscard]] static std::shared_ptr<ObstaclePlan> obstacle_plan(
+      const pathfinding::v1::FindPathRequest& request);
   // A FindPath request checked and translated, its start aside: what every
   // start of a BatchFindPaths shares.
   struct FindPathPlan {
@@ -338,6 +345,9 @@ class PathfinderService final : public RawPathfinderService {
     std::optional<UsableEntry> usable;  // with clearance, once needed
     // With snap_to_reachable: the ends' lookups, shared by a batch's starts.
     std::optional<EndpointSnapper> snapper;
+    // With obstacles: the request's shapes, answered on a patched copy of
+    // the mask outside the caches (obstacle_find_path.cc).
+    std::shared_ptr<ObstaclePlan> obstacles;
   };
   // Validates request's options, goal and (when not null) start, finds the
   // mask and checks expected_revision: the errors FindPath answers.
@@ -346,6 +356,13 @@ class PathfinderService final : public RawPathfinderService {
   // FindPath's answer for `start` (inside the mask) under `plan`.
   grpc::Status find_path_planned(FindPathPlan& plan, pathcore::Point start,
                                  pathfinding::v1::FindPathResponse& response, FieldSource& source);
+  // In obstacle_find_path.cc: find_path_planned for a plan with obstacles,
+  // on its patched mask with fields, usable pixels, meshes and snapping
+  // scans of its own (no cache read or written). The first call builds them
+  // where source.begin_scan() allows (it throws on gRPC's thread).
+  grpc::Status find_path_with_obstacles(FindPathPlan& plan, pathcore::Point start,
+                                        pathfinding::v1::FindPathResponse& response,
+                                        FieldSource& source);
   // In batch_find_paths.cc. `interrupt`: null on gRPC's thread. Leaves each
   // start's answer as it goes on the wire (its field tag, length and
   // message) in `answer`, serialized by the thread that answered it and

@@ -10,6 +10,8 @@
 #include "cache/build_progress.h"
 #include "pathcore/components.h"
 #include "pathcore/standard_move.h"
+#include "service/obstacle_entry.h"
+#include "service/obstacles_wire.h"
 #include "service/pathfinder_service.h"
 #include "service/proto_convert.h"
 #include "service/rpc_status.h"
@@ -86,10 +88,33 @@ grpc::Status PathfinderService::reachable(const WireReachableRequest& request,
     return invalid(outside(field + ".b", pair.b, *entry));
   }
 
+  if (!request.obstacles.empty()) {
+    if (auto status = check_obstacle_count(request.obstacles.size(), limits_.max_obstacles);
+        !status.ok()) {
+      return status;
+    }
+  }
   // Eight neighbours without corner cutting connect exactly what four do.
   const ComponentKey key{entry->name, entry->revision, enabled, pathcore::Connectivity::kFour,
                          false};
-  auto components = query_caches_.components.get(key);
+  std::shared_ptr<const pathcore::Components> components;
+  if (!request.obstacles.empty()) {
+    // Labels of the mask patched with the request's obstacles: this call's own, cached nowhere.
+    if (interrupt == nullptr) throw NeedsComputePool{};
+    MaskEntryPtr patched;
+    if (auto status =
+            decode_patched_entry(request.obstacles, *entry, limits_.max_obstacles, patched);
+        !status.ok()) {
+      return status;
+    }
+    pathcore::ComponentOptions options;
+    options.enabled = patched->mask->areas_in_use(pathcore::effective_areas(request.enabled_areas));
+    options.connectivity = pathcore::Connectivity::kFour;
+    components = std::make_shared<const pathcore::Components>(
+        pathcore::label_components(*patched->mask, options, *interrupt));
+  } else {
+    components = query_caches_.components.get(key);
+  }
   if (!components) {
     if (interrupt == nullptr) throw NeedsComputePool{};  // labelling reads the whole mask
     pathcore::ComponentOptions options;

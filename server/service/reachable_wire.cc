@@ -196,6 +196,7 @@ bool decode_reachable_request(std::span<const std::uint8_t> bytes, WireReachable
   out.enabled_areas = 0;
   out.connectivity = 0;
   out.expected_revision = 0;
+  out.obstacles.Clear();
   Reader reader(bytes.data(), bytes.data() + bytes.size());
   while (!reader.done()) {
     std::uint32_t field = 0;
@@ -216,6 +217,13 @@ bool decode_reachable_request(std::span<const std::uint8_t> bytes, WireReachable
       } else {
         WirePointPair beyond;  // checked, not kept
         if (!read_pair(pair, beyond)) return false;
+      }
+    } else if (field == 6 && wire_type == kLengthDelimited) {
+      Reader shape(nullptr, nullptr);
+      if (!reader.sub(shape)) return false;
+      const std::string_view bytes = shape.rest();
+      if (!out.obstacles.Add()->ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+        return false;
       }
     } else if ((field == 3 || field == 4 || field == 5) && wire_type == kVarint) {
       std::uint64_t value = 0;

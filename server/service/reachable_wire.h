@@ -7,7 +7,10 @@
 #include <string>
 #include <vector>
 
+#include <google/protobuf/repeated_ptr_field.h>
+
 #include "pathcore/mask.h"
+#include "pathfinding/v1/pathfinding.pb.h"
 
 namespace pathserver {
 
@@ -32,6 +35,8 @@ struct WirePointPair {
 //  - int32 fields arrive as 64-bit varints and are truncated to 32 bits;
 //  - unknown field numbers, and known numbers with another wire type, are
 //    skipped (groups included);
+//  - each obstacles entry (field 6) is parsed by protobuf itself, and one
+//    it cannot parse makes the request malformed, as it would there;
 //  - truncated or overlong varints, lengths past the end, a stray end-group,
 //    and a mask name that is not UTF-8 make the message malformed.
 struct WireReachableRequest {
@@ -41,6 +46,8 @@ struct WireReachableRequest {
   std::uint64_t enabled_areas = 0;
   std::int32_t connectivity = 0;  // the enum's number, unchecked
   std::uint64_t expected_revision = 0;
+  // The request's temporary obstacles (few, and rare: parsed by protobuf).
+  google::protobuf::RepeatedPtrField<pathfinding::v1::Obstacle> obstacles;
 };
 
 // Decodes `bytes` into `out` (cleared first, its storage reused). False when

@@ -259,6 +259,44 @@ class PathfinderInteropTest(unittest.TestCase):
                 goals=wire_goals), timeout=CALL_TIMEOUT)
         self.assertEqual(both.exception.code(), grpc.StatusCode.INVALID_ARGUMENT)
         self.assertIn("goals", both.exception.details())
+    def test_find_path_with_obstacles(self):
+        """A unit on the road's left end: the path goes round by the right, exactly as on
+        a copy of the level with those pixels blocked; the stored level is unchanged."""
+        info = self.upload("obstacles")
+        start, goal = (0, 0), (4, 2)
+        request = dict(mask="obstacles", start=pb.Point(x=0, y=0), goal=pb.Point(x=4, y=2),
+                       smoothing=pb.SMOOTHING_NONE)
+        unit = pb.Obstacle(rect=pb.Rect(x=0, y=7, width=3, height=2))
+        blocked = self.stub.FindPath(pb.FindPathRequest(**request, obstacles=[unit]),
+                                     timeout=CALL_TIMEOUT)
+        patched = list(AREAS)
+        for y in range(7, 9):
+            for x in range(0, 3):
+                patched[y * WIDTH + x] = 0
+        self.assertTrue(blocked.found)
+        points = [xy(p) for p in blocked.points]
+        self.assertEqual((points[0], points[-1]), (start, goal))
+        for a, b in zip(points, points[1:]):
+            self.assertEqual(abs(a[0] - b[0]) + abs(a[1] - b[1]), 1)
+            self.assertTrue(walkable(patched, *b), "onto the unit or a wall: %s" % (b,))
+        self.assertEqual(len(points) - 1, bfs_distances(patched, goal)[start])
+        self.assertGreater(len(points) - 1, bfs_distances(AREAS, goal)[start])
+        # The same request on an uploaded copy with those pixels blocked.
+        self.upload("obstacles-copy", png_grey8(WIDTH, HEIGHT, patched))
+        copy = self.stub.FindPath(pb.FindPathRequest(**dict(request, mask="obstacles-copy")),
+                                  timeout=CALL_TIMEOUT)
+        for answer in (blocked, copy):
+            answer.ClearField("mask_revision")
+            answer.ClearField("cache_hit")
+        self.assertEqual(blocked, copy)
+        # Nothing stuck to the stored level.
+        again = self.stub.FindPath(pb.FindPathRequest(**request), timeout=CALL_TIMEOUT)
+        self.assertEqual(again.mask_revision, info.revision)
+        self.check_grid_path(again, start, goal)
+        # A shape without one is refused, naming it.
+        details = self.assert_status(grpc.StatusCode.INVALID_ARGUMENT, self.stub.FindPath,
+                                     pb.FindPathRequest(**request, obstacles=[pb.Obstacle()]))
+        self.assertIn("obstacles[0]", details)
 
     def test_find_path_any_angle(self):
         self.upload("anyangle")

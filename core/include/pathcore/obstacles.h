@@ -3,6 +3,7 @@
 // Temporary obstacles: shapes one request treats as blocked (other units, a
 // closed door, a building being placed), without a new mask revision.
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -59,12 +60,17 @@ class ObstacleSet {
                             static_cast<std::size_t>(p.x - min_x_);
     return ((bits_[bit / 64] >> (bit % 64)) & 1U) != 0;
   }
-  // Calls visit(Point) for every blocked pixel, in row-major order.
+  // Calls visit(Point) for every blocked pixel, in row-major order. Skips
+  // 64 pixels of the bounding box at a time where none is blocked (a few
+  // shapes far apart have a box of most of the mask).
   template <typename Visit>
   void for_each(Visit&& visit) const {
-    for (std::int32_t y = min_y_; y < end_y_; ++y) {
-      for (std::int32_t x = min_x_; x < end_x_; ++x) {
-        if (blocks({x, y})) visit(Point{x, y});
+    const std::size_t width = box_width();
+    for (std::size_t word = 0; word < bits_.size(); ++word) {
+      for (std::uint64_t left = bits_[word]; left != 0; left &= left - 1) {
+        const std::size_t bit = word * 64 + static_cast<std::size_t>(std::countr_zero(left));
+        visit(Point{min_x_ + static_cast<std::int32_t>(bit % width),
+                    min_y_ + static_cast<std::int32_t>(bit / width)});
       }
     }
   }

@@ -106,7 +106,7 @@ std::string random_request_bytes(std::mt19937_64& rng) {
   std::string bytes;
   const int fields = static_cast<int>(rng() % 12);
   for (int i = 0; i < fields; ++i) {
-    switch (rng() % 7) {
+    switch (rng() % 8) {
       case 0:
         append_bytes_field(bytes, 1, kNames[rng() % kNames.size()]);
         break;
@@ -125,6 +125,27 @@ std::string random_request_bytes(std::mt19937_64& rng) {
       case 5:
         append_tag(bytes, 5, 0);
         append_varint(bytes, rng() % 1000);
+        break;
+      case 6:
+        if (rng() % 2 == 0) {  // an obstacle: a rect, a circle, pixels, or fields unknown to it
+          v1::Obstacle obstacle;
+          switch (rng() % 3) {
+            case 0:
+              obstacle.mutable_rect()->set_x(static_cast<std::uint32_t>(rng() % 100));
+              obstacle.mutable_rect()->set_width(static_cast<std::uint32_t>(rng() % 5));
+              break;
+            case 1:
+              obstacle.mutable_circle()->set_radius(static_cast<double>(rng() % 9) / 2);
+              break;
+            default:
+              *obstacle.mutable_pixels()->add_pixels() = v1::Point();
+          }
+          std::string shape = obstacle.SerializeAsString();
+          if (rng() % 4 == 0) append_unknown(rng, shape);
+          append_bytes_field(bytes, 6, shape);
+          break;
+        }
+        append_unknown(rng, bytes);
         break;
       default:
         append_unknown(rng, bytes);
@@ -147,6 +168,11 @@ void expect_same(const std::string& bytes, const std::string& what) {
   ASSERT_EQ(decoded.enabled_areas, reference.enabled_areas()) << what;
   ASSERT_EQ(decoded.connectivity, static_cast<std::int32_t>(reference.connectivity())) << what;
   ASSERT_EQ(decoded.expected_revision, reference.expected_revision()) << what;
+  ASSERT_EQ(decoded.obstacles.size(), reference.obstacles_size()) << what;
+  for (int i = 0; i < reference.obstacles_size(); ++i) {
+    ASSERT_EQ(decoded.obstacles[i].SerializeAsString(), reference.obstacles(i).SerializeAsString())
+        << what << " obstacle " << i;
+  }
   ASSERT_EQ(decoded.pairs.size(), static_cast<std::size_t>(reference.pairs_size())) << what;
   for (int i = 0; i < reference.pairs_size(); ++i) {
     const v1::PointPair& want = reference.pairs(i);

@@ -18,6 +18,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "pathfinding/v1/pathfinding.grpc.pb.h"
 
@@ -274,6 +275,17 @@ void add_mask_header(grpc::ClientContext& context, const std::string& mask);
 
 // Convenience constructors for request fields.
 [[nodiscard]] pathfinding::v1::Point make_point(std::int32_t x, std::int32_t y);
+// Temporary obstacles (FindPathRequest.obstacles and the same field of
+// BatchFindPaths, LineOfSight and Reachable): pixels x..x+width-1,
+// y..y+height-1; every pixel whose centre lies within radius of (x, y); the
+// pixels listed. The server checks them (INVALID_ARGUMENT naming obstacles[i]).
+[[nodiscard]] pathfinding::v1::Obstacle make_rect_obstacle(std::uint32_t x, std::uint32_t y,
+                                                           std::uint32_t width,
+                                                           std::uint32_t height);
+[[nodiscard]] pathfinding::v1::Obstacle make_circle_obstacle(double centre_x, double centre_y,
+                                                             double radius);
+[[nodiscard]] pathfinding::v1::Obstacle make_pixels_obstacle(
+    const std::vector<pathfinding::v1::Point>& pixels);
 
 // Reads a whole file. Throws FileError naming the file and the reason.
 [[nodiscard]] std::string read_file(const std::string& path);
