@@ -1,7 +1,7 @@
 #pragma once
 
-// --obstacle SHAPE (repeatable), the temporary obstacles of find, batch, los
-// and reachable: rect:X,Y,W,H, circle:X,Y,R or pixels:X,Y;X,Y;...
+// --obstacle SHAPE (repeatable), the temporary obstacles of find, batch, los,
+// reachable and range: rect:X,Y,W,H, circle:X,Y,R or pixels:X,Y;X,Y;...
 
 #include <CLI/CLI.hpp>
 #include <google/protobuf/repeated_ptr_field.h>

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "cli_format.h"
+#include "cli_obstacles.h"
 #include "pathcore/codec.h"
 #include "pathcore/render.h"
 
@@ -104,6 +105,7 @@ Command add_range_command(CLI::App& app) {
       ->check(CLI::NonNegativeNumber);
   command_app->add_flag("--costs", args->costs, "Also ask for each pixel's cost");
   command_app->add_option("--png", args->png, "Write the range as an image")->type_name("FILE");
+  add_obstacle_option(*command_app, args->obstacles);
   command_app->add_option("--expected-revision", args->expected_revision,
                           "Answer only from this mask revision, else FAILED_PRECONDITION "
                           "(default any)");
@@ -125,6 +127,7 @@ int run_range(Client& client, const RangeArgs& args, bool json) {
   request.set_clearance(options.clearance());
   request.set_expected_revision(args.expected_revision);
   request.set_include_costs(args.costs || !args.png.empty());
+  *request.mutable_obstacles() = parse_obstacles(args.obstacles);
 
   const Result<Range> result = client.get_range(request);
   if (!result.ok()) {

@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 #include <string>
+#include <vector>
 
 #include "cli_options.h"
 #include "command.h"
@@ -20,6 +21,7 @@ struct RangeArgs {
   PathArgs path;      // only the range's options are used
   bool costs = false;
   std::string png;
+  std::vector<std::string> obstacles;  // --obstacle SHAPE
   std::uint64_t expected_revision = 0;
 };
 

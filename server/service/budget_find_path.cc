@@ -113,8 +113,7 @@ std::optional<grpc::Status> PathfinderService::budget_find_path(
 
   // The plain FindPath answer: for a goal within the budget, and for what a
   // budget does not change.
-  // MERGE(obstacles): with obstacles this must be the obstacle-aware FindPath
-  // (the normal path answers on the mask without them until that is merged).
+  // With obstacles, find_path_planned answers on the patched mask.
   const auto plain_answer = [&]() -> grpc::Status {
     return find_path_planned(plan, start, response, source);
   };

@@ -18,6 +18,7 @@
 #include "pathcore/path.h"
 #include "service/any_angle_find_path.h"
 #include "service/cached_find_path.h"
+#include "service/multi_goal_find_path.h"
 #include "service/obstacle_entry.h"
 #include "service/pathfinder_service.h"
 #include "service/private_field_source.h"
@@ -66,6 +67,7 @@ grpc::Status PathfinderService::find_path_with_obstacles(FindPathPlan& plan, pat
     FindPathPlan& patched = obstacles.patched.emplace();
     patched.entry = entry;
     patched.goal = plan.goal;
+    patched.goals = plan.goals;
     patched.any_angle = plan.any_angle;
     patched.enabled = entry->mask->areas_in_use(obstacles.requested);
     patched.clearance_key = plan.clearance_key;
@@ -76,6 +78,7 @@ grpc::Status PathfinderService::find_path_with_obstacles(FindPathPlan& plan, pat
     if (!patched.any_angle) {
       patched.goal_key = field_key(*entry, patched.options.field, patched.goal,
                                    patched.clearance_key);
+      patched.goal_key->goals = patched.goals;
     }
     if (patched.clearance_key != 0) {
       patched.usable = private_usable_entry(*entry, patched.enabled, patched.clearance_key);
@@ -87,13 +90,14 @@ grpc::Status PathfinderService::find_path_with_obstacles(FindPathPlan& plan, pat
   const pathcore::Mask& mask = *patched.entry->mask;
   const MaskEntry& walked = patched.usable ? patched.usable->entry : *patched.entry;
   const pathcore::Point goal = patched.goal;
-  const auto explain = [&](pathcore::PathResult& path) {
+  const auto explain_toward = [&](pathcore::PathResult& path, pathcore::Point requested) {
     if (patched.usable) {
-      pathcore::explain_result(mask, patched.usable->grid->usable, start, goal, path);
+      pathcore::explain_result(mask, patched.usable->grid->usable, start, requested, path);
     } else {
-      pathcore::explain_result(mask, patched.enabled, start, goal, path);
+      pathcore::explain_result(mask, patched.enabled, start, requested, path);
     }
   };
+  const auto explain = [&](pathcore::PathResult& path) { explain_toward(path, goal); };
 
   if (patched.any_angle) {
     AnyAnglePathResult result = any_angle_find_path(walked, obstacles.meshes, fields, start, goal,
@@ -107,9 +111,17 @@ grpc::Status PathfinderService::find_path_with_obstacles(FindPathPlan& plan, pat
     return grpc::Status::OK;
   }
 
-  CachedPathResult result = cached_find_path(walked, fields, start, goal, patched.options,
-                                             &*patched.goal_key, nullptr);
-  explain(result.path);
+  CachedPathResult result;
+  if (patched.goals.empty()) {
+    result = cached_find_path(walked, fields, start, goal, patched.options, &*patched.goal_key,
+                              nullptr);
+    explain(result.path);
+  } else {
+    MultiGoalPathResult nearest =
+        multi_goal_find_path(walked, fields, start, *patched.goal_key, patched.options, nullptr);
+    result = std::move(nearest.result);
+    explain_toward(result.path, nearest.explained_goal);
+  }
   to_proto(result.path, &response);
   response.set_mask_revision(plan.entry->revision);
   response.set_cache_hit(false);
