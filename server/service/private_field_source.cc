@@ -15,7 +15,9 @@ FieldLease PrivateFieldSource::field(const FieldKey& key, const MaskEntry& entry
     options.allow_corner_cutting = key.allow_corner_cutting;
     options.area_costs = key.area_costs;
     fills_.push_back(std::make_unique<Fill>(
-        Fill{key, entry.mask, pathcore::FieldBuilder(*entry.mask, key.goal, options)}));
+        Fill{key, entry.mask,
+             key.goals.empty() ? pathcore::FieldBuilder(*entry.mask, key.goal, options)
+                               : pathcore::FieldBuilder(*entry.mask, key.goals, options)}));
     fill = fills_.back().get();
     if (interrupt_) fill->builder.set_interrupt(interrupt_);
   }

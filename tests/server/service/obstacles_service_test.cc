@@ -262,6 +262,15 @@ TEST_F(ObstaclesServiceTest, EveryRpcAnswersAsOnThePatchedCopy) {
       *r.mutable_start() = point(pathtest::random_point(rng, mask));
       *r.mutable_goal() = point(goal);
       apply(o, r);
+      // Some rounds ask for the nearest of several goals, or set a budget:
+      // the patched copy answers those too.
+      if (o.smoothing != pb::SMOOTHING_ANY_ANGLE && round % 3 == 1) {
+        r.clear_goal();
+        *r.add_goals() = point(goal);
+        for (int g = 0; g < 2; ++g) *r.add_goals() = point(pathtest::random_point(rng, mask));
+      } else if (o.smoothing != pb::SMOOTHING_ANY_ANGLE && round % 3 == 2 && k % 2 == 0) {
+        r.set_max_cost(static_cast<double>(1 + rng() % 20));
+      }
       const pb::FindPathResponse before = find(r);
       pb::FindPathRequest with = r;
       *with.mutable_obstacles() = obstacles;
