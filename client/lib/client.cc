@@ -59,6 +59,41 @@ Result<Response> call(pb::Pathfinder::Stub* stub, Method method, const Request& 
   return result;
 }
 
+// Runs one server-streaming call like `call`, handing each message to
+// on_message; when it returns false the call is cancelled and drained
+// (CANCELLED "stopped by the caller").
+template <class Message, class Request, class Method>
+grpc::Status read_stream(pb::Pathfinder::Stub* stub, Method method, const Request& request,
+                         const ClientOptions& options,
+                         const std::function<bool(const Message&)>& on_message) {
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + options.deadline);
+  add_bearer_token(context, options.bearer_token);
+  if (options.send_mask_header) add_mask_header(context, request.mask());
+  const std::unique_ptr<grpc::ClientReader<Message>> reader = (stub->*method)(&context, request);
+  Message message;
+  while (reader->Read(&message)) {
+    if (!on_message(message)) {
+      context.TryCancel();
+      while (reader->Read(&message)) {
+      }
+      (void)reader->Finish();
+      return {grpc::StatusCode::CANCELLED, "stopped by the caller"};
+    }
+  }
+  return reader->Finish();
+}
+
+// Decodes `count` little-endian float32 from bytes into out.
+void decode_float32_le(const std::string& bytes, std::size_t count, float* out) {
+  const auto* at = reinterpret_cast<const unsigned char*>(bytes.data());
+  for (std::size_t i = 0; i < count; ++i, at += 4) {
+    const std::uint32_t word = at[0] | (std::uint32_t{at[1]} << 8) | (std::uint32_t{at[2]} << 16) |
+                               (std::uint32_t{at[3]} << 24);
+    out[i] = std::bit_cast<float>(word);
+  }
+}
+
 // Protobuf wire format of grpc.health.v1.HealthCheckRequest { string service = 1; }.
 std::string encode_health_request(const std::string& service) {
   std::string bytes;
@@ -316,23 +351,8 @@ Result<pb::StandardMoveResponse> Client::standard_move(const pb::StandardMoveReq
 grpc::Status Client::get_field_chunks(
     const pb::GetFieldRequest& request,
     const std::function<bool(const pb::FieldChunk&)>& on_chunk) {
-  grpc::ClientContext context;
-  context.set_deadline(std::chrono::system_clock::now() + options_.deadline);
-  add_bearer_token(context, options_.bearer_token);
-  if (options_.send_mask_header) add_mask_header(context, request.mask());
-  const std::unique_ptr<grpc::ClientReader<pb::FieldChunk>> reader =
-      stub_->GetField(&context, request);
-  pb::FieldChunk chunk;
-  while (reader->Read(&chunk)) {
-    if (!on_chunk(chunk)) {
-      context.TryCancel();
-      while (reader->Read(&chunk)) {
-      }
-      (void)reader->Finish();
-      return {grpc::StatusCode::CANCELLED, "stopped by the caller"};
-    }
-  }
-  return reader->Finish();
+  return read_stream<pb::FieldChunk>(stub_.get(), &pb::Pathfinder::Stub::GetField, request,
+                                     options_, on_chunk);
 }
 
 Result<Field> Client::get_field(const pb::GetFieldRequest& request) {
@@ -362,12 +382,7 @@ Result<Field> Client::get_field(const pb::GetFieldRequest& request) {
       return false;
     }
     const std::size_t offset = std::size_t{next_row} * field.width;
-    const auto* bytes = reinterpret_cast<const unsigned char*>(chunk.distances().data());
-    for (std::size_t i = 0; i < samples; ++i, bytes += 4) {  // little-endian float32
-      const std::uint32_t bits = bytes[0] | (std::uint32_t{bytes[1]} << 8) |
-                                 (std::uint32_t{bytes[2]} << 16) | (std::uint32_t{bytes[3]} << 24);
-      field.distances[offset + i] = std::bit_cast<float>(bits);
-    }
+    decode_float32_le(chunk.distances(), samples, field.distances.data() + offset);
     if (request.include_flow()) {
       std::memcpy(field.flow.data() + offset, chunk.flow().data(), samples);
     }
@@ -387,23 +402,8 @@ Result<Field> Client::get_field(const pb::GetFieldRequest& request) {
 grpc::Status Client::get_range_chunks(
     const pb::GetRangeRequest& request,
     const std::function<bool(const pb::RangeChunk&)>& on_chunk) {
-  grpc::ClientContext context;
-  context.set_deadline(std::chrono::system_clock::now() + options_.deadline);
-  add_bearer_token(context, options_.bearer_token);
-  if (options_.send_mask_header) add_mask_header(context, request.mask());
-  const std::unique_ptr<grpc::ClientReader<pb::RangeChunk>> reader =
-      stub_->GetRange(&context, request);
-  pb::RangeChunk chunk;
-  while (reader->Read(&chunk)) {
-    if (!on_chunk(chunk)) {
-      context.TryCancel();
-      while (reader->Read(&chunk)) {
-      }
-      (void)reader->Finish();
-      return {grpc::StatusCode::CANCELLED, "stopped by the caller"};
-    }
-  }
-  return reader->Finish();
+  return read_stream<pb::RangeChunk>(stub_.get(), &pb::Pathfinder::Stub::GetRange, request,
+                                     options_, on_chunk);
 }
 
 Result<Range> Client::get_range(const pb::GetRangeRequest& request) {
@@ -445,13 +445,8 @@ Result<Range> Client::get_range(const pb::GetRangeRequest& request) {
       }
     }
     if (request.include_costs()) {
-      const std::size_t offset = std::size_t{next_row} * range.width;
-      const auto* bytes = reinterpret_cast<const unsigned char*>(chunk.costs().data());
-      for (std::size_t i = 0; i < samples; ++i, bytes += 4) {  // little-endian float32
-        const std::uint32_t word = bytes[0] | (std::uint32_t{bytes[1]} << 8) |
-                                   (std::uint32_t{bytes[2]} << 16) | (std::uint32_t{bytes[3]} << 24);
-        range.costs[offset + i] = std::bit_cast<float>(word);
-      }
+      decode_float32_le(chunk.costs(), samples,
+                        range.costs.data() + std::size_t{next_row} * range.width);
     }
     next_row += chunk.row_count();
     return true;
