@@ -18,7 +18,6 @@
 #include "pathcore/path.h"
 #include "service/any_angle_find_path.h"
 #include "service/cached_find_path.h"
-#include "service/multi_goal_find_path.h"
 #include "service/obstacle_entry.h"
 #include "service/pathfinder_service.h"
 #include "service/private_field_source.h"
@@ -87,22 +86,13 @@ grpc::Status PathfinderService::find_path_with_obstacles(FindPathPlan& plan, pat
   }
   FindPathPlan& patched = *obstacles.patched;
   PrivateFieldSource& fields = *obstacles.fields;
-  const pathcore::Mask& mask = *patched.entry->mask;
   const MaskEntry& walked = patched.usable ? patched.usable->entry : *patched.entry;
   const pathcore::Point goal = patched.goal;
-  const auto explain_toward = [&](pathcore::PathResult& path, pathcore::Point requested) {
-    if (patched.usable) {
-      pathcore::explain_result(mask, patched.usable->grid->usable, start, requested, path);
-    } else {
-      pathcore::explain_result(mask, patched.enabled, start, requested, path);
-    }
-  };
-  const auto explain = [&](pathcore::PathResult& path) { explain_toward(path, goal); };
 
   if (patched.any_angle) {
     AnyAnglePathResult result = any_angle_find_path(walked, obstacles.meshes, fields, start, goal,
                                                     patched.any_angle_options, nullptr);
-    explain(result.path);
+    patched.explain(start, goal, result.path);
     to_proto(result.path, &response);
     response.clear_precise_points();
     for (const pathcore::PointD p : result.precise) to_proto(p, response.add_precise_points());
@@ -111,17 +101,8 @@ grpc::Status PathfinderService::find_path_with_obstacles(FindPathPlan& plan, pat
     return grpc::Status::OK;
   }
 
-  CachedPathResult result;
-  if (patched.goals.empty()) {
-    result = cached_find_path(walked, fields, start, goal, patched.options, &*patched.goal_key,
-                              nullptr);
-    explain(result.path);
-  } else {
-    MultiGoalPathResult nearest =
-        multi_goal_find_path(walked, fields, start, *patched.goal_key, patched.options, nullptr);
-    result = std::move(nearest.result);
-    explain_toward(result.path, nearest.explained_goal);
-  }
+  CachedPathResult result =
+      grid_find_path(patched, walked, fields, start, *patched.goal_key, nullptr);
   to_proto(result.path, &response);
   response.set_mask_revision(plan.entry->revision);
   response.set_cache_hit(false);

@@ -1129,12 +1129,36 @@ grpc::Status PathfinderService::plan_find_path(const v1::FindPathRequest& reques
   return grpc::Status::OK;
 }
 
+void PathfinderService::FindPathPlan::explain(pathcore::Point start, pathcore::Point requested,
+                                             pathcore::PathResult& path) const {
+  if (usable) {
+    pathcore::explain_result(*entry->mask, usable->grid->usable, start, requested, path);
+  } else {
+    pathcore::explain_result(*entry->mask, enabled, start, requested, path);
+  }
+}
+
+CachedPathResult PathfinderService::grid_find_path(const FindPathPlan& plan,
+                                                   const MaskEntry& walked, FieldSource& source,
+                                                   pathcore::Point start, const FieldKey& key,
+                                                   EndpointSnapper* snapper) {
+  if (plan.goals.empty()) {
+    CachedPathResult result =
+        cached_find_path(walked, source, start, plan.goal, plan.options, &key, snapper);
+    plan.explain(start, plan.goal, result.path);
+    return result;
+  }
+  MultiGoalPathResult nearest =
+      multi_goal_find_path(walked, source, start, key, plan.options, snapper);
+  plan.explain(start, nearest.explained_goal, nearest.result.path);
+  return std::move(nearest.result);
+}
+
 grpc::Status PathfinderService::find_path_planned(FindPathPlan& plan, pathcore::Point start,
                                                   v1::FindPathResponse& response,
                                                   FieldSource& source) {
   if (plan.obstacles) return find_path_with_obstacles(plan, start, response, source);
   const MaskEntry& entry = *plan.entry;
-  const pathcore::Mask& mask = *entry.mask;
   const pathcore::Point goal = plan.goal;
   // With clearance, everything below runs on the usable pixels (built or
   // found on first need) in place of the stored mask.
@@ -1145,20 +1169,12 @@ grpc::Status PathfinderService::find_path_planned(FindPathPlan& plan, pathcore::
     }
     return plan.usable->entry;
   };
-  const auto explain_toward = [&](pathcore::PathResult& path, pathcore::Point requested) {
-    if (plan.usable) {
-      pathcore::explain_result(mask, plan.usable->grid->usable, start, requested, path);
-    } else {
-      pathcore::explain_result(mask, plan.enabled, start, requested, path);
-    }
-  };
-  const auto explain = [&](pathcore::PathResult& path) { explain_toward(path, goal); };
 
   if (plan.any_angle) {
     AnyAnglePathResult result =
         any_angle_find_path(walked_entry(), any_angle_caches_, source, start, goal,
                             plan.any_angle_options, plan.snapper ? &*plan.snapper : nullptr);
-    explain(result.path);
+    plan.explain(start, goal, result.path);
     to_proto(result.path, &response);
     response.clear_precise_points();
     for (const pathcore::PointD p : result.precise) to_proto(p, response.add_precise_points());
@@ -1174,18 +1190,8 @@ grpc::Status PathfinderService::find_path_planned(FindPathPlan& plan, pathcore::
     response.set_cache_hit(true);
     return grpc::Status::OK;
   }
-  CachedPathResult result;
-  if (plan.goals.empty()) {
-    result = cached_find_path(walked_entry(), source, start, goal, plan.options, &key.field,
-                              plan.snapper ? &*plan.snapper : nullptr);
-    explain(result.path);
-  } else {
-    MultiGoalPathResult nearest = multi_goal_find_path(
-        walked_entry(), source, start, key.field, plan.options,
-        plan.snapper ? &*plan.snapper : nullptr);
-    result = std::move(nearest.result);
-    explain_toward(result.path, nearest.explained_goal);
-  }
+  CachedPathResult result = grid_find_path(plan, walked_entry(), source, start, key.field,
+                                           plan.snapper ? &*plan.snapper : nullptr);
   to_proto(result.path, &response);
   response.set_mask_revision(entry.revision);
   response.set_cache_hit(result.cache_hit);

@@ -348,7 +348,18 @@ class PathfinderService final : public RawPathfinderService {
     // With obstacles: the request's shapes, answered on a patched copy of
     // the mask outside the caches (obstacle_find_path.cc).
     std::shared_ptr<ObstaclePlan> obstacles;
+
+    // Fills path's reason and snapping fields for a request from start
+    // toward `requested`, on the plan's mask (and usable pixels, once set).
+    void explain(pathcore::Point start, pathcore::Point requested,
+                 pathcore::PathResult& path) const;
   };
+  // The grid answer of `plan` for start (to its goal, or the nearest of its
+  // goals), explained: on `walked`, the plan's mask or usable pixels, with
+  // fields from `source` under `key`.
+  static CachedPathResult grid_find_path(const FindPathPlan& plan, const MaskEntry& walked,
+                                         FieldSource& source, pathcore::Point start,
+                                         const FieldKey& key, EndpointSnapper* snapper);
   // Validates request's options, goal and (when not null) start, finds the
   // mask and checks expected_revision: the errors FindPath answers.
   grpc::Status plan_find_path(const pathfinding::v1::FindPathRequest& request,
