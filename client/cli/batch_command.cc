@@ -2,7 +2,6 @@
 
 #include "batch_command.h"
 
-#include <charconv>
 #include <cstdint>
 #include <fstream>
 #include <iostream>
@@ -32,38 +31,12 @@ struct BatchArgs {
   std::uint64_t expected_revision = 0;
 };
 
-std::string_view trimmed(std::string_view text) {
-  const auto first = text.find_first_not_of(" \t\r");
-  if (first == std::string_view::npos) return {};
-  const auto last = text.find_last_not_of(" \t\r");
-  return text.substr(first, last - first + 1);
-}
-
-bool parse_int(std::string_view text, std::int32_t& value) {
-  text = trimmed(text);
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  return error == std::errc() && end == text.data() + text.size() && !text.empty();
-}
-
-// "X,Y" (spaces around either number allowed). Throws UsageError naming `where`.
-pb::Point parse_start(std::string_view text, const std::string& where) {
-  const auto comma = text.find(',');
-  std::int32_t x = 0;
-  std::int32_t y = 0;
-  if (comma == std::string_view::npos || !parse_int(text.substr(0, comma), x) ||
-      !parse_int(text.substr(comma + 1), y)) {
-    throw UsageError(where + ": expected a start as X,Y (two integers), got '" + std::string(text) +
-                     "'");
-  }
-  return pathfinder::make_point(x, y);
-}
-
 // The starts of a file or stdin: one "X,Y" a line, blank lines skipped.
 void read_starts(std::istream& in, const std::string& name, pb::BatchFindPathsRequest& request) {
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
     if (trimmed(line).empty()) continue;
-    *request.add_starts() = parse_start(line, name + " line " + std::to_string(number));
+    *request.add_starts() = parse_xy(line, name + " line " + std::to_string(number), "a start as X,Y");
   }
   if (in.bad()) throw FileError("cannot read " + name);
 }
@@ -86,7 +59,7 @@ int run_batch(pathfinder::Client& client, const BatchArgs& args, bool json) {
     for (const pb::Point& goal : parse_goals(args.goals)) *request.add_goals() = goal;
   }
   for (std::size_t i = first_start; i < args.positionals.size(); ++i) {
-    *request.add_starts() = parse_start(args.positionals[i], "START");
+    *request.add_starts() = parse_xy(args.positionals[i], "START", "a start as X,Y");
   }
   if (args.starts_file == "-") {
     read_starts(std::cin, "stdin", request);

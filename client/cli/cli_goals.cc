@@ -1,28 +1,8 @@
 #include "cli_goals.h"
 
-#include <charconv>
-#include <cstdint>
-
-#include "cli_format.h"
+#include "cli_options.h"
 
 namespace pathfinder::cli {
-namespace {
-
-std::string_view trimmed(std::string_view text) {
-  const auto first = text.find_first_not_of(" \t\r");
-  if (first == std::string_view::npos) return {};
-  const auto last = text.find_last_not_of(" \t\r");
-  return text.substr(first, last - first + 1);
-}
-
-bool parse_int(std::string_view text, std::int32_t& value) {
-  text = trimmed(text);
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  return error == std::errc() && end == text.data() + text.size() && !text.empty();
-}
-
-}  // namespace
-
 void add_goals_option(CLI::App& command, std::vector<std::string>& goals,
                       const std::string& instead) {
   command
@@ -32,17 +12,6 @@ void add_goals_option(CLI::App& command, std::vector<std::string>& goals,
                       instead)
       ->type_name("X,Y ...")
       ->expected(1, -1);
-}
-
-pathfinding::v1::Point parse_xy(std::string_view text, const std::string& where) {
-  const auto comma = text.find(',');
-  std::int32_t x = 0;
-  std::int32_t y = 0;
-  if (comma == std::string_view::npos || !parse_int(text.substr(0, comma), x) ||
-      !parse_int(text.substr(comma + 1), y)) {
-    throw UsageError(where + ": expected X,Y (two integers), got '" + std::string(text) + "'");
-  }
-  return pathfinder::make_point(x, y);
 }
 
 std::vector<pathfinding::v1::Point> parse_goals(const std::vector<std::string>& goals) {

@@ -17,9 +17,6 @@ namespace pathfinder::cli {
 void add_goals_option(CLI::App& command, std::vector<std::string>& goals,
                       const std::string& instead);
 
-// "X,Y" as a point; throws UsageError naming `where` otherwise.
-[[nodiscard]] pathfinding::v1::Point parse_xy(std::string_view text, const std::string& where);
-
 // Every --goals value as a point (UsageError naming goals[i] for a bad one).
 [[nodiscard]] std::vector<pathfinding::v1::Point> parse_goals(
     const std::vector<std::string>& goals);

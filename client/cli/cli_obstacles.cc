@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cli_format.h"
+#include "cli_options.h"
 #include "pathfinder/client.h"
 
 namespace pathfinder::cli {
@@ -15,12 +16,6 @@ namespace pb = pathfinding::v1;
 namespace {
 
 constexpr const char* kShapes = "rect:X,Y,W,H, circle:X,Y,R or pixels:X,Y;X,Y;...";
-
-std::string_view trimmed(std::string_view text) {
-  const auto first = text.find_first_not_of(" \t");
-  if (first == std::string_view::npos) return {};
-  return text.substr(first, text.find_last_not_of(" \t") - first + 1);
-}
 
 std::vector<std::string_view> split(std::string_view text, char separator) {
   std::vector<std::string_view> parts;

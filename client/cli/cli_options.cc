@@ -1,6 +1,7 @@
 #include "cli_options.h"
 
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -157,6 +158,31 @@ void fill_path_request(const PathArgs& args, pb::FindPathRequest& request) {
     const auto [area, cost] = parse_key_value(entry, "--cost");
     (*request.mutable_area_costs())[area] = cost;
   }
+}
+
+std::string_view trimmed(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t\r");
+  if (first == std::string_view::npos) return {};
+  const auto last = text.find_last_not_of(" \t\r");
+  return text.substr(first, last - first + 1);
+}
+
+bool parse_int(std::string_view text, std::int32_t& value) {
+  text = trimmed(text);
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return error == std::errc() && end == text.data() + text.size() && !text.empty();
+}
+
+pb::Point parse_xy(std::string_view text, const std::string& where, std::string_view expected) {
+  const auto comma = text.find(',');
+  std::int32_t x = 0;
+  std::int32_t y = 0;
+  if (comma == std::string_view::npos || !parse_int(text.substr(0, comma), x) ||
+      !parse_int(text.substr(comma + 1), y)) {
+    throw UsageError(where + ": expected " + std::string(expected) + " (two integers), got '" +
+                     std::string(text) + "'");
+  }
+  return pathfinder::make_point(x, y);
 }
 
 }  // namespace pathfinder::cli

@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "pathcore/mask.h"
@@ -58,5 +59,16 @@ void add_path_options(CLI::App& command, PathArgs& args);
 // Sets enabled_areas, connectivity, allow_corner_cutting, smoothing,
 // snap_to_reachable, area_costs and clearance of request. Throws UsageError (--areas, --cost).
 void fill_path_request(const PathArgs& args, pathfinding::v1::FindPathRequest& request);
+
+// text without leading and trailing spaces, tabs and carriage returns.
+[[nodiscard]] std::string_view trimmed(std::string_view text);
+
+// A whole decimal integer, spaces around it allowed.
+[[nodiscard]] bool parse_int(std::string_view text, std::int32_t& value);
+
+// "X,Y" (spaces around either integer allowed) as a point; otherwise throws
+// UsageError "<where>: expected <expected> (two integers), got '<text>'".
+[[nodiscard]] pathfinding::v1::Point parse_xy(std::string_view text, const std::string& where,
+                                              std::string_view expected = "X,Y");
 
 }  // namespace pathfinder::cli

@@ -26,17 +26,6 @@ constexpr std::uint32_t kMaxPictureHeight = 60;
 constexpr pathcore::Rgba kOutOfRange{0, 0, 0, 0};
 constexpr pathcore::Rgba kStartColour{255, 0, 0, 255};
 
-std::pair<std::int32_t, std::int32_t> parse_start(const std::string& text) {
-  const auto comma = text.find(',');
-  std::int32_t x = 0;
-  std::int32_t y = 0;
-  if (comma == std::string::npos || !CLI::detail::lexical_cast(text.substr(0, comma), x) ||
-      !CLI::detail::lexical_cast(text.substr(comma + 1), y)) {
-    throw UsageError("range: expected the start as X,Y, got '" + text + "'");
-  }
-  return {x, y};
-}
-
 // 'S' the start, '#' in range, '.' not, one line per row of the bounds.
 std::string picture(const Range& range, std::int32_t sx, std::int32_t sy) {
   std::ostringstream out;
@@ -113,12 +102,14 @@ Command add_range_command(CLI::App& app) {
 }
 
 int run_range(Client& client, const RangeArgs& args, bool json) {
-  const auto [sx, sy] = parse_start(args.start);
+  const pb::Point start = parse_xy(args.start, "range", "the start as X,Y");
+  const std::int32_t sx = start.x();
+  const std::int32_t sy = start.y();
   pb::FindPathRequest options;  // the path options, parsed as find parses them
   fill_path_request(args.path, options);
   pb::GetRangeRequest request;
   request.set_mask(args.mask);
-  *request.mutable_start() = make_point(sx, sy);
+  *request.mutable_start() = start;
   request.set_max_cost(args.max_cost);
   request.set_enabled_areas(options.enabled_areas());
   request.set_connectivity(options.connectivity());
