@@ -95,9 +95,11 @@ std::optional<int> parse_config(int argc, char** argv, ServerConfig& config) {
       ->check(CLI::Range(1, 2047))
       ->capture_default_str();
   app.add_option("--max-query-kb", config.max_query_kb,
-                 "Largest request of a query (FindPath, BatchFindPaths, Reachable, StandardMove, "
-                 "GetMask, ListMasks) or DeleteMask, in KiB; larger ones are RESOURCE_EXHAUSTED "
-                 "before they are decoded (uploads and patches may use --max-message-mb)")
+                 "Largest request of every RPC but the uploads and patches (GetMask, ListMasks, "
+                 "DeleteMask, FindPath, BatchFindPaths, Reachable, StandardMove, GetField, "
+                 "GetRange, LineOfSight, NearestWalkable, PrepareMask), in KiB; larger ones are "
+                 "RESOURCE_EXHAUSTED before they are decoded (uploads and patches may use "
+                 "--max-message-mb)")
       ->type_name("KIB")
       ->check(CLI::Range(1, 2047 * 1024))
       ->capture_default_str();
@@ -275,9 +277,10 @@ std::optional<int> parse_config(int argc, char** argv, ServerConfig& config) {
                  "the flag wins when both are given")
       ->type_name("FILE");
   app.add_option("--client-token-file", config.client_token_file,
-                 "File holding the client token. Queries (GetMask, ListMasks, FindPath, "
-                 "Reachable, StandardMove) then need the client or the admin token. Health and "
-                 "reflection stay open")
+                 "File holding the client token. Every RPC but the writes (GetMask, ListMasks, "
+                 "FindPath, BatchFindPaths, Reachable, StandardMove, GetField, GetRange, "
+                 "LineOfSight, NearestWalkable, PrepareMask) then needs the client or the admin "
+                 "token. Health and reflection stay open")
       ->type_name("FILE");
   app.add_flag("--allow-unauthenticated-writes", config.allow_unauthenticated_writes,
                "Allow listening on a non-loopback address with no admin token (anyone who can "
