@@ -5,7 +5,8 @@ keep apart by mistake:
 - the RPCs that need the client token (every RPC of the proto's Pathfinder
   service but the writes, which the service admits with Access::kWrite) and
   the writes themselves, as README.md's "Authentication", docs/api.md's
-  "Roles" and `pathfinder-server --help` list them;
+  "Roles" (and each RPC's role line there) and `pathfinder-server --help` list
+  them;
 - the RPCs whose requests are bounded by --max-query-kb (every RPC but those
   whose large field is kept in the received bytes, up to --max-message-mb),
   as README.md's limits table, docs/api.md's error table and
@@ -69,7 +70,10 @@ def large_request_rpcs(server_code, rpcs):
     """RPCs whose requests may use --max-message-mb, not --max-query-kb: the
     requests whose image or grid field is kept in the received bytes
     (kept_field_number), which the HTTP routes mark as large_request too."""
-    kept = set(re.findall(r"v1::(\w+)Request::k\w+FieldNumber", server_code))
+    kept_function = re.search(r"constexpr int kept_field_number\(\)\s*\{(.*?)^\}", server_code,
+                              re.S | re.M)
+    kept = set(re.findall(r"v1::(\w+)Request::k\w+FieldNumber",
+                          kept_function.group(1) if kept_function else ""))
     routes = re.search(r"\.large_request\s*=([^,}]*)", server_code)
     marked = set(re.findall(r'"(\w+)"', routes.group(1))) if routes else set()
     if not kept or kept != marked or not kept <= set(rpcs):
@@ -174,6 +178,15 @@ def main():
     admin_part, _, client_part = roles.partition("--client-token-file")
     expect_rpcs("docs/api.md, Roles, admin token", admin_part, writes, rpcs)
     expect_rpcs("docs/api.md, Roles, client token", client_part, queries, rpcs)
+    # Each RPC's section in docs/api.md opens with its signature and role.
+    for name in rpcs:
+        role = re.search(r"^rpc %s\(.*// role: (\w+)" % name, api, re.M)
+        expected_role = "admin" if name in writes else "query"
+        if not role:
+            fail("docs/api.md: no 'rpc %s(...)   // role: %s' line" % (name, expected_role))
+        elif role.group(1) != expected_role:
+            fail("docs/api.md: %s says role %s, the server checks %s" %
+                 (name, role.group(1), expected_role))
     expect_rpcs("pathfinder-server --help, --admin-token-file",
                 option_help(server_help, "--admin-token-file"), writes, rpcs)
     expect_rpcs("pathfinder-server --help, --client-token-file",
