@@ -12,7 +12,8 @@ keep apart by mistake:
   as README.md's limits table, docs/api.md's error table and
   `pathfinder-server --help` list them;
 - every command of `pathfind --help` in README.md's CLI synopsis, and every
-  flag of `pathfinder-server --help` in its server synopsis.
+  flag of `pathfinder-server --help` in its server synopsis;
+- a ghz one-liner for every RPC in README.md, as docs/api.md promises.
 
 The expected sets come from the proto and the server's source, never from the
 documents.
@@ -211,6 +212,12 @@ def main():
     for flag in sorted(help_flags(server_help)):
         if not re.search(r"%s\b(?!-)" % re.escape(flag), server_synopsis):
             fail("README.md, The server: the synopsis lacks %s" % flag)
+
+    # docs/api.md promises a ghz one-liner per RPC in the README.
+    ghz = first_code_block(section(readme, "ghz through reflection"))
+    for name in rpcs:
+        if not re.search(r"--call \$P/%s\b" % name, ghz):
+            fail("README.md, ghz through reflection: no one-liner for %s" % name)
 
     for message in failures:
         print("FAIL: " + message)
