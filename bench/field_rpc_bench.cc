@@ -4,22 +4,17 @@
 // over loopback. Read the ratios within one run.
 #include <benchmark/benchmark.h>
 #include <grpcpp/grpcpp.h>
-#include <grpcpp/health_check_service_interface.h>
-#include <spdlog/spdlog.h>
-#include <stdlib.h>
 #include <sys/resource.h>
 
 #include <cstdint>
-#include <filesystem>
 #include <memory>
 #include <string>
 #include <utility>
 
 #include "bench_masks.h"
-#include "cache/field_cache.h"
+#include "bench_server.h"
 #include "pathfinder/client.h"
 #include "service/pathfinder_service.h"
-#include "store/file_mask_store.h"
 
 namespace {
 
@@ -30,40 +25,21 @@ constexpr int kHeight = 1080;
 
 // One server for the whole run (started on first use, never stopped).
 struct Fixture {
-  std::filesystem::path dir;
-  std::unique_ptr<pathserver::MaskStore> store;
-  std::unique_ptr<pathserver::FieldCache> cache;
-  std::unique_ptr<pathserver::PathfinderService> service;
-  std::unique_ptr<grpc::Server> server;
-  std::unique_ptr<pathfinder::Client> client;
+  pathbench::BenchStore files{"field-bench"};
+  pathserver::MaskStore* store = &files.store();
+  std::unique_ptr<pathbench::BenchServer> server;
+  pathfinder::Client* client = nullptr;
   pathcore::Point goal;  // walkable, near the centre
 
   Fixture() {
-    spdlog::set_level(spdlog::level::warn);
-    std::string templ = (std::filesystem::temp_directory_path() / "field-bench-XXXXXX").string();
-    dir = ::mkdtemp(templ.data());
-    store = std::make_unique<pathserver::FileMaskStore>(dir);
     pathcore::Mask mask = pathbench::random_obstacle_mask(kWidth, kHeight, 0.30, 42);
     goal = {kWidth / 2, kHeight / 2};
     while (!mask.walkable(goal, pathcore::kAllAreas)) ++goal.x;
     store->put("hd", std::move(mask));
-    cache = std::make_unique<pathserver::FieldCache>(std::size_t{256} << 20);
-    service = std::make_unique<pathserver::PathfinderService>(*store, *cache,
-                                                              pathserver::ServiceLimits{});
-    grpc::EnableDefaultHealthCheckService(true);
-    grpc::ServerBuilder builder;
-    int port = 0;
-    builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
-    builder.RegisterService(service.get());
-    server = builder.BuildAndStart();
-    pathfinder::ClientOptions options;
-    options.deadline = std::chrono::seconds(60);
-    client = std::make_unique<pathfinder::Client>("127.0.0.1:" + std::to_string(port), options);
-  }
-  ~Fixture() {
-    server->Shutdown();
-    std::error_code ec;
-    std::filesystem::remove_all(dir, ec);
+    pathbench::BenchServerOptions options;
+    options.cache_bytes = std::size_t{256} << 20;
+    server = std::make_unique<pathbench::BenchServer>(*store, options);
+    client = &server->client();
   }
 };
 

@@ -6,12 +6,8 @@
 // fills it), every call traces and smooths on it. The answer cache is off
 // in both, so every call traces. Read the ratios within one run.
 #include <benchmark/benchmark.h>
-#include <grpcpp/grpcpp.h>
-#include <spdlog/spdlog.h>
-#include <stdlib.h>
 
 #include <cstdint>
-#include <filesystem>
 #include <memory>
 #include <random>
 #include <string>
@@ -19,10 +15,9 @@
 #include <vector>
 
 #include "bench_masks.h"
-#include "cache/field_cache.h"
+#include "bench_server.h"
 #include "pathfinder/client.h"
 #include "service/pathfinder_service.h"
-#include "store/file_mask_store.h"
 
 namespace {
 
@@ -33,19 +28,13 @@ constexpr int kHeight = 1080;
 
 // One server per cache size (started on first use, never stopped).
 struct Fixture {
-  std::filesystem::path dir;
-  std::unique_ptr<pathserver::MaskStore> store;
-  std::unique_ptr<pathserver::FieldCache> cache;
-  std::unique_ptr<pathserver::PathfinderService> service;
-  std::unique_ptr<grpc::Server> server;
-  std::unique_ptr<pathfinder::Client> client;
+  pathbench::BenchStore files{"goals-bench"};
+  pathserver::MaskStore* store = &files.store();
+  std::unique_ptr<pathbench::BenchServer> server;
+  pathfinder::Client* client = nullptr;
   std::vector<pb::Point> walkable;  // random walkable pixels: goals and starts
 
   explicit Fixture(std::size_t cache_bytes) {
-    spdlog::set_level(spdlog::level::warn);
-    std::string templ = (std::filesystem::temp_directory_path() / "goals-bench-XXXXXX").string();
-    dir = ::mkdtemp(templ.data());
-    store = std::make_unique<pathserver::FileMaskStore>(dir);
     pathcore::Mask mask = pathbench::random_obstacle_mask(kWidth, kHeight, 0.20, 42);
     std::mt19937_64 rng(7);
     while (walkable.size() < 4096) {
@@ -54,23 +43,11 @@ struct Fixture {
       if (mask.walkable(p, pathcore::kAllAreas)) walkable.push_back(pathfinder::make_point(p.x, p.y));
     }
     store->put("hd", std::move(mask));
-    cache = std::make_unique<pathserver::FieldCache>(cache_bytes);
-    pathserver::ServiceLimits limits;
-    limits.path_cache_entries = 0;  // every call traces
-    service = std::make_unique<pathserver::PathfinderService>(*store, *cache, limits);
-    grpc::ServerBuilder builder;
-    int port = 0;
-    builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
-    builder.RegisterService(service.get());
-    server = builder.BuildAndStart();
-    pathfinder::ClientOptions options;
-    options.deadline = std::chrono::seconds(120);
-    client = std::make_unique<pathfinder::Client>("127.0.0.1:" + std::to_string(port), options);
-  }
-  ~Fixture() {
-    server->Shutdown();
-    std::error_code ec;
-    std::filesystem::remove_all(dir, ec);
+    pathbench::BenchServerOptions options;
+    options.cache_bytes = cache_bytes;
+    options.limits.path_cache_entries = 0;  // every call traces
+    server = std::make_unique<pathbench::BenchServer>(*store, options);
+    client = &server->client();
   }
 };
 

@@ -8,22 +8,17 @@
 // = 0): every plain call traces. Four- and eight-connected, beautified.
 // Read the ratios within one run (bench/README.md).
 #include <benchmark/benchmark.h>
-#include <grpcpp/grpcpp.h>
-#include <spdlog/spdlog.h>
-#include <stdlib.h>
 
 #include <chrono>
 #include <cstdint>
-#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "bench_masks.h"
-#include "cache/field_cache.h"
+#include "bench_server.h"
 #include "pathfinder/client.h"
 #include "service/pathfinder_service.h"
-#include "store/file_mask_store.h"
 
 namespace {
 
@@ -34,49 +29,30 @@ constexpr std::uint32_t kHeight = 1080;
 constexpr int kObstacles = 10;
 constexpr double kUnitRadius = 4;
 
-// One in-process server over a store, with its own cache.
-struct Server {
-  std::unique_ptr<pathserver::FieldCache> cache;
-  std::unique_ptr<pathserver::PathfinderService> service;
-  std::unique_ptr<grpc::Server> server;
-  std::unique_ptr<pathfinder::Client> client;
-
-  Server(pathserver::MaskStore& store, std::size_t cache_bytes) {
-    cache = std::make_unique<pathserver::FieldCache>(cache_bytes);
-    pathserver::ServiceLimits limits;
-    limits.path_cache_entries = 0;  // every call traces
-    service = std::make_unique<pathserver::PathfinderService>(store, *cache, limits);
-    grpc::ServerBuilder builder;
-    int port = 0;
-    builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
-    builder.RegisterService(service.get());
-    server = builder.BuildAndStart();
-    pathfinder::ClientOptions options;
-    options.deadline = std::chrono::minutes(2);
-    client = std::make_unique<pathfinder::Client>("127.0.0.1:" + std::to_string(port), options);
-  }
-  ~Server() { server->Shutdown(); }
-};
+// One in-process server over the store, with its own cache.
+std::unique_ptr<pathbench::BenchServer> start_server(pathserver::MaskStore& store,
+                                                     std::size_t cache_bytes) {
+  pathbench::BenchServerOptions options;
+  options.cache_bytes = cache_bytes;
+  options.limits.path_cache_entries = 0;  // every call traces
+  return std::make_unique<pathbench::BenchServer>(store, options);
+}
 
 struct Fixture {
-  std::filesystem::path dir;
-  std::unique_ptr<pathserver::MaskStore> store;
-  std::unique_ptr<Server> warm;  // caches the goal's field
-  std::unique_ptr<Server> cold;  // caches nothing
+  pathbench::BenchStore files{"obstacles-bench"};
+  pathserver::MaskStore* store = &files.store();
+  std::unique_ptr<pathbench::BenchServer> warm;  // caches the goal's field
+  std::unique_ptr<pathbench::BenchServer> cold;  // caches nothing
   pb::Point start;
   pb::Point goal;
   // Per connectivity (0 four, 1 eight): circles along that request's plain path.
   std::vector<pb::Obstacle> obstacles[2];
 
   Fixture() {
-    spdlog::set_level(spdlog::level::warn);
-    std::string templ = (std::filesystem::temp_directory_path() / "obstacles-bench-XXXXXX").string();
-    dir = ::mkdtemp(templ.data());
-    store = std::make_unique<pathserver::FileMaskStore>(dir);
     const pathcore::Mask mask = pathbench::random_obstacle_mask(kWidth, kHeight, 0.20, 42);
     store->put("random20", mask);
-    warm = std::make_unique<Server>(*store, std::size_t{1} << 30);
-    cold = std::make_unique<Server>(*store, 0);
+    warm = start_server(*store, std::size_t{1} << 30);
+    cold = start_server(*store, 0);
     const pathcore::Point s = pathbench::walkable_near(mask, {40, 40});
     const pathcore::Point g = pathbench::walkable_near(mask, {kWidth - 40, kHeight - 40});
     start = pathfinder::make_point(s.x, s.y);
@@ -84,7 +60,7 @@ struct Fixture {
     for (int eight = 0; eight < 2; ++eight) {
       pb::FindPathRequest request = plain(eight != 0);
       request.set_smoothing(pb::SMOOTHING_NONE);
-      const auto route = warm->client->find_path(request);
+      const auto route = warm->client().find_path(request);
       if (!route.ok() || !route.value.found()) throw std::runtime_error("no route for the bench");
       const int n = route.value.points_size();
       for (int i = 1; i <= kObstacles; ++i) {
@@ -95,11 +71,9 @@ struct Fixture {
       }
     }
   }
-  ~Fixture() {
+  ~Fixture() {  // the servers stop before the store goes
     warm.reset();
     cold.reset();
-    std::error_code ec;
-    std::filesystem::remove_all(dir, ec);
   }
 
   pb::FindPathRequest plain(bool eight) const {
@@ -125,11 +99,11 @@ Fixture& fixture() {
 void BM_FindPathObstacles(benchmark::State& state) {
   auto& f = fixture();
   const bool eight = state.range(0) != 0;
-  Server& server = state.range(1) == 0 ? *f.warm : *f.cold;
+  pathfinder::Client& client = state.range(1) == 0 ? f.warm->client() : f.cold->client();
   const pb::FindPathRequest plain = f.plain(eight);
   pb::FindPathRequest blocked = plain;
   for (const pb::Obstacle& o : f.obstacles[eight ? 1 : 0]) *blocked.add_obstacles() = o;
-  if (!server.client->find_path(plain).ok()) state.SkipWithError("warming failed");
+  if (!client.find_path(plain).ok()) state.SkipWithError("warming failed");
   using Clock = std::chrono::steady_clock;
   Clock::duration plain_time{};
   Clock::duration blocked_time{};
@@ -137,9 +111,9 @@ void BM_FindPathObstacles(benchmark::State& state) {
   double blocked_length = 0;
   for (auto _ : state) {
     const auto t0 = Clock::now();
-    const auto a = server.client->find_path(plain);
+    const auto a = client.find_path(plain);
     const auto t1 = Clock::now();
-    const auto b = server.client->find_path(blocked);
+    const auto b = client.find_path(blocked);
     const auto t2 = Clock::now();
     if (!a.ok() || !b.ok() || !a.value.found() || !b.value.found()) {
       state.SkipWithError("find path failed");

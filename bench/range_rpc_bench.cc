@@ -9,23 +9,18 @@
 // both masks. The compute pool runs at normal priority here. Read the
 // ratios within one run (bench/README.md).
 #include <benchmark/benchmark.h>
-#include <grpcpp/grpcpp.h>
-#include <spdlog/spdlog.h>
-#include <stdlib.h>
 
 #include <chrono>
 #include <cstdint>
-#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "bench_masks.h"
-#include "cache/field_cache.h"
+#include "bench_server.h"
 #include "pathcore/movement_range.h"
 #include "pathfinder/client.h"
 #include "service/pathfinder_service.h"
-#include "store/file_mask_store.h"
 
 namespace {
 
@@ -44,42 +39,24 @@ pb::Point walkable_near(const pathcore::Mask& mask, std::int32_t x, std::int32_t
 
 // One server for the whole run (started on first use, never stopped).
 struct Fixture {
-  std::filesystem::path dir;
-  std::unique_ptr<pathserver::MaskStore> store;
-  std::unique_ptr<pathserver::FieldCache> cache;
-  std::unique_ptr<pathserver::PathfinderService> service;
-  std::unique_ptr<grpc::Server> server;
-  std::unique_ptr<pathfinder::Client> client;
+  pathbench::BenchStore files{"range-bench"};
+  pathserver::MaskStore* store = &files.store();
+  std::unique_ptr<pathbench::BenchServer> server;
+  pathfinder::Client* client = nullptr;
   pathcore::Mask small = pathbench::random_obstacle_mask(512, 512, 0.20, 5);
   pathcore::Mask large = pathbench::random_obstacle_mask(2048, 2048, 0.20, 5);
 
   Fixture() {
-    spdlog::set_level(spdlog::level::warn);
-    std::string templ = (std::filesystem::temp_directory_path() / "range-bench-XXXXXX").string();
-    dir = ::mkdtemp(templ.data());
-    store = std::make_unique<pathserver::FileMaskStore>(dir);
     store->put("small", small);
     store->put("large", large);
-    cache = std::make_unique<pathserver::FieldCache>(std::size_t{1} << 20);  // keeps no field
-    pathserver::ServiceLimits limits;
-    limits.path_cache_entries = 0;  // every call traces
+    pathbench::BenchServerOptions options;
+    options.cache_bytes = std::size_t{1} << 20;  // keeps no field
+    options.limits.path_cache_entries = 0;       // every call traces
     // The pool at the callers' priority: on a shared, busy machine a niced
     // pool thread waits for the CPU longer than it works, which hides the ratios.
-    limits.compute_niceness = 0;
-    service = std::make_unique<pathserver::PathfinderService>(*store, *cache, limits);
-    grpc::ServerBuilder builder;
-    int port = 0;
-    builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
-    builder.RegisterService(service.get());
-    server = builder.BuildAndStart();
-    pathfinder::ClientOptions options;
-    options.deadline = std::chrono::minutes(2);
-    client = std::make_unique<pathfinder::Client>("127.0.0.1:" + std::to_string(port), options);
-  }
-  ~Fixture() {
-    server->Shutdown();
-    std::error_code ec;
-    std::filesystem::remove_all(dir, ec);
+    options.limits.compute_niceness = 0;
+    server = std::make_unique<pathbench::BenchServer>(*store, options);
+    client = &server->client();
   }
 };
 

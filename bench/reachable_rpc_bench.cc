@@ -4,21 +4,15 @@
 // handler's own work (validation plus two lookups per pair) should cost no
 // more than the transport does.
 #include <benchmark/benchmark.h>
-#include <grpcpp/grpcpp.h>
-#include <grpcpp/health_check_service_interface.h>
-#include <spdlog/spdlog.h>
-#include <stdlib.h>
 
 #include <cstdint>
-#include <filesystem>
 #include <memory>
 #include <string>
 
 #include "bench_masks.h"
-#include "cache/field_cache.h"
+#include "bench_server.h"
 #include "pathfinder/client.h"
 #include "service/pathfinder_service.h"
-#include "store/file_mask_store.h"
 
 namespace {
 
@@ -26,36 +20,15 @@ namespace pb = pathfinding::v1;
 
 // One server for the whole run (started on first use, never stopped).
 struct Fixture {
-  std::filesystem::path dir;
-  std::unique_ptr<pathserver::MaskStore> store;
-  std::unique_ptr<pathserver::FieldCache> cache;
-  std::unique_ptr<pathserver::PathfinderService> service;
-  std::unique_ptr<grpc::Server> server;
-  std::unique_ptr<pathfinder::Client> client;
+  pathbench::BenchStore files{"reachable-bench"};
+  pathserver::MaskStore* store = &files.store();
+  std::unique_ptr<pathbench::BenchServer> server;
+  pathfinder::Client* client = nullptr;
 
   Fixture() {
-    spdlog::set_level(spdlog::level::warn);
-    std::string templ =
-        (std::filesystem::temp_directory_path() / "reachable-bench-XXXXXX").string();
-    dir = ::mkdtemp(templ.data());
-    store = std::make_unique<pathserver::FileMaskStore>(dir);
     store->put("hd", pathbench::random_obstacle_mask(1920, 1080, 0.30, 42));
-    cache = std::make_unique<pathserver::FieldCache>(std::size_t{64} << 20);
-    service = std::make_unique<pathserver::PathfinderService>(*store, *cache,
-                                                              pathserver::ServiceLimits{});
-    grpc::EnableDefaultHealthCheckService(true);
-    grpc::ServerBuilder builder;
-    int port = 0;
-    builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
-    builder.SetMaxReceiveMessageSize(64 << 20);
-    builder.RegisterService(service.get());
-    server = builder.BuildAndStart();
-    client = std::make_unique<pathfinder::Client>("127.0.0.1:" + std::to_string(port));
-  }
-  ~Fixture() {
-    server->Shutdown();
-    std::error_code ec;
-    std::filesystem::remove_all(dir, ec);
+    server = std::make_unique<pathbench::BenchServer>(*store);
+    client = &server->client();
   }
 };
 

@@ -9,28 +9,23 @@
 // lookups, and the tables' build. Read the ratios within one run
 // (bench/README.md).
 #include <benchmark/benchmark.h>
-#include <grpcpp/grpcpp.h>
-#include <spdlog/spdlog.h>
-#include <stdlib.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
-#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "bench_masks.h"
-#include "cache/field_cache.h"
+#include "bench_server.h"
 #include "pathcore/components.h"
 #include "pathcore/nearest_pixels.h"
 #include "pathcore/path.h"
 #include "pathcore/snap_lookup.h"
 #include "pathfinder/client.h"
 #include "service/pathfinder_service.h"
-#include "store/file_mask_store.h"
 
 namespace {
 
@@ -121,47 +116,27 @@ Scenario scenario_for(const std::string& name, const pathcore::Mask& mask) {
 
 // One server for the whole run (started on first use, never stopped).
 struct Fixture {
-  std::filesystem::path dir;
-  std::unique_ptr<pathserver::MaskStore> store;
-  std::unique_ptr<pathserver::FieldCache> cache;
-  std::unique_ptr<pathserver::PathfinderService> service;
-  std::unique_ptr<grpc::Server> server;
-  std::unique_ptr<pathfinder::Client> client;
+  pathbench::BenchStore files{"snapping-bench"};
+  pathserver::MaskStore* store = &files.store();
+  std::unique_ptr<pathbench::BenchServer> server;
+  pathfinder::Client* client = nullptr;
   std::vector<Scenario> scenarios;
 
   Fixture() {
-    spdlog::set_level(spdlog::level::warn);
-    std::string templ = (std::filesystem::temp_directory_path() / "snapping-bench-XXXXXX").string();
-    dir = ::mkdtemp(templ.data());
-    store = std::make_unique<pathserver::FileMaskStore>(dir);
     const pathcore::Mask blocks = blocks_mask();
     const pathcore::Mask random30 = pathbench::random_obstacle_mask(kSide, kSide, 0.30, 42);
     scenarios.push_back(scenario_for("blocks", blocks));
     scenarios.push_back(scenario_for("random30", random30));
     store->put("blocks", blocks);
     store->put("random30", random30);
-    cache = std::make_unique<pathserver::FieldCache>(std::size_t{1} << 30);
-    pathserver::ServiceLimits limits;
-    limits.path_cache_entries = 0;  // every call traces
-    limits.max_batch_starts = kBatchStarts;
-    limits.max_message_bytes = kMaxMessageBytes;  // 10,000 paths across random30
-    service = std::make_unique<pathserver::PathfinderService>(*store, *cache, limits);
-    grpc::ServerBuilder builder;
-    int port = 0;
-    builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
-    builder.SetMaxReceiveMessageSize(64 << 20);
-    builder.SetMaxSendMessageSize(kMaxMessageBytes);
-    builder.RegisterService(service.get());
-    server = builder.BuildAndStart();
-    pathfinder::ClientOptions options;
+    pathbench::BenchServerOptions options;
+    options.cache_bytes = std::size_t{1} << 30;
+    options.limits.path_cache_entries = 0;  // every call traces
+    options.limits.max_batch_starts = kBatchStarts;
+    options.limits.max_message_bytes = kMaxMessageBytes;  // 10,000 paths across random30
     options.max_message_bytes = kMaxMessageBytes;
-    options.deadline = std::chrono::minutes(2);
-    client = std::make_unique<pathfinder::Client>("127.0.0.1:" + std::to_string(port), options);
-  }
-  ~Fixture() {
-    server->Shutdown();
-    std::error_code ec;
-    std::filesystem::remove_all(dir, ec);
+    server = std::make_unique<pathbench::BenchServer>(*store, options);
+    client = &server->client();
   }
 };
 

@@ -61,6 +61,13 @@ class Mask {
   // dimensions are at least 1, and every id is at most kMaxAreaId.
   Mask(std::uint32_t width, std::uint32_t height, std::vector<std::uint8_t> areas);
 
+  // A copy with the pixels at these indices (row-major, each < pixel_count();
+  // repeats allowed) set to area 0. Its statistics are updated from the
+  // changed pixels instead of rescanning the grid: the copy plus O(pixels
+  // changed), and a search for the remaining pixels of each area a changed
+  // pixel had (usually found at once).
+  [[nodiscard]] Mask with_blocked(std::span<const std::size_t> pixels) const;
+
   [[nodiscard]] std::uint32_t width() const { return width_; }
   [[nodiscard]] std::uint32_t height() const { return height_; }
   [[nodiscard]] std::size_t pixel_count() const { return areas_.size(); }

@@ -120,9 +120,10 @@ ObstacleSet::ObstacleSet(std::uint32_t mask_width, std::uint32_t mask_height,
 }
 
 Mask with_obstacles(const Mask& mask, const ObstacleSet& obstacles) {
-  std::vector<std::uint8_t> areas = mask.areas();
-  obstacles.for_each([&](Point p) { areas[mask.index(p)] = 0; });
-  return Mask(mask.width(), mask.height(), std::move(areas));
+  std::vector<std::size_t> pixels;
+  pixels.reserve(obstacles.pixel_count());
+  obstacles.for_each([&](Point p) { pixels.push_back(mask.index(p)); });
+  return mask.with_blocked(pixels);
 }
 
 }  // namespace pathcore

@@ -2,6 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "support/random_mask.h"
+
 namespace pathcore {
 namespace {
 
@@ -21,6 +27,32 @@ TEST(Mask, CountsAreasAndWalkablePixels) {
   EXPECT_FALSE(mask.walkable({-1, 0}, kAllAreas));
   EXPECT_FALSE(mask.walkable({2, 0}, AreaSet{1} << 1));
   EXPECT_TRUE(mask.walkable({2, 0}, AreaSet{1} << 5));
+}
+
+// with_blocked updates the statistics from the pixels it changes: they must
+// be those of a mask built from the same grid (which scans it).
+TEST(Mask, WithBlockedHasTheStatisticsOfAMaskBuiltFromTheSameGrid) {
+  std::mt19937_64 rng(7);
+  for (int trial = 0; trial < 300; ++trial) {
+    const auto width = static_cast<std::uint32_t>(1 + rng() % 24);
+    const auto height = static_cast<std::uint32_t>(1 + rng() % 24);
+    const Mask mask =
+        pathtest::random_mask(rng, width, height, 0.3, 1 + static_cast<int>(rng() % 4));
+    std::vector<std::size_t> pixels;  // repeats and already blocked pixels too
+    const std::size_t count = rng() % (mask.pixel_count() + 2);
+    for (std::size_t i = 0; i < count; ++i) pixels.push_back(rng() % mask.pixel_count());
+    const Mask patched = mask.with_blocked(pixels);
+    std::vector<std::uint8_t> areas = mask.areas();
+    for (const std::size_t i : pixels) areas[i] = 0;
+    const Mask rebuilt(width, height, areas);
+    ASSERT_EQ(patched.areas(), rebuilt.areas()) << trial;
+    EXPECT_EQ(patched.areas_present(), rebuilt.areas_present()) << trial;
+    EXPECT_EQ(patched.walkable_pixels(), rebuilt.walkable_pixels()) << trial;
+    EXPECT_EQ(patched.row_boundaries(), rebuilt.row_boundaries()) << trial;
+  }
+  const Mask mask(2, 1, {1, 1});
+  const std::vector<std::size_t> outside = {2};
+  EXPECT_THROW((void)mask.with_blocked(outside), InvalidArgument);
 }
 
 TEST(Mask, RejectsBadShapesAndIds) {
