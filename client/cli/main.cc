@@ -79,8 +79,9 @@ int main(int argc, char** argv) {
       "INVALID_ARGUMENT for a value the command line gave, or unusable local input; 3 no "
       "answer (find, standard-move, render: no path; batch: a start without one; field: no "
       "sample reaches the goal).\n"
-      "Errors go to stderr as 'error: CODE: message', with --json as one JSON object "
-      "{\"code\":...,\"message\":...}.\n"
+      "Errors go to stderr as 'error: CODE: message' ('error: message' for a usage error the "
+      "CLI finds itself), with --json as one JSON object {\"code\":...,\"message\":...} "
+      "(CODE a gRPC status name; INVALID_ARGUMENT for usage errors, NO_ANSWER for exit 3).\n"
       "The server is --server, else env PATHFINDER_SERVER, else " +
       std::string(kDefaultServer) +
       ". The token is --token-file, else env PATHFINDER_TOKEN (PATHFIND_TOKEN, its old name, "
@@ -155,8 +156,9 @@ int main(int argc, char** argv) {
       for (const auto& line : hints) message += "; " + line;
       return pathfinder::cli::report_usage_error(message, true);
     }
-    (void)app.exit(error);
+    (void)pathfinder::cli::report_usage_error(error.what(), false);
     for (const auto& line : hints) std::cerr << line << "\n";
+    std::cerr << "Run with --help for more information.\n";
     return kExitUsage;
   }
 

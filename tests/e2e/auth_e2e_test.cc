@@ -333,8 +333,8 @@ TEST_F(AuthTest, CliSendsTheTokenFile) {
   EXPECT_EQ(from_env.exit_code, 0) << from_env.err;
   EXPECT_EQ(from_env.err, "");
   const auto file_wins = pathtest::run_command(
-      {"env", std::string("PATHFINDER_TOKEN=") + kClientToken, cli, "--server", server->target(),
-       "--token-file", tokens_.file("admin"), "delete", "gone"});
+      {"env", "PATHFINDER_TOKEN=not-the-token", cli, "--server", server->target(), "--token-file",
+       tokens_.file("client"), "get", "m"});
   EXPECT_EQ(file_wins.exit_code, 0) << file_wins.err;
   const auto wrong_env =
       pathtest::run_command({"env", "-u", "PATHFIND_TOKEN", "PATHFINDER_TOKEN=not-the-token", cli,

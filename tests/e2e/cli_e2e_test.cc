@@ -215,7 +215,7 @@ TEST(CliUsageTest, HelpExitsZeroAndNamesEveryCommand) {
                                 HasSubstr("--version")));
   // The server address's sources and the exit codes are documented.
   EXPECT_THAT(result.out, AllOf(HasSubstr("PATHFINDER_SERVER"), HasSubstr("127.0.0.1:50051")));
-  EXPECT_THAT(result.out, AllOf(HasSubstr("Exit codes"), HasSubstr("3 find found no path")));
+  EXPECT_THAT(result.out, AllOf(HasSubstr("Exit codes"), HasSubstr("3 no answer")));
 }
 
 // The version in the top-level CMakeLists.txt's project() line.
@@ -372,7 +372,7 @@ TEST_F(CliE2eTest, UploadRawNeedsDimensions) {
   EXPECT_THAT(result.out, HasSubstr("sha256 " + sha256_hex(grid.bytes())));
 
   const auto missing = run({"upload", "raw2", raw_path, "--format", "raw"});
-  EXPECT_EQ(missing.exit_code, 1) << describe(missing);
+  EXPECT_EQ(missing.exit_code, 2) << describe(missing);  // the server's INVALID_ARGUMENT
   EXPECT_THAT(missing.err, StartsWith("error: INVALID_ARGUMENT: "));
 }
 
@@ -396,7 +396,7 @@ TEST_F(CliE2eTest, UploadWithAColourPalette) {
   // Black and red are not in the palette: refused, naming them, nothing stored.
   const auto refused = run({"upload", "gate", path, "--format", "png", "--rule", "palette",
                             "--palette", "0x00ff00=1", "#0000FF=2"});
-  EXPECT_EQ(refused.exit_code, 1) << describe(refused);
+  EXPECT_EQ(refused.exit_code, 2) << describe(refused);
   EXPECT_THAT(refused.err, AllOf(HasSubstr("INVALID_ARGUMENT"), HasSubstr("0x000000, 0xff0000")));
   EXPECT_NE(run({"get", "gate"}).exit_code, 0);
 
@@ -423,7 +423,7 @@ TEST_F(CliE2eTest, UploadOfGarbageIsInvalidArgument) {
   const std::string path = server_->temp_dir() + "/garbage.bin";
   pathtest::write_file(path, "certainly not an image");
   const auto result = run({"upload", "demo", path});
-  EXPECT_EQ(result.exit_code, 1) << describe(result);
+  EXPECT_EQ(result.exit_code, 2) << describe(result);
   EXPECT_THAT(result.err, StartsWith("error: INVALID_ARGUMENT: "));
 }
 
@@ -541,9 +541,9 @@ TEST_F(CliE2eTest, BatchPrintsOnePathPerStartFromArgumentsFileAndStdin) {
   EXPECT_THAT(bad.err, HasSubstr("line 2"));
   EXPECT_EQ(run({"batch", "demo", "30", "10", "3"}).exit_code, 2);
   EXPECT_EQ(run({"batch", "demo", "30", "10"}).exit_code, 2);
-  // A start outside the mask is the server's INVALID_ARGUMENT: exit 1.
+  // A start outside the mask is the server's INVALID_ARGUMENT: exit 2.
   const auto outside = run({"batch", "demo", "30", "10", "2,2", "99,1"});
-  EXPECT_EQ(outside.exit_code, 1) << describe(outside);
+  EXPECT_EQ(outside.exit_code, 2) << describe(outside);
   EXPECT_THAT(outside.err, HasSubstr("starts[1]"));
 }
 
@@ -592,7 +592,7 @@ TEST_F(CliE2eTest, FindAnyAnglePrintsThePreciseCorners) {
 
   const auto costs = run({"find", "wall", "1", "1", "10", "1", "--smoothing", "any-angle",
                           "--cost", "1=2"});
-  EXPECT_EQ(costs.exit_code, 1) << describe(costs);
+  EXPECT_EQ(costs.exit_code, 2) << describe(costs);
   EXPECT_THAT(costs.err, StartsWith("error: INVALID_ARGUMENT: --cost: "));
   EXPECT_THAT(costs.err, HasSubstr("--smoothing any-angle"));
 }
@@ -617,10 +617,12 @@ TEST_F(CliE2eTest, FindWithoutAPathExitsThree) {
   EXPECT_EQ(json.exit_code, 3) << describe(json);
   ASSERT_EQ(lines_of(json.out).size(), 1U) << json.out;  // stdout stays one JSON object
   EXPECT_THAT(json.out, HasSubstr("\"found\":false"));
-  EXPECT_THAT(json.err, StartsWith("no path: "));
-  // A path that exists still exits 0, and an error still exits 1.
+  EXPECT_THAT(json.err, StartsWith("{\"code\":\"NO_ANSWER\",\"message\":\"no path: "));
+  // A path that exists still exits 0, a goal outside the mask 2 (INVALID_ARGUMENT),
+  // another error 1.
   EXPECT_EQ(run({"find", "split", "1", "1", "3", "3"}).exit_code, 0);
-  EXPECT_EQ(run({"find", "split", "1", "1", "30", "3"}).exit_code, 1);
+  EXPECT_EQ(run({"find", "split", "1", "1", "30", "3"}).exit_code, 2);
+  EXPECT_EQ(run({"find", "ghost", "1", "1", "3", "3"}).exit_code, 1);
 }
 
 // The reason and snap texts need the server to fill FindPathResponse.reason,
@@ -648,7 +650,8 @@ TEST_F(CliE2eTest, FindSaysWhyThereIsNoPath) {
   // The same reason in JSON mode, on stderr.
   const auto json = run({"--json", "find", "split", "1", "1", "5", "2"});
   EXPECT_EQ(json.exit_code, 3) << describe(json);
-  EXPECT_EQ(json.err, "no path: the goal (5,2) is not walkable\n");
+  EXPECT_EQ(json.err,
+            "{\"code\":\"NO_ANSWER\",\"message\":\"no path: the goal (5,2) is not walkable\"}\n");
 
   // An area the request does not enable is not walkable either.
   const auto disabled = run({"find", "split", "1", "1", "3", "3", "--areas", "2"});
@@ -694,16 +697,16 @@ TEST_F(CliE2eTest, ServerErrorsPrintTheStatusNameAndExitOne) {
   EXPECT_THAT(unknown.err, StartsWith("error: NOT_FOUND: "));
 
   const auto outside = run({"find", "demo", "1", "1", "500", "2"});
-  EXPECT_EQ(outside.exit_code, 1) << describe(outside);
+  EXPECT_EQ(outside.exit_code, 2) << describe(outside);
   EXPECT_THAT(outside.err, StartsWith("error: INVALID_ARGUMENT: "));
   EXPECT_THAT(outside.err, HasSubstr("goal"));
 
   const auto negative = run({"find", "demo", "--", "-1", "1", "2", "2"});
-  EXPECT_EQ(negative.exit_code, 1) << describe(negative);
+  EXPECT_EQ(negative.exit_code, 2) << describe(negative);
   EXPECT_THAT(negative.err, StartsWith("error: INVALID_ARGUMENT: "));
 
   const auto bad_name = run({"upload", "../escape", level_path_});
-  EXPECT_EQ(bad_name.exit_code, 1) << describe(bad_name);
+  EXPECT_EQ(bad_name.exit_code, 2) << describe(bad_name);
   EXPECT_THAT(bad_name.err, StartsWith("error: INVALID_ARGUMENT: "));
 }
 
@@ -746,7 +749,7 @@ TEST_F(CliE2eTest, LineOfSightCommand) {
   EXPECT_THAT(from_file.out, HasSubstr("\"first_blocked\":{\"x\":8,\"y\":2}"));
   EXPECT_THAT(from_file.out, HasSubstr("\"first_blocked\":{\"x\":20,\"y\":14}"));
   const auto outside = run({"los", "demo", "0", "0", "32", "0"});
-  EXPECT_EQ(outside.exit_code, 1) << describe(outside);
+  EXPECT_EQ(outside.exit_code, 2) << describe(outside);
   EXPECT_THAT(outside.err, HasSubstr("pairs[0].b"));
 }
 
@@ -764,7 +767,7 @@ TEST_F(CliE2eTest, NearestCommand) {
   EXPECT_EQ(lines[2], "(3,3): (3,3) at 0");
   EXPECT_EQ(lines[3], "(20,10): (19,10) at 1");
   const auto outside = run({"nearest", "demo", "1", "1", "--from", "40", "1"});
-  EXPECT_EQ(outside.exit_code, 1) << describe(outside);
+  EXPECT_EQ(outside.exit_code, 2) << describe(outside);
   EXPECT_THAT(outside.err, HasSubstr("--from"));
 }
 
@@ -835,15 +838,15 @@ TEST_F(CliE2eTest, ServerErrorsNameTheFlagsNotTheProtoEnums) {
   upload_level("demo");
   // Fields the CLI sets from a flag: the server names the field, the CLI the flag.
   const auto cost = run({"find", "demo", "1", "1", "2", "2", "--cost", "1=0"});
-  EXPECT_EQ(cost.exit_code, 1) << describe(cost);
+  EXPECT_EQ(cost.exit_code, 2) << describe(cost);
   EXPECT_THAT(cost.err, StartsWith("error: INVALID_ARGUMENT: --cost: "));
-  const auto moves = run({"standard-move", "demo", "1", "1", "2", "2", "--max-moves", "9"});
-  EXPECT_EQ(moves.exit_code, 1) << describe(moves);
-  EXPECT_THAT(moves.err, StartsWith("error: INVALID_ARGUMENT: --max-moves: "));
+  const auto areas = run({"range", "demo", "1,1", "--max-cost", "3", "--cost", "99=2"});
+  EXPECT_EQ(areas.exit_code, 2) << describe(areas);
+  EXPECT_THAT(areas.err, StartsWith("error: INVALID_ARGUMENT: --cost: "));
 
   for (const auto& [args, flag_words] : cases) {
     const auto result = run(args);
-    EXPECT_EQ(result.exit_code, 1) << describe(result);
+    EXPECT_EQ(result.exit_code, 2) << describe(result);
     EXPECT_THAT(result.err, StartsWith("error: INVALID_ARGUMENT: ")) << describe(result);
     for (const auto& words : flag_words) {
       EXPECT_THAT(result.err, HasSubstr(words)) << describe(result);
@@ -1006,7 +1009,7 @@ TEST_F(CliE2eTest, PatchPastesAPng) {
 
   // A picture that does not fit is the server's INVALID_ARGUMENT.
   const auto outside = run({"patch", "demo", "--png", grey_path, "--at", "31,0"});
-  EXPECT_EQ(outside.exit_code, 1) << describe(outside);
+  EXPECT_EQ(outside.exit_code, 2) << describe(outside);
   EXPECT_THAT(outside.err, StartsWith("error: INVALID_ARGUMENT: "));
   EXPECT_EQ(stored_grid("demo"), expected.bytes());
 }
@@ -1365,7 +1368,7 @@ TEST_F(CliE2eTest, JsonUsesTheProtoMappingEverywhereAndErrorsAreJsonToo) {
   EXPECT_THAT(render.out, HasSubstr("\"points\":[{\"x\":2,\"y\":2},"));
   EXPECT_EQ(top_level_keys(render.out),
             (std::vector<std::string>{"output", "width", "height", "mask_revision", "found",
-                                      "length", "points"}));
+                                      "length", "points", "precise_points"}));
   // range: RangeChunk's keys; pixel_count and the revision are uint64, strings.
   const auto range = run({"--json", "range", "demo", "2,2", "--max-cost", "3"});
   ASSERT_EQ(range.exit_code, 0) << describe(range);
