@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cli_errors.h"
 #include "cli_format.h"
 #include "cli_goals.h"
 #include "cli_obstacles.h"
@@ -72,6 +73,7 @@ int run_batch(pathfinder::Client& client, const BatchArgs& args, bool json) {
     throw UsageError("batch: no starts (give X,Y arguments or --starts-file)");
   }
   // FindPath's options, set as find sets them, then copied field by field.
+  check_path_flags(args.path, /*any_angle_allowed=*/true);
   pb::FindPathRequest options;
   fill_path_request(args.path, options);
   request.set_enabled_areas(options.enabled_areas());
@@ -85,7 +87,7 @@ int run_batch(pathfinder::Client& client, const BatchArgs& args, bool json) {
   request.set_expected_revision(args.expected_revision);
 
   const auto result = client.batch_find_paths(request);
-  const int code = report(result, json, [&](const pb::BatchFindPathsResponse& response) {
+  const int code = report(client, result, json, [&](const pb::BatchFindPathsResponse& response) {
     std::string text;
     pb::FindPathRequest single = options;  // each start's FindPath, for the wording
     single.set_mask(request.mask());
@@ -104,9 +106,9 @@ int run_batch(pathfinder::Client& client, const BatchArgs& args, bool json) {
   int missing = 0;
   for (const auto& path : result.value.paths()) missing += path.found() ? 0 : 1;
   if (missing > 0) {
-    if (json)
-      std::cerr << "no path for " << missing << " of " << request.starts_size() << " starts\n";
-    return kExitNoPath;
+    return report_no_answer("no path for " + std::to_string(missing) + " of " +
+                                std::to_string(request.starts_size()) + " starts",
+                            json);
   }
   return kExitOk;
 }
@@ -130,8 +132,7 @@ Command add_batch_command(CLI::App& app) {
       ->type_name("FILE");
   add_path_options(*batch, args->path);
   add_obstacle_option(*batch, args->obstacles);
-  batch->add_option("--expected-revision", args->expected_revision,
-                    "Answer only from this mask revision, else FAILED_PRECONDITION (default any)");
+  add_expected_revision_option(*batch, args->expected_revision);
   batch->footer(
       "One BatchFindPaths call: the starts of the arguments, then those of --starts-file, in that "
       "order, at most the server's --max-batch-starts (10,000 by default). Prints, per start, "

@@ -2,7 +2,6 @@
 
 #include <cerrno>
 #include <charconv>
-#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <span>
@@ -66,8 +65,10 @@ void add_decode_options(CLI::App& command, DecodeArgs& args) {
       ->check(CLI::IsMember({"auto", "png", "pgm", "pbm", "movingai", "raw"}))
       ->capture_default_str();
   add_rule_options(command, args);
-  command.add_option("--width", args.width, "Width in pixels (--format raw)");
-  command.add_option("--height", args.height, "Height in pixels (--format raw)");
+  command.add_option("--width", args.width, "Width in pixels (--format raw)")
+      ->check(flags::whole_number(1, pathcore::kDefaultMaxPixels));
+  command.add_option("--height", args.height, "Height in pixels (--format raw)")
+      ->check(flags::whole_number(1, pathcore::kDefaultMaxPixels));
 }
 
 UploadOptions to_upload_options(const DecodeArgs& args) {
@@ -130,21 +131,38 @@ void add_path_options(CLI::App& command, PathArgs& args) {
       ->capture_default_str();
   command.add_flag("--snap", args.snap, "Snap unusable ends to the nearest reachable pixel");
   command.add_option("--cost", args.costs, "Step cost of an area, AREA=COST (repeatable)");
-  command
-      .add_option("--clearance", args.clearance,
-                  "Agent clearance in pixels: use only pixels whose centre is at least this far "
-                  "from every blocked pixel and from the mask edge (0: every walkable pixel)")
+  add_clearance_option(command, args.clearance,
+                       "Agent clearance in pixels: use only pixels whose centre is at least this "
+                       "far from every blocked pixel and from the mask edge (0: every walkable "
+                       "pixel)");
+}
+
+void add_clearance_option(CLI::App& command, double& clearance, const std::string& help) {
+  command.add_option("--clearance", clearance, help)
       ->type_name("PIXELS")
-      ->check(CLI::Validator(
-          [](const std::string& text) -> std::string {
-            double value = 0;
-            if (!CLI::detail::lexical_cast(text, value) || !std::isfinite(value) || value < 0) {
-              return "must be a finite number of pixels, at least 0 (got " + text + ")";
-            }
-            return {};
-          },
-          ""))
+      ->check(flags::number_from(0, kMaxClearance))
       ->capture_default_str();
+}
+
+void add_expected_revision_option(CLI::App& command, std::uint64_t& revision,
+                                  const std::string& help) {
+  command.add_option("--expected-revision", revision, help)
+      ->type_name("N")
+      ->check(flags::whole_number(0));
+}
+
+void require_flag(bool given, bool meaningful, const std::string& flag, const std::string& needed) {
+  if (given && !meaningful) throw UsageError(flag + " does nothing without " + needed);
+}
+
+void check_path_flags(const PathArgs& args, bool any_angle_allowed) {
+  const bool any_angle = args.smoothing == "any-angle";
+  if (any_angle && args.eight) {
+    throw UsageError("--eight does nothing with --smoothing any-angle (its paths take any "
+                     "direction)");
+  }
+  require_flag(args.corner_cutting, args.eight || (any_angle_allowed && any_angle),
+               "--corner-cutting", any_angle_allowed ? "--eight or --smoothing any-angle" : "--eight");
 }
 
 void fill_path_request(const PathArgs& args, pb::FindPathRequest& request) {

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "number_flags.h"
 #include "pathcore/mask.h"
 #include "pathfinder/client.h"
 #include "pathfinding/v1/pathfinding.pb.h"
@@ -55,6 +56,32 @@ struct PathArgs {
 };
 
 void add_path_options(CLI::App& command, PathArgs& args);
+
+// The largest --max-cost: more than any path on the largest mask costs.
+inline constexpr double kMaxCost = 1e12;
+
+// The largest --clearance, in pixels: wider than any mask.
+inline constexpr double kMaxClearance = 65536;
+
+// --clearance PIXELS, a number from 0 to kMaxClearance; help is its description.
+void add_clearance_option(CLI::App& command, double& clearance, const std::string& help);
+
+// --expected-revision N, a whole number (0 or more; 0 = any revision); help
+// is its description.
+void add_expected_revision_option(
+    CLI::App& command, std::uint64_t& revision,
+    const std::string& help =
+        "Answer only from this mask revision, else FAILED_PRECONDITION (default any)");
+
+// Refuses (UsageError) a flag given without the one that gives it a meaning:
+// "<flag> does nothing without <needed>". Flags that do nothing are refused,
+// not ignored.
+void require_flag(bool given, bool meaningful, const std::string& flag, const std::string& needed);
+
+// Refuses the path flags that do nothing in args: --corner-cutting without
+// --eight (or, where any_angle_allowed, --smoothing any-angle), and --eight
+// with --smoothing any-angle.
+void check_path_flags(const PathArgs& args, bool any_angle_allowed);
 
 // Sets enabled_areas, connectivity, allow_corner_cutting, smoothing,
 // snap_to_reachable, area_costs and clearance of request. Throws UsageError (--areas, --cost).

@@ -54,7 +54,7 @@ std::vector<std::string> flag_names(const CLI::App& command) {
 // Whether option (of command) takes a value from the next argument.
 bool takes_value(const CLI::App& command, const std::string& flag) {
   for (const CLI::Option* option : command.get_options()) {
-    if (option->check_lname(flag.substr(2))) return option->get_type_size_max() > 0;
+    if (option->check_lname(flag.substr(2))) return option->get_items_expected_max() > 0;
   }
   return false;
 }

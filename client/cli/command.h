@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "cli_errors.h"
 #include "cli_format.h"
 #include "pathfinder/client.h"
 
@@ -44,14 +45,11 @@ AddedCommand<Args> add_command(CLI::App& app, const std::string& name,
                                        }}};
 }
 
-// Prints an RPC result: the JSON or human text on stdout when OK, else the
-// status on stderr. Returns the exit code.
+// Prints an RPC result of client: the JSON or human text on stdout when OK,
+// else the status on stderr (report_status). Returns the exit code.
 template <class T, class Human>
-int report(const pathfinder::Result<T>& result, bool json, Human human) {
-  if (!result.ok()) {
-    std::cerr << format_status(result.status) << "\n";
-    return kExitRpcError;
-  }
+int report(const Client& client, const pathfinder::Result<T>& result, bool json, Human human) {
+  if (!result.ok()) return report_status(client, result.status, json);
   if (json) {
     std::cout << to_json(result.value) << "\n";
   } else {

@@ -1,14 +1,14 @@
 #include "field_command.h"
 
-#include <google/protobuf/struct.pb.h>
-
 #include <algorithm>
 #include <bit>
 #include <cmath>
 #include <iostream>
 
+#include "cli_errors.h"
 #include "cli_format.h"
 #include "cli_goals.h"
+#include "cli_json.h"
 #include "pathcore/codec.h"
 #include "pathcore/render.h"
 
@@ -17,6 +17,9 @@ namespace pathfinder::cli {
 namespace pb = pathfinding::v1;
 
 namespace {
+
+// The largest --crop coordinate or size and --downsample: more than any mask's side.
+constexpr std::uint64_t kMaxFieldSide = 65536;
 
 // Samples the goal cannot be reached from: mid grey, off the heat ramp
 // (yellow to dark purple).
@@ -71,7 +74,9 @@ Command add_field_command(CLI::App& app) {
       "height little-endian float32 values instead (row-major, +infinity where unreachable). "
       "--flow FILE also writes one byte per sample: the direction of the first step toward the "
       "goal (1 = N, 2 = NE, ... 8 = NW; 0 at the goal and where unreachable). The size is "
-      "printed (and in the JSON object with --json).");
+      "printed (with --json: width, height, mask_revision and cache_hit as GetField's chunks "
+      "name them, then reachable, output and flow). Exits 3 when no sample reaches the goal "
+      "(it is not walkable, or the crop is cut off from it).");
   command_app->add_option("MASK", args->mask, "Mask name on the server")->required();
   command_app->add_option("--to", args->to, "The field's goal: X Y (or --goals)")
       ->expected(2)
@@ -85,19 +90,19 @@ Command add_field_command(CLI::App& app) {
                         "With --eight, allow diagonal steps past blocked corners");
   command_app->add_option("--cost", args->path.costs,
                           "Step cost of an area, AREA=COST (repeatable)");
-  command_app
-      ->add_option("--clearance", args->path.clearance,
-                   "Agent clearance in pixels: the field of the pixels whose centre is at least "
-                   "this far from every blocked pixel and the mask edge (0: every walkable pixel)")
-      ->type_name("PIXELS")
-      ->check(CLI::NonNegativeNumber);
+  add_clearance_option(*command_app, args->path.clearance,
+                       "Agent clearance in pixels: the field of the pixels whose centre is at "
+                       "least this far from every blocked pixel and the mask edge (0: every "
+                       "walkable pixel)");
   command_app->add_option("--crop", args->crop, "Only this rectangle of the mask: X Y W H")
       ->expected(4)
-      ->type_name("UINT");
+      ->type_name("UINT")
+      ->check(flags::whole_number(0, kMaxFieldSide));
   command_app
       ->add_option("--downsample", args->downsample,
-                   "Keep every N-th pixel of every N-th row (from the crop's top-left pixel)")
-      ->check(CLI::PositiveNumber)
+                   "Keep every N-th pixel of every N-th row (from the crop's top-left pixel), "
+                   "1..65536")
+      ->check(flags::whole_number(1, kMaxFieldSide))
       ->capture_default_str();
   command_app->add_flag("--raw", args->raw,
                         "Write raw little-endian float32 distances instead of a PNG");
@@ -110,6 +115,7 @@ Command add_field_command(CLI::App& app) {
 }
 
 int run_field(Client& client, const FieldArgs& args, bool json) {
+  check_path_flags(args.path, /*any_angle_allowed=*/false);
   pb::FindPathRequest options;  // the path options, parsed as find parses them
   fill_path_request(args.path, options);
   pb::GetFieldRequest request;
@@ -139,8 +145,7 @@ int run_field(Client& client, const FieldArgs& args, bool json) {
 
   const Result<Field> result = client.get_field(request);
   if (!result.ok()) {
-    std::cerr << format_status(result.status) << "\n";
-    return kExitRpcError;
+    return report_status(client, result.status, json);
   }
   const Field& field = result.value;
   write_binary_file(args.output, args.raw ? raw_float32(field) : heat_map_png(field));
@@ -149,22 +154,32 @@ int run_field(Client& client, const FieldArgs& args, bool json) {
   std::size_t reachable = 0;
   for (const float value : field.distances) reachable += std::isfinite(value) ? 1 : 0;
   if (json) {
-    google::protobuf::Struct summary;
-    auto& fields = *summary.mutable_fields();
-    fields["output"].set_string_value(args.output);
-    fields["width"].set_number_value(field.width);
-    fields["height"].set_number_value(field.height);
-    fields["reachable"].set_number_value(static_cast<double>(reachable));
-    fields["mask_revision"].set_number_value(static_cast<double>(field.mask_revision));
-    fields["cache_hit"].set_bool_value(field.cache_hit);
-    if (!args.flow_output.empty()) fields["flow"].set_string_value(args.flow_output);
-    std::cout << to_json(summary) << "\n";
+    // The response's keys and forms (FieldChunk), then the CLI's own.
+    JsonObject summary;
+    summary.add_number("width", field.width)
+        .add_number("height", field.height)
+        .add_uint64("mask_revision", field.mask_revision)
+        .add_bool("cache_hit", field.cache_hit)
+        .add_number("reachable", static_cast<double>(reachable))
+        .add_string("output", args.output);
+    if (!args.flow_output.empty()) summary.add_string("flow", args.flow_output);
+    std::cout << summary.str() << "\n";
   } else {
     std::cout << "wrote " << args.output << " (" << field.width << "x" << field.height
               << (args.raw ? " float32" : " PNG") << ")  reachable " << reachable << "  revision "
               << field.mask_revision << "  cache_hit " << (field.cache_hit ? "true" : "false");
     if (!args.flow_output.empty()) std::cout << "  flow " << args.flow_output;
     std::cout << "\n";
+  }
+  if (reachable == 0) {
+    const std::string reason =
+        request.goals_size() > 0
+            ? "no sample reaches any goal (none is walkable, or the crop is cut off from them)"
+            : "no sample reaches the goal (" + std::to_string(request.goal().x()) + "," +
+                  std::to_string(request.goal().y()) +
+                  "): it is not walkable, or the crop is cut off from it";
+    if (!json) std::cout << "no answer: " << reason << "\n";
+    return report_no_answer(reason, json);
   }
   return kExitOk;
 }

@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "cli_errors.h"
 #include "cli_format.h"
 
 namespace pathfinder::cli {
@@ -19,8 +20,7 @@ struct HealthArgs {
 int run_health(pathfinder::Client& client, const HealthArgs& args, bool json) {
   const auto result = client.health_check(args.service);
   if (!result.ok()) {
-    std::cerr << format_status(result.status) << "\n";
-    return kExitRpcError;
+    return report_status(client, result.status, json);
   }
   const char* status = pathfinder::serving_status_name(result.value);
   if (json) {

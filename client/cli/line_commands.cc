@@ -3,7 +3,6 @@
 
 #include "line_commands.h"
 
-#include <climits>
 #include <cstdint>
 #include <exception>
 #include <fstream>
@@ -13,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_coordinates.h"
 #include "cli_format.h"
 #include "cli_obstacles.h"
 #include "cli_options.h"
@@ -46,48 +46,6 @@ struct NearestArgs {
   std::uint64_t expected_revision = 0;
 };
 
-// The coordinates of the command line, then those of `file` ("-": stdin):
-// integers separated by whitespace or commas; '#' starts a comment to the
-// end of the line. Throws FileError (unreadable) or UsageError (not an
-// integer), naming the file and line.
-std::vector<std::int32_t> all_coordinates(const std::vector<std::int32_t>& given,
-                                          const std::string& file) {
-  std::vector<std::int32_t> values = given;
-  if (file.empty()) return values;
-  std::ifstream opened;
-  if (file != "-") {
-    opened.open(file);
-    if (!opened) throw FileError("cannot read " + file);
-  }
-  std::istream& in = file == "-" ? std::cin : opened;
-  const std::string shown = file == "-" ? "stdin" : file;
-  std::string line;
-  for (int number = 1; std::getline(in, line); ++number) {
-    line = line.substr(0, line.find('#'));
-    for (char& c : line) {
-      if (c == ',') c = ' ';
-    }
-    std::istringstream words(line);
-    std::string word;
-    while (words >> word) {
-      std::size_t used = 0;
-      long long value = 0;
-      try {
-        value = std::stoll(word, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used != word.size() || value < INT32_MIN || value > INT32_MAX) {
-        throw UsageError(shown + ":" + std::to_string(number) + ": '" + word +
-                         "' is not a coordinate (an integer)");
-      }
-      values.push_back(static_cast<std::int32_t>(value));
-    }
-  }
-  if (in.bad()) throw FileError("cannot read " + shown);
-  return values;
-}
-
 std::string point_text(const pb::Point& p) {
   return "(" + std::to_string(p.x()) + "," + std::to_string(p.y()) + ")";
 }
@@ -117,7 +75,7 @@ int run_line_of_sight(pathfinder::Client& client, const LineOfSightArgs& args, b
   request.set_clearance(args.clearance);
   *request.mutable_obstacles() = parse_obstacles(args.obstacles);
   request.set_expected_revision(args.expected_revision);
-  return report(client.line_of_sight(request), json, [&](const pb::LineOfSightResponse& response) {
+  return report(client, client.line_of_sight(request), json, [&](const pb::LineOfSightResponse& response) {
     std::string text = "revision " + std::to_string(response.mask_revision());
     for (int i = 0; i < response.results_size() && i < request.pairs_size(); ++i) {
       const pb::LineOfSightResult& result = response.results(i);
@@ -129,6 +87,9 @@ int run_line_of_sight(pathfinder::Client& client, const LineOfSightArgs& args, b
 }
 
 int run_nearest(pathfinder::Client& client, const NearestArgs& args, bool json) {
+  require_flag(args.eight, !args.from.empty(), "--eight", "--from");
+  require_flag(args.corner_cutting, !args.from.empty() && args.eight, "--corner-cutting",
+               "--from and --eight");
   const std::vector<std::int32_t> values = all_coordinates(args.coordinates, args.file);
   if (values.empty() || values.size() % 2 != 0) {
     throw UsageError("nearest: expected X Y, two numbers per point, got " +
@@ -147,7 +108,7 @@ int run_nearest(pathfinder::Client& client, const NearestArgs& args, bool json) 
     *request.mutable_reachable_from() = pathfinder::make_point(args.from[0], args.from[1]);
   }
   request.set_expected_revision(args.expected_revision);
-  return report(client.nearest_walkable(request), json,
+  return report(client, client.nearest_walkable(request), json,
                 [&](const pb::NearestWalkableResponse& response) {
                   std::string text = "revision " + std::to_string(response.mask_revision());
                   for (int i = 0; i < response.results_size() && i < request.points_size(); ++i) {
@@ -159,28 +120,6 @@ int run_nearest(pathfinder::Client& client, const NearestArgs& args, bool json) 
                   }
                   return text;
                 });
-}
-
-void add_file_option(CLI::App& command, std::string& file, const std::string& what) {
-  command
-      .add_option("--file", file,
-                  "Read more " + what +
-                      " from FILE ('-': stdin): integers separated by spaces, commas or newlines; "
-                      "'#' starts a comment")
-      ->type_name("FILE");
-}
-
-void add_clearance_option(CLI::App& command, double& clearance) {
-  command
-      .add_option("--clearance", clearance,
-                  "Agent clearance in pixels: only pixels whose centre is at least this far from "
-                  "every blocked pixel and the mask edge count (as find --clearance)")
-      ->check(CLI::NonNegativeNumber);
-}
-
-void add_expected_revision(CLI::App& command, std::uint64_t& revision) {
-  command.add_option("--expected-revision", revision,
-                     "Answer only from this mask revision, else FAILED_PRECONDITION (default any)");
 }
 
 }  // namespace
@@ -196,9 +135,11 @@ Command add_line_of_sight_command(CLI::App& app) {
   los->add_flag("--corner-cutting", args->corner_cutting,
                 "Test the segment's Bresenham pixels, which may pass between blocked pixels "
                 "whose corners touch (default: every pixel the segment touches, corners included)");
-  add_clearance_option(*los, args->clearance);
+  add_clearance_option(*los, args->clearance,
+                       "Agent clearance in pixels: only pixels whose centre is at least this far "
+                       "from every blocked pixel and the mask edge count (as find --clearance)");
   add_obstacle_option(*los, args->obstacles);
-  add_expected_revision(*los, args->expected_revision);
+  add_expected_revision_option(*los, args->expected_revision);
   los->footer(
       "Prints one line per pair: 'clear', or 'blocked at (x,y)', the first blocked pixel walking "
       "from (AX,AY).");
@@ -223,8 +164,10 @@ Command add_nearest_command(CLI::App& app) {
   nearest->add_flag("--eight", args->eight, "With --from: eight neighbours (default four)");
   nearest->add_flag("--corner-cutting", args->corner_cutting,
                     "With --from and --eight: diagonal steps may pass blocked corners that touch");
-  add_clearance_option(*nearest, args->clearance);
-  add_expected_revision(*nearest, args->expected_revision);
+  add_clearance_option(*nearest, args->clearance,
+                       "Agent clearance in pixels: only pixels whose centre is at least this far "
+                       "from every blocked pixel and the mask edge count (as find --clearance)");
+  add_expected_revision_option(*nearest, args->expected_revision);
   nearest->footer(
       "Prints one line per point: the nearest pixel (Euclidean distance between pixel centres, "
       "ties to the first in row-major order) and its distance, or 'none' when no pixel "

@@ -3,10 +3,9 @@
 //   pathfind [--server HOST:PORT] [--json] [--timeout SECONDS] [--no-retry]
 //            [--tls-ca FILE [--tls-cert FILE --tls-key FILE]] <command> ...
 //
-// Exit codes: 0 success; 1 the server (or the connection) reported an error,
-// printed as "error: <STATUS_CODE>: <message>", or `health` found it not
-// serving; 2 a usage error or unreadable local input; 3 `find` found no path
-// (`batch`: a start had none).
+// Exit codes (cli_errors.h): 0 done; 1 the server or the connection reported
+// an error, or `health` found it not serving; 2 a usage error (the server's
+// INVALID_ARGUMENT included) or unusable local input; 3 no answer.
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -18,7 +17,9 @@
 #include <vector>
 
 #include "batch_command.h"
+#include "cli_errors.h"
 #include "cli_format.h"
+#include "client_environment.h"
 #include "cli_suggest.h"
 #include "command.h"
 #include "field_command.h"
@@ -26,10 +27,12 @@
 #include "health_command.h"
 #include "line_commands.h"
 #include "mask_commands.h"
+#include "number_flags.h"
 #include "pathfinder/client.h"
 #include "prepare_command.h"
 #include "query_commands.h"
 #include "render_command.h"
+#include "server_address.h"
 
 namespace {
 
@@ -37,9 +40,23 @@ using pathfinder::cli::kExitOk;
 using pathfinder::cli::kExitRpcError;
 using pathfinder::cli::kExitUsage;
 using pathfinder::cli::UsageError;
+namespace flags = pathfinder::flags;
 
 // Where the CLI connects without --server and PATHFINDER_SERVER: `make run`'s server.
 constexpr const char* kDefaultServer = "127.0.0.1:50051";
+// The longest --timeout: a day.
+constexpr double kMaxTimeoutSeconds = 24.0 * 3600;
+
+// Whether the command line asks for --json, read before (or without) a
+// successful parse, so that a usage error is printed as JSON too.
+bool asks_for_json(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--") return false;
+    if (arg == "--json") return true;
+  }
+  return false;
+}
 
 struct GlobalArgs {
   std::string server = kDefaultServer;
@@ -57,11 +74,18 @@ struct GlobalArgs {
 int main(int argc, char** argv) {
   CLI::App app{"pathfind: a command-line client for the pathfinder gRPC service.", "pathfind"};
   app.footer(
-      "Exit codes: 0 ok; 1 the server or the connection reported an error (or health: not "
-      "serving); 2 a usage error or unusable local input; 3 find found no path (batch: a "
-      "start had none).\n"
+      "Exit codes, the same for every command: 0 done; 1 the server or the connection "
+      "reported an error (health: not serving); 2 a usage error, including the server's "
+      "INVALID_ARGUMENT for a value the command line gave, or unusable local input; 3 no "
+      "answer (find, standard-move, render: no path; batch: a start without one; field: no "
+      "sample reaches the goal).\n"
+      "Errors go to stderr as 'error: CODE: message' ('error: message' for a usage error the "
+      "CLI finds itself), with --json as one JSON object {\"code\":...,\"message\":...} "
+      "(CODE a gRPC status name; INVALID_ARGUMENT for usage errors, NO_ANSWER for exit 3).\n"
       "The server is --server, else env PATHFINDER_SERVER, else " +
-      std::string(kDefaultServer) + ".");
+      std::string(kDefaultServer) +
+      ". The token is --token-file, else env PATHFINDER_TOKEN (PATHFIND_TOKEN, its old name, "
+      "still works with a warning).");
   app.require_subcommand(1);
   app.fallthrough();  // global options are accepted after the command too
   app.set_version_flag("--version", std::string("pathfind ") + PATHFINDER_VERSION,
@@ -71,10 +95,13 @@ int main(int argc, char** argv) {
   app.add_option("--server", global.server,
                  "Server address HOST:PORT (default: env PATHFINDER_SERVER when set, else " +
                      std::string(kDefaultServer) + ")")
-      ->envname("PATHFINDER_SERVER");
-  app.add_flag("--json", global.json, "Print each response as one line of JSON");
-  app.add_option("--timeout", global.timeout_seconds, "Deadline of each call, in seconds")
-      ->check(CLI::PositiveNumber)
+      ->envname(flags::kServerVariable);
+  app.add_flag("--json", global.json,
+               "Print each response as one line of JSON (the proto3 JSON mapping, proto field "
+               "names), and errors as JSON objects on stderr");
+  app.add_option("--timeout", global.timeout_seconds,
+                 "Deadline of each call, in seconds (above 0, at most 86400)")
+      ->check(flags::number_above(0, kMaxTimeoutSeconds))
       ->capture_default_str();
   app.add_flag(
       "--no-retry", global.no_retry,
@@ -83,7 +110,7 @@ int main(int argc, char** argv) {
       "with backoff; upload, patch and delete never are)");
   app.add_option("--token-file", global.token_file,
                  "Send the token in FILE as 'authorization: Bearer <token>' (default: env "
-                 "PATHFIND_TOKEN when set)")
+                 "PATHFINDER_TOKEN when set)")
       ->type_name("FILE");
   app.add_option("--tls-ca", global.tls_ca,
                  "Connect with TLS, trusting the PEM CA certificates in FILE")
@@ -116,28 +143,41 @@ int main(int argc, char** argv) {
     return list;
   }();
 
+  bool json = asks_for_json(argc, argv);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
     // --help and --version are "errors" with exit code 0; real ones become 2.
-    if (app.exit(error) == 0) return kExitOk;
-    for (const auto& line :
-         pathfinder::cli::suggestions(app, std::vector<std::string>(argv + 1, argv + argc))) {
-      std::cerr << line << "\n";
+    if (error.get_exit_code() == 0) return app.exit(error);
+    const auto hints =
+        pathfinder::cli::suggestions(app, std::vector<std::string>(argv + 1, argv + argc));
+    if (json) {
+      std::string message = error.what();
+      for (const auto& line : hints) message += "; " + line;
+      return pathfinder::cli::report_usage_error(message, true);
     }
+    (void)pathfinder::cli::report_usage_error(error.what(), false);
+    for (const auto& line : hints) std::cerr << line << "\n";
+    std::cerr << "Run with --help for more information.\n";
     return kExitUsage;
   }
 
+  json = global.json;
   try {
+    if (global.server.empty()) global.server = kDefaultServer;  // PATHFINDER_SERVER= (empty)
+    if (const auto problem = flags::server_address_problem("--server", global.server)) {
+      return pathfinder::cli::report_usage_error(*problem, json);
+    }
     pathfinder::ClientOptions options;
     options.retry.enabled = !global.no_retry;
-    constexpr double kMaxTimeoutSeconds = 365.0 * 24 * 3600;  // keeps the cast below defined
-    options.deadline = std::chrono::milliseconds(static_cast<std::int64_t>(
-        std::min(global.timeout_seconds, kMaxTimeoutSeconds) * 1000.0 + 0.5));
+    options.deadline = std::chrono::milliseconds(
+        static_cast<std::int64_t>(global.timeout_seconds * 1000.0 + 0.5));
+    const flags::EnvironmentToken environment = flags::token_from_environment();
+    if (!environment.warning.empty()) pathfinder::cli::print_warning(environment.warning, json);
     if (!global.token_file.empty()) {
       options.bearer_token = pathfinder::read_token_file(global.token_file);
-    } else if (const char* token = std::getenv("PATHFIND_TOKEN"); token != nullptr) {
-      options.bearer_token = token;
+    } else {
+      options.bearer_token = environment.token;
     }
     if (!global.tls_ca.empty() || !global.tls_cert.empty() || !global.tls_key.empty()) {
       pathfinder::load_tls_files(options, global.tls_ca, global.tls_cert, global.tls_key);
@@ -145,19 +185,16 @@ int main(int argc, char** argv) {
     pathfinder::Client client(global.server, options);
     for (const auto& command : commands) {
       if (*command.app) {
-        return command.run(client, global.json);
+        return command.run(client, json);
       }
     }
-    std::cerr << "error: no command\n";
-    return kExitUsage;
+    return pathfinder::cli::report_usage_error("no command", json);
   } catch (const UsageError& error) {
-    std::cerr << "error: " << error.what() << "\n";
-    return kExitUsage;
+    return pathfinder::cli::report_usage_error(error.what(), json);
   } catch (const pathfinder::FileError& error) {
-    std::cerr << "error: " << error.what() << "\n";
-    return kExitUsage;
+    return pathfinder::cli::report_usage_error(error.what(), json);
   } catch (const std::exception& error) {
-    std::cerr << "error: " << error.what() << "\n";
+    pathfinder::cli::print_error("UNKNOWN", error.what(), json);
     return kExitRpcError;
   }
 }

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_errors.h"
 #include "cli_format.h"
 #include "cli_options.h"
 #include "pathcore/codec.h"
@@ -75,14 +76,15 @@ int run_upload(pathfinder::Client& client, const UploadArgs& args, bool json) {
   if (!args.prepare.empty()) parse_prepare_list(args.prepare, prepare);
   const auto result = client.upload_mask_bytes(args.name, std::move(bytes), options);
   if (result.ok() && colour_under_auto && std::popcount(result.value.areas_present()) == 1) {
-    std::cerr << "warning: " << args.file << " is a colour image, and --rule auto (nonzero) "
-              << "mapped all its colours to one area (area "
-              << std::countr_zero(result.value.areas_present())
-              << "); to give colours their own areas use --rule palette --palette "
-                 "0xRRGGBB=AREA (once per colour), or --rule blue-bit7 for blue-channel masks\n";
+    print_warning(args.file + " is a colour image, and --rule auto (nonzero) mapped all its "
+                  "colours to one area (area " +
+                      std::to_string(std::countr_zero(result.value.areas_present())) +
+                      "); to give colours their own areas use --rule palette --palette "
+                      "0xRRGGBB=AREA (once per colour), or --rule blue-bit7 for blue-channel masks",
+                  json);
   }
   const int uploaded =
-      report(result, json, [](const pb::MaskInfo& info) { return format_mask_info(info); });
+      report(client, result, json, [](const pb::MaskInfo& info) { return format_mask_info(info); });
   if (uploaded != kExitOk || args.prepare.empty()) return uploaded;
   prepare.set_mask(args.name);
   prepare.set_expected_revision(result.value.revision());
@@ -101,9 +103,12 @@ int run_get(pathfinder::Client& client, const GetArgs& args, bool json) {
     const pb::MaskInfo& info = result.value;
     const std::uint64_t pixels = std::uint64_t{info.width()} * info.height();
     if (pixels == 0 || info.areas().size() != pixels) {
-      std::cerr << "error: the server sent " << info.areas().size() << " bytes of area grid for "
-                << info.width() << "x" << info.height() << " mask '" << args.name
-                << "': does it support GetMask include_areas?\n";
+      print_error("INTERNAL",
+                  "the server sent " + std::to_string(info.areas().size()) +
+                      " bytes of area grid for " + std::to_string(info.width()) + "x" +
+                      std::to_string(info.height()) + " mask '" + args.name +
+                      "': does it support GetMask include_areas?",
+                  json);
       return kExitRpcError;
     }
     const pathcore::Mask mask(info.width(), info.height(),
@@ -116,7 +121,7 @@ int run_get(pathfinder::Client& client, const GetArgs& args, bool json) {
     }
     result.value.clear_areas();  // in the file; not again as base64
   }
-  return report(result, json, [](const pb::MaskInfo& info) { return format_mask_info(info); });
+  return report(client, result, json, [](const pb::MaskInfo& info) { return format_mask_info(info); });
 }
 
 // "1,2,3" -> {1, 2, 3}: exactly `count` unsigned numbers, for option `what`.
@@ -208,7 +213,7 @@ int run_patch(pathfinder::Client& client, const PatchArgs& args, bool json) {
   request.set_name(args.name);
   request.set_expected_revision(args.expected_revision);
   fill_patch_request(args, request);
-  return report(client.patch_mask(request), json,
+  return report(client, client.patch_mask(request), json,
                 [](const pb::MaskInfo& info) { return format_mask_info(info); });
 }
 
@@ -244,7 +249,7 @@ Command add_get_command(CLI::App& app) {
 Command add_list_command(CLI::App& app) {
   auto* command = app.add_subcommand("list", "Describe every mask, ordered by name");
   return {command, [](Client& client, bool json) {
-            return report(client.list_masks(), json, [](const pb::ListMasksResponse& response) {
+            return report(client, client.list_masks(), json, [](const pb::ListMasksResponse& response) {
               std::string text;
               for (const auto& info : response.masks()) {
                 text += (text.empty() ? "" : "\n") + format_mask_info(info);
@@ -259,7 +264,7 @@ Command add_delete_command(CLI::App& app) {
   auto* command = app.add_subcommand("delete", "Delete mask NAME");
   command->add_option("NAME", *name, "Mask name")->required();
   return {command, [name](Client& client, bool json) {
-            return report(client.delete_mask(*name), json,
+            return report(client, client.delete_mask(*name), json,
                           [&](const pb::DeleteMaskResponse&) { return "deleted " + *name; });
           }};
 }
@@ -271,7 +276,9 @@ Command add_patch_command(CLI::App& app) {
   patch->add_option("X Y W H AREAS_FILE", args->positionals,
                     "The rectangle at (X,Y), W x H, gets AREAS_FILE's bytes: W*H area ids, one "
                     "byte each, row-major");
-  patch->add_option("--fill", args->fill, "Area id 0..63 to fill --rect with")->type_name("AREA");
+  patch->add_option("--fill", args->fill, "Area id 0..63 to fill --rect with")
+      ->type_name("AREA")
+      ->check(flags::whole_number(0, pathcore::kMaxAreaId));
   patch->add_option("--rect", args->rect, "The rectangle for --fill")->type_name("X,Y,W,H");
   patch
       ->add_option("--png", args->png,
@@ -280,8 +287,8 @@ Command add_patch_command(CLI::App& app) {
       ->type_name("FILE");
   patch->add_option("--at", args->at, "Top-left corner for --png")->type_name("X,Y");
   add_rule_options(*patch, args->decode);
-  patch->add_option("--expected-revision", args->expected_revision,
-                    "Refuse unless the mask is at this revision (default any)");
+  add_expected_revision_option(*patch, args->expected_revision,
+                               "Refuse unless the mask is at this revision (default any)");
   patch->footer(
       "Three forms: patch NAME X Y W H AREAS_FILE | patch NAME --fill AREA --rect X,Y,W,H | "
       "patch NAME --png FILE --at X,Y [--rule ...] [--palette ...] [--block-unmapped].");

@@ -12,7 +12,9 @@
 #include <sstream>
 #include <string>
 
+#include "cli_errors.h"
 #include "cli_format.h"
+#include "cli_options.h"
 
 namespace pathfinder::cli {
 
@@ -63,6 +65,9 @@ std::string bar_line(const pb::PrepareProgress& progress) {
 }
 
 int run_prepare(Client& client, const PrepareArgs& args, bool json) {
+  require_flag(args.eight, args.labels || args.nearest, "--eight", "--labels or --nearest");
+  require_flag(args.corner_cutting, args.any_angle || args.eight, "--corner-cutting",
+               "--any-angle, or --eight with --labels or --nearest");
   pb::PrepareMaskRequest request;
   request.set_mask(args.mask);
   request.set_any_angle(args.any_angle);
@@ -136,8 +141,7 @@ int run_prepare_with_progress(Client& client, const pb::PrepareMaskRequest& requ
   });
   if (line_open) std::cout << "\n";
   if (!result.ok()) {
-    std::cerr << format_status(result.status) << "\n";
-    return kExitRpcError;
+    return report_status(client, result.status, json);
   }
   if (!json) {
     std::cout << (result.value.detail().empty() ? "prepared" : result.value.detail()) << "\n";
@@ -160,12 +164,10 @@ Command add_prepare_command(CLI::App& app) {
   prepare->add_flag("--eight", args->eight, "Eight neighbours (labels, nearest)");
   prepare->add_flag("--corner-cutting", args->corner_cutting,
                     "Allow passing where blocked pixels touch at a corner");
-  prepare
-      ->add_option("--clearance", args->clearance,
-                   "Agent clearance in pixels (builds its usable mask first)")
-      ->check(CLI::NonNegativeNumber);
-  prepare->add_option("--expected-revision", args->expected_revision,
-                      "Prepare only this mask revision (0 = current)");
+  add_clearance_option(*prepare, args->clearance,
+                       "Agent clearance in pixels (builds its usable mask first)");
+  add_expected_revision_option(*prepare, args->expected_revision,
+                               "Prepare only this mask revision (0 = current)");
   return command;
 }
 

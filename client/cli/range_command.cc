@@ -1,13 +1,15 @@
 #include "range_command.h"
 
-#include <google/protobuf/struct.pb.h>
-
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <iostream>
 #include <sstream>
 
+#include "cli_errors.h"
 #include "cli_format.h"
+#include "cli_json.h"
+#include "cli_options.h"
 #include "cli_obstacles.h"
 #include "pathcore/codec.h"
 #include "pathcore/render.h"
@@ -78,7 +80,9 @@ Command add_range_command(CLI::App& app) {
       "near the start), the start red, the rest transparent.");
   command_app->add_option("MASK", args->mask, "Mask name")->required();
   command_app->add_option("START", args->start, "Where the unit stands: X,Y")->required();
-  command_app->add_option("--max-cost", args->max_cost, "The budget (finite, > 0)")->required();
+  command_app->add_option("--max-cost", args->max_cost, "The budget (above 0)")
+      ->required()
+      ->check(flags::number_above(0, kMaxCost));
   command_app->add_option("--areas", args->path.areas,
                           "Walkable area ids, e.g. 1,2,5 (default all)");
   command_app->add_flag("--eight", args->path.eight, "Eight neighbours (default four)");
@@ -86,18 +90,13 @@ Command add_range_command(CLI::App& app) {
                         "With --eight, allow diagonal steps past blocked corners");
   command_app->add_option("--cost", args->path.costs,
                           "Step cost of an area, AREA=COST (repeatable)");
-  command_app
-      ->add_option("--clearance", args->path.clearance,
-                   "Agent clearance in pixels: only pixels whose centre is at least this far "
-                   "from every blocked pixel and the mask edge (0: every walkable pixel)")
-      ->type_name("PIXELS")
-      ->check(CLI::NonNegativeNumber);
+  add_clearance_option(*command_app, args->path.clearance,
+                       "Agent clearance in pixels: only pixels whose centre is at least this far "
+                       "from every blocked pixel and the mask edge (0: every walkable pixel)");
   command_app->add_flag("--costs", args->costs, "Also ask for each pixel's cost");
   command_app->add_option("--png", args->png, "Write the range as an image")->type_name("FILE");
   add_obstacle_option(*command_app, args->obstacles);
-  command_app->add_option("--expected-revision", args->expected_revision,
-                          "Answer only from this mask revision, else FAILED_PRECONDITION "
-                          "(default any)");
+  add_expected_revision_option(*command_app, args->expected_revision);
   return command;
 }
 
@@ -105,6 +104,7 @@ int run_range(Client& client, const RangeArgs& args, bool json) {
   const pb::Point start = parse_xy(args.start, "range", "the start as X,Y");
   const std::int32_t sx = start.x();
   const std::int32_t sy = start.y();
+  check_path_flags(args.path, /*any_angle_allowed=*/false);
   pb::FindPathRequest options;  // the path options, parsed as find parses them
   fill_path_request(args.path, options);
   pb::GetRangeRequest request;
@@ -122,8 +122,7 @@ int run_range(Client& client, const RangeArgs& args, bool json) {
 
   const Result<Range> result = client.get_range(request);
   if (!result.ok()) {
-    std::cerr << format_status(result.status) << "\n";
-    return kExitRpcError;
+    return report_status(client, result.status, json);
   }
   const Range& range = result.value;
   if (!args.png.empty() && range.pixel_count > 0) {
@@ -134,28 +133,30 @@ int run_range(Client& client, const RangeArgs& args, bool json) {
     if (std::isfinite(cost)) highest = std::max(highest, cost);
   }
   if (json) {
-    google::protobuf::Struct summary;
-    auto& fields = *summary.mutable_fields();
-    fields["pixel_count"].set_number_value(static_cast<double>(range.pixel_count));
-    auto& bounds = *fields["bounds"].mutable_struct_value()->mutable_fields();
-    bounds["x"].set_number_value(range.x);
-    bounds["y"].set_number_value(range.y);
-    bounds["width"].set_number_value(range.width);
-    bounds["height"].set_number_value(range.height);
-    fields["mask_revision"].set_number_value(static_cast<double>(range.mask_revision));
+    // The response's keys and forms (RangeChunk), then the CLI's own.
+    pb::Rect bounds;
+    bounds.set_x(range.x);
+    bounds.set_y(range.y);
+    bounds.set_width(range.width);
+    bounds.set_height(range.height);
+    JsonObject summary;
+    summary.add_message("bounds", bounds)
+        .add_uint64("pixel_count", range.pixel_count)
+        .add_uint64("mask_revision", range.mask_revision);
     if (args.costs) {
-      auto& costs = *fields["costs"].mutable_list_value();
-      for (const float cost : range.costs) {
-        auto* value = costs.add_values();
-        if (std::isfinite(cost)) {
-          value->set_number_value(cost);
-        } else {
-          value->set_null_value(google::protobuf::NULL_VALUE);
-        }
+      std::string costs = "[";
+      for (std::size_t i = 0; i < range.costs.size(); ++i) {
+        if (i > 0) costs += ",";
+        char digits[32];
+        const float cost = range.costs[i];
+        // The shortest digits that read back as the same float32.
+        const auto end = std::to_chars(digits, digits + sizeof digits, cost).ptr;
+        costs += std::isfinite(cost) ? std::string(digits, end) : std::string("null");
       }
+      summary.add_json("costs", costs + "]");
     }
-    if (!args.png.empty() && range.pixel_count > 0) fields["png"].set_string_value(args.png);
-    std::cout << to_json(summary) << "\n";
+    if (!args.png.empty() && range.pixel_count > 0) summary.add_string("png", args.png);
+    std::cout << summary.str() << "\n";
     return kExitOk;
   }
   if (range.pixel_count == 0) {

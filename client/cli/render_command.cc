@@ -1,7 +1,5 @@
 #include "render_command.h"
 
-#include <google/protobuf/struct.pb.h>
-
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -9,7 +7,9 @@
 #include <optional>
 #include <span>
 
+#include "cli_errors.h"
 #include "cli_format.h"
+#include "cli_json.h"
 #include "pathcore/agent_clearance.h"
 #include "pathcore/any_angle.h"
 #include "pathcore/codec.h"
@@ -61,6 +61,17 @@ pathcore::FindPathOptions to_core_options(const pb::FindPathRequest& request) {
   options.snap_to_reachable = request.snap_to_reachable();
   options.clearance = request.clearance();  // checked when --clearance was parsed
   return options;
+}
+
+// [{"x":1,"y":2},...], as the response messages write their points.
+template <class Points>
+std::string points_json(const Points& points) {
+  std::string json = "[";
+  for (const auto& p : points) {
+    if (json.size() > 1) json += ",";
+    json += JsonObject().add_number("x", p.x).add_number("y", p.y).str();
+  }
+  return json + "]";
 }
 
 std::optional<pathcore::Point> point_arg(const std::vector<std::int32_t>& xy) {
@@ -150,7 +161,8 @@ Command add_render_command(CLI::App& app) {
       "answer; the heatmap and components are computed locally from the grid. A local file is "
       "decoded as upload would, and its path computed locally (no server needed). A legend under "
       "the map (--no-legend leaves it out) shows each area's colour and id, and with --heatmap "
-      "the ramp from near to far with the highest distance.");
+      "the ramp from near to far with the highest distance. Exits 3 when --from and --to have "
+      "no path between them (the picture is still written).");
   render->add_option("MASK", args->mask, "Mask name on the server (or give --mask-file)");
   render
       ->add_option(
@@ -167,7 +179,7 @@ Command add_render_command(CLI::App& app) {
   render->add_flag("--components", args->components,
                    "Colour each connected component (under the heatmap, if both)");
   render->add_option("--scale", args->scale, "Picture pixels per mask pixel, 1..64")
-      ->check(CLI::Range(1, 64))
+      ->check(flags::whole_number(1, 64))
       ->capture_default_str();
   render->add_flag("--no-legend", args->no_legend,
                    "Leave out the legend strip (area colours, heat scale) under the map");
@@ -185,6 +197,8 @@ int run_render(Client& client, const RenderArgs& args, bool json) {
   const std::optional<pathcore::Point> to = point_arg(args.to);
   if (from && !to) throw UsageError("render: --from needs --to");
   if (args.heatmap && !to) throw UsageError("render: --heatmap needs --to (the field's goal)");
+  check_path_flags(args.path, /*any_angle_allowed=*/true);
+  require_flag(args.path.snap, from.has_value(), "--snap", "--from and --to (a path)");
   pb::FindPathRequest request;
   fill_path_request(args.path, request);
   const pathcore::FindPathOptions options = to_core_options(request);
@@ -198,14 +212,17 @@ int run_render(Client& client, const RenderArgs& args, bool json) {
   } else {
     const auto info = client.get_mask(args.mask, /*include_areas=*/true);
     if (!info.ok()) {
-      std::cerr << format_status(info.status) << "\n";
-      return kExitRpcError;
+      return report_status(client, info.status, json);
     }
     const std::uint64_t pixels = std::uint64_t{info.value.width()} * info.value.height();
     if (pixels == 0 || info.value.areas().size() != pixels) {
-      std::cerr << "error: the server sent " << info.value.areas().size()
-                << " bytes of area grid for mask '" << args.mask << "' (" << info.value.width()
-                << "x" << info.value.height() << "): does it support GetMask include_areas?\n";
+      print_error("INTERNAL",
+                  "the server sent " + std::to_string(info.value.areas().size()) +
+                      " bytes of area grid for mask '" + args.mask + "' (" +
+                      std::to_string(info.value.width()) + "x" +
+                      std::to_string(info.value.height()) +
+                      "): does it support GetMask include_areas?",
+                  json);
       return kExitRpcError;
     }
     const auto& areas = info.value.areas();
@@ -246,13 +263,13 @@ int run_render(Client& client, const RenderArgs& args, bool json) {
       *request.mutable_goal() = make_point(to->x, to->y);
       const auto answer = client.find_path(request);
       if (!answer.ok()) {
-        std::cerr << format_status(answer.status) << "\n";
-        return kExitRpcError;
+        return report_status(client, answer.status, json);
       }
       if (answer.value.mask_revision() != revision) {
-        std::cerr << "warning: mask '" << args.mask << "' changed while rendering (revision "
-                  << revision << " drawn, path from revision " << answer.value.mask_revision()
-                  << ")\n";
+        print_warning("mask '" + args.mask + "' changed while rendering (revision " +
+                          std::to_string(revision) + " drawn, path from revision " +
+                          std::to_string(answer.value.mask_revision()) + ")",
+                      json);
       }
       path.found = answer.value.found();
       path.points = from_proto(answer.value.points());
@@ -264,8 +281,7 @@ int run_render(Client& client, const RenderArgs& args, bool json) {
         request.set_smoothing(pb::SMOOTHING_NONE);
         const auto raw = client.find_path(request);
         if (!raw.ok()) {
-          std::cerr << format_status(raw.status) << "\n";
-          return kExitRpcError;
+          return report_status(client, raw.status, json);
         }
         path.raw = from_proto(raw.value.points());
       }
@@ -311,17 +327,19 @@ int run_render(Client& client, const RenderArgs& args, bool json) {
   write_binary_file(args.output, pathcore::encode_png_rgba(image.width, image.height, image.rgba));
 
   if (json) {
-    google::protobuf::Struct summary;
-    auto& fields = *summary.mutable_fields();
-    fields["output"].set_string_value(args.output);
-    fields["width"].set_number_value(image.width);
-    fields["height"].set_number_value(image.height);
+    // The keys of the answers drawn (MaskInfo, FindPathResponse), in their forms.
+    JsonObject summary;
+    summary.add_string("output", args.output)
+        .add_number("width", image.width)
+        .add_number("height", image.height);
+    if (!local) summary.add_uint64("mask_revision", revision);
     if (from) {
-      fields["found"].set_bool_value(path.found);
-      fields["points"].set_number_value(static_cast<double>(path.points.size()));
-      fields["length"].set_number_value(path.length);
+      summary.add_bool("found", path.found)
+          .add_number("length", path.length)
+          .add_json("points", points_json(path.points));
+      if (!path.precise.empty()) summary.add_json("precise_points", points_json(path.precise));
     }
-    std::cout << to_json(summary) << "\n";
+    std::cout << summary.str() << "\n";
   } else {
     std::cout << "wrote " << args.output << " (" << image.width << "x" << image.height << ")";
     if (from) {
@@ -329,6 +347,9 @@ int run_render(Client& client, const RenderArgs& args, bool json) {
                 << path.points.size() << "  length " << path.length;
     }
     std::cout << "\n";
+  }
+  if (from && !path.found) {
+    return report_no_answer("no path from " + point_text(*from) + " to " + point_text(*to), json);
   }
   return kExitOk;
 }

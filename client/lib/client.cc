@@ -278,7 +278,9 @@ std::shared_ptr<grpc::Channel> make_channel(const std::string& target, const Cli
 }
 
 Client::Client(const std::string& target, ClientOptions options)
-    : Client(make_channel(target, options), options) {}
+    : Client(make_channel(target, options), options) {
+  target_ = target;
+}
 
 Client::Client(std::shared_ptr<grpc::Channel> channel, ClientOptions options)
     : channel_(std::move(channel)), stub_(pb::Pathfinder::NewStub(channel_)), options_(options) {}

@@ -13,28 +13,38 @@
 #include <chrono>
 #include <cstdint>
 #include <iostream>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "client_environment.h"
 #include "load_generator.h"
+#include "number_flags.h"
 #include "pathfinder/client.h"
+#include "server_address.h"
 
 namespace {
 
 namespace pb = pathfinding::v1;
 namespace load = pathfinder::load;
+namespace flags = pathfinder::flags;
 
 constexpr int kExitOk = 0;
 constexpr int kExitFailed = 1;
 constexpr int kExitUsage = 2;
 
+// Where it connects without --server and PATHFINDER_SERVER: `make run`'s server.
+constexpr const char* kDefaultServer = "127.0.0.1:50051";
+// The longest --duration, --warmup and --timeout: a day.
+constexpr double kMaxSeconds = 24.0 * 3600;
+
 // The mask uploaded when --mask is not given.
 constexpr const char* kSyntheticMaskName = "pathfinder-load-maze";
 
 struct Args {
-  std::string server = "127.0.0.1:50051";
+  std::string server = kDefaultServer;
   std::string rpc = "find-warm";
   bool compare_health = false;
   std::string mask;
@@ -71,10 +81,11 @@ class SetupError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-std::string rpc_error(const grpc::Status& status) {
+// "CODE: message", and "is the server running at HOST:PORT?" when it could not connect.
+std::string rpc_error(const grpc::Status& status, const std::string& server) {
   std::string text = pathfinder::status_code_name(status.error_code());
   if (!status.error_message().empty()) text += ": " + status.error_message();
-  return text;
+  return text + flags::connection_hint(status, server);
 }
 
 // "X,Y" -> Point.
@@ -114,14 +125,14 @@ std::pair<std::string, load::MaskShape> prepare_mask(const Args& args) {
     const auto uploaded = client.upload_mask(request);
     if (!uploaded.ok()) {
       throw SetupError("uploading the built-in maze as '" + name +
-                       "' failed: " + rpc_error(uploaded.status));
+                       "' failed: " + rpc_error(uploaded.status, args.server));
     }
     shape.synthetic = true;
   } else if (!args.upload.empty()) {
     const auto uploaded = client.upload_mask_file(name, args.upload);  // throws FileError
     if (!uploaded.ok()) {
       throw SetupError("uploading '" + args.upload + "' as '" + name +
-                       "' failed: " + rpc_error(uploaded.status));
+                       "' failed: " + rpc_error(uploaded.status, args.server));
     }
   }
   // Random points need walkability; the built-in maze knows its own.
@@ -133,7 +144,7 @@ std::pair<std::string, load::MaskShape> prepare_mask(const Args& args) {
                        "' not found: upload it (--upload FILE), or omit --mask to use the "
                        "built-in maze");
     }
-    throw SetupError("looking up mask '" + name + "' failed: " + rpc_error(info.status));
+    throw SetupError("looking up mask '" + name + "' failed: " + rpc_error(info.status, args.server));
   }
   shape.width = info.value.width();
   shape.height = info.value.height();
@@ -152,15 +163,20 @@ int main(int argc, char** argv) {
       "Masks: without --mask the built-in 128x96 maze is uploaded as mask\n"
       "'pathfinder-load-maze' (replacing it); --mask NAME uses a stored mask, and with\n"
       "--upload FILE stores FILE as NAME first.\n"
+      "The server is --server, else env PATHFINDER_SERVER, else 127.0.0.1:50051; the token\n"
+      "--token-file, else env PATHFINDER_TOKEN (as for pathfind).\n"
       "Exit codes: 0 all calls ok, 1 some calls failed or the setup failed, 2 usage error.",
       "pathfinder-load"};
 
   Args args;
-  app.add_option("--server", args.server, "Server address")
+  app.add_option("--server", args.server,
+                 "Server address (default: env PATHFINDER_SERVER when set, else " +
+                     std::string(kDefaultServer) + ")")
       ->type_name("HOST:PORT")
-      ->capture_default_str();
+      ->envname(flags::kServerVariable);
   app.add_option("--token-file", args.token_file,
-                 "Send the token in FILE as 'authorization: Bearer <token>' on every call")
+                 "Send the token in FILE as 'authorization: Bearer <token>' on every call "
+                 "(default: env PATHFINDER_TOKEN when set)")
       ->type_name("FILE");
   app.add_option("--tls-ca", args.tls_ca, "Connect with TLS, trusting the PEM CAs in FILE")
       ->type_name("FILE");
@@ -201,56 +217,56 @@ int main(int argc, char** argv) {
                  "mask's west half in turn instead of --start (more than the server's "
                  "4096-answer FindPath cache makes every call trace and smooth a new path)")
       ->type_name("N")
-      ->check(CLI::Range(1, 10000000));
+      ->check(flags::whole_number(1, 10000000));
   app.add_option("--smoothing", args.smoothing,
                  "FindPath smoothing: default (leave unset: the server beautifies), beautify, "
                  "simplify, none")
       ->check(CLI::IsMember({"default", "beautify", "simplify", "none"}))
       ->capture_default_str();
   app.add_option("--batch-starts", args.batch_starts, "Starts per BatchFindPaths call (batch)")
-      ->check(CLI::Range(1, 1000000))
+      ->check(flags::whole_number(1, 1000000))
       ->capture_default_str();
   app.add_option("--pairs", args.pairs, "Point pairs per Reachable call")
-      ->check(CLI::Range(1, 100000))
+      ->check(flags::whole_number(1, 100000))
       ->capture_default_str();
   app.add_option("--concurrency", args.concurrency,
                  "Calls kept outstanding (with --rate: the most outstanding at once)")
-      ->check(CLI::Range(1, 4096))
+      ->check(flags::whole_number(1, 4096))
       ->capture_default_str();
   app.add_option("--channels", args.channels,
                  "Channels (one HTTP/2 connection each) the calls are spread over")
-      ->check(CLI::Range(1, 256))
+      ->check(flags::whole_number(1, 256))
       ->capture_default_str();
   auto* requests_option = app.add_option("--requests", args.requests,
                                          "Stop after this many measured calls (default: no cap)")
-                              ->check(CLI::PositiveNumber);
+                              ->check(flags::whole_number(1));
   auto* duration_option =
       app.add_option("--duration", args.duration,
                      "Stop after this many measured seconds (default 10, or none when only "
                      "--requests is given)")
-          ->check(CLI::PositiveNumber);
+          ->check(flags::number_above(0, kMaxSeconds));
   app.add_option("--warmup", args.warmup,
                  "Seconds of calls before the measurement starts (not counted)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(flags::number_from(0, kMaxSeconds))
       ->capture_default_str();
   app.add_option("--rate", args.rate,
                  "Open loop: start this many calls per second on a fixed schedule; latency is "
                  "measured from the scheduled time (default: closed loop)")
-      ->check(CLI::PositiveNumber);
+      ->check(flags::number_above(0, 1e9));
   app.add_option("--engine", args.engine,
                  "callback: gRPC callback API, completions start the next call; sync: one "
                  "thread per outstanding call making blocking calls")
       ->check(CLI::IsMember({"callback", "sync"}))
       ->capture_default_str();
   app.add_option("--timeout", args.timeout, "Deadline of each call, in seconds")
-      ->check(CLI::PositiveNumber)
+      ->check(flags::number_above(0, kMaxSeconds))
       ->capture_default_str();
   app.add_option("--server-pid", args.server_pid,
                  "The server's process id: also report its CPU time (read from /proc) and, with "
                  "--compare-health, the ratio by CPU per call (generator + server), which other "
                  "load on the machine disturbs less than the throughput ratio")
       ->type_name("PID")
-      ->check(CLI::PositiveNumber);
+      ->check(flags::whole_number(1, std::numeric_limits<int>::max()));
   app.add_flag("--no-retry", args.no_retry,
                "Do not retry calls that fail with UNAVAILABLE (by default the idempotent calls "
                "are retried up to 5 attempts, with backoff)");
@@ -271,6 +287,13 @@ int main(int argc, char** argv) {
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
 
   try {
+    if (args.server.empty()) args.server = kDefaultServer;  // PATHFINDER_SERVER= (empty)
+    if (const auto problem = flags::server_address_problem("--server", args.server)) {
+      std::cerr << "error: " << *problem << "\n";
+      return kExitUsage;
+    }
+    const flags::EnvironmentToken environment = flags::token_from_environment();
+    if (!environment.warning.empty()) std::cerr << "warning: " << environment.warning << "\n";
     const load::Rpc rpc = *load::parse_rpc(args.rpc);
     load::RunOptions run_options;
     run_options.server = args.server;
@@ -282,11 +305,11 @@ int main(int argc, char** argv) {
     run_options.duration = std::chrono::duration<double>(only_requests ? 0.0 : args.duration);
     run_options.warmup = std::chrono::duration<double>(args.warmup);
     run_options.rate = args.rate;
-    constexpr double kMaxTimeoutSeconds = 24.0 * 3600;
-    run_options.deadline = std::chrono::milliseconds(
-        static_cast<std::int64_t>(std::min(args.timeout, kMaxTimeoutSeconds) * 1000.0 + 0.5));
+    run_options.deadline =
+        std::chrono::milliseconds(static_cast<std::int64_t>(args.timeout * 1000.0 + 0.5));
     run_options.server_pid = args.server_pid;
-    if (!args.token_file.empty()) args.token = pathfinder::read_token_file(args.token_file);
+    args.token = args.token_file.empty() ? environment.token
+                                         : pathfinder::read_token_file(args.token_file);
     run_options.bearer_token = args.token;
     run_options.retry.enabled = !args.no_retry;
     run_options.mask_header = !args.no_mask_header;

@@ -26,6 +26,8 @@ using pathfinder::ClientOptions;
 using pathtest::ServerOptions;
 using pathtest::ServerProcess;
 using ::testing::HasSubstr;
+using ::testing::AllOf;
+using ::testing::StartsWith;
 
 constexpr const char* kAdminToken = "admin-secret-0123456789";
 constexpr const char* kClientToken = "client-secret-9876543210";
@@ -323,13 +325,81 @@ TEST_F(AuthTest, CliSendsTheTokenFile) {
   const auto missing = pathtest::run_command({cli, "--server", server->target(), "get", "m"});
   EXPECT_EQ(missing.exit_code, 1);
   EXPECT_THAT(missing.err, HasSubstr("error: UNAUTHENTICATED: "));
-  // PATHFIND_TOKEN when there is no --token-file.
-  const auto from_env = pathtest::run_command({"env", std::string("PATHFIND_TOKEN=") + kClientToken,
-                                               cli, "--server", server->target(), "get", "m"});
+  // PATHFINDER_TOKEN when there is no --token-file; the file wins over it.
+  const auto from_env =
+      pathtest::run_command({"env", "-u", "PATHFIND_TOKEN",
+                             std::string("PATHFINDER_TOKEN=") + kClientToken, cli, "--server",
+                             server->target(), "get", "m"});
   EXPECT_EQ(from_env.exit_code, 0) << from_env.err;
+  EXPECT_EQ(from_env.err, "");
+  const auto file_wins = pathtest::run_command(
+      {"env", "PATHFINDER_TOKEN=not-the-token", cli, "--server", server->target(), "--token-file",
+       tokens_.file("client"), "get", "m"});
+  EXPECT_EQ(file_wins.exit_code, 0) << file_wins.err;
+  const auto wrong_env =
+      pathtest::run_command({"env", "-u", "PATHFIND_TOKEN", "PATHFINDER_TOKEN=not-the-token", cli,
+                             "--server", server->target(), "get", "m"});
+  EXPECT_EQ(wrong_env.exit_code, 1) << wrong_env.err;
+  EXPECT_THAT(wrong_env.err, HasSubstr("error: UNAUTHENTICATED: "));
+}
+
+TEST_F(AuthTest, CliStillReadsTheOldTokenVariableWithAWarning) {
+  const auto server = start_server(
+      {"--admin-token-file", tokens_.file("admin"), "--client-token-file", tokens_.file("client")});
+  seed(*server);
+  const std::string cli = PATHFIND_CLI_BIN;
+  const auto old_name =
+      pathtest::run_command({"env", "-u", "PATHFINDER_TOKEN",
+                             std::string("PATHFIND_TOKEN=") + kClientToken, cli, "--server",
+                             server->target(), "get", "m"});
+  EXPECT_EQ(old_name.exit_code, 0) << old_name.err;
+  EXPECT_THAT(old_name.err, AllOf(StartsWith("warning: PATHFIND_TOKEN is deprecated"),
+                                  HasSubstr("PATHFINDER_TOKEN")));
+  // Both set: the new name is used, the old one said to be ignored.
+  const auto both = pathtest::run_command(
+      {"env", std::string("PATHFINDER_TOKEN=") + kClientToken, "PATHFIND_TOKEN=not-the-token",
+       cli, "--server", server->target(), "get", "m"});
+  EXPECT_EQ(both.exit_code, 0) << both.err;
+  EXPECT_THAT(both.err, HasSubstr("PATHFIND_TOKEN is ignored"));
+  // Under --json the warning is a JSON object too.
+  const auto json = pathtest::run_command(
+      {"env", "-u", "PATHFINDER_TOKEN", std::string("PATHFIND_TOKEN=") + kClientToken, cli,
+       "--server", server->target(), "--json", "get", "m"});
+  EXPECT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_THAT(json.err, StartsWith("{\"code\":\"WARNING\",\"message\":\"PATHFIND_TOKEN is deprecated"));
   const auto empty = pathtest::run_command({cli, "--server", server->target(), "--token-file",
                                             tokens_.file("no-such-file"), "get", "m"});
   EXPECT_EQ(empty.exit_code, 2) << empty.err;
+}
+
+TEST_F(AuthTest, LoadGeneratorTakesTheServerAndTokenFromTheEnvironment) {
+  const auto server = start_server(
+      {"--admin-token-file", tokens_.file("admin"), "--client-token-file", tokens_.file("client")});
+  const std::vector<std::string> load = {PATHFINDER_LOAD_BIN, "--rpc",         "reachable",
+                                         "--requests",        "20",            "--concurrency",
+                                         "2",                 "--channels",    "1"};
+  auto with_env = std::vector<std::string>{
+      "env", "-u", "PATHFIND_TOKEN", "PATHFINDER_SERVER=" + server->target(),
+      std::string("PATHFINDER_TOKEN=") + kAdminToken};
+  with_env.insert(with_env.end(), load.begin(), load.end());
+  const auto result = pathtest::run_command(with_env);
+  EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
+  // Without the token the setup's upload is refused: the variable was what let it in.
+  auto without_token = std::vector<std::string>{"env", "-u", "PATHFIND_TOKEN", "-u",
+                                                "PATHFINDER_TOKEN",
+                                                "PATHFINDER_SERVER=" + server->target()};
+  without_token.insert(without_token.end(), load.begin(), load.end());
+  const auto refused = pathtest::run_command(without_token);
+  EXPECT_EQ(refused.exit_code, 1) << refused.out << refused.err;
+  EXPECT_THAT(refused.err, HasSubstr("UNAUTHENTICATED"));
+  // The old name works with a warning, as for pathfind.
+  auto old_name = std::vector<std::string>{"env", "-u", "PATHFINDER_TOKEN",
+                                           "PATHFINDER_SERVER=" + server->target(),
+                                           std::string("PATHFIND_TOKEN=") + kAdminToken};
+  old_name.insert(old_name.end(), load.begin(), load.end());
+  const auto warned = pathtest::run_command(old_name);
+  EXPECT_EQ(warned.exit_code, 0) << warned.out << warned.err;
+  EXPECT_THAT(warned.err, HasSubstr("warning: PATHFIND_TOKEN is deprecated"));
 }
 
 TEST_F(AuthTest, LoadGeneratorSendsTheTokenFile) {

@@ -20,6 +20,9 @@
 #include <string>
 #include <vector>
 
+#include <google/protobuf/struct.pb.h>
+#include <google/protobuf/util/json_util.h>
+
 #include "pathcore/codec.h"
 #include "pathcore/mask.h"
 #include "pathfinder/client.h"
@@ -212,7 +215,7 @@ TEST(CliUsageTest, HelpExitsZeroAndNamesEveryCommand) {
                                 HasSubstr("--version")));
   // The server address's sources and the exit codes are documented.
   EXPECT_THAT(result.out, AllOf(HasSubstr("PATHFINDER_SERVER"), HasSubstr("127.0.0.1:50051")));
-  EXPECT_THAT(result.out, AllOf(HasSubstr("Exit codes"), HasSubstr("3 find found no path")));
+  EXPECT_THAT(result.out, AllOf(HasSubstr("Exit codes"), HasSubstr("3 no answer")));
 }
 
 // The version in the top-level CMakeLists.txt's project() line.
@@ -369,7 +372,7 @@ TEST_F(CliE2eTest, UploadRawNeedsDimensions) {
   EXPECT_THAT(result.out, HasSubstr("sha256 " + sha256_hex(grid.bytes())));
 
   const auto missing = run({"upload", "raw2", raw_path, "--format", "raw"});
-  EXPECT_EQ(missing.exit_code, 1) << describe(missing);
+  EXPECT_EQ(missing.exit_code, 2) << describe(missing);  // the server's INVALID_ARGUMENT
   EXPECT_THAT(missing.err, StartsWith("error: INVALID_ARGUMENT: "));
 }
 
@@ -393,7 +396,7 @@ TEST_F(CliE2eTest, UploadWithAColourPalette) {
   // Black and red are not in the palette: refused, naming them, nothing stored.
   const auto refused = run({"upload", "gate", path, "--format", "png", "--rule", "palette",
                             "--palette", "0x00ff00=1", "#0000FF=2"});
-  EXPECT_EQ(refused.exit_code, 1) << describe(refused);
+  EXPECT_EQ(refused.exit_code, 2) << describe(refused);
   EXPECT_THAT(refused.err, AllOf(HasSubstr("INVALID_ARGUMENT"), HasSubstr("0x000000, 0xff0000")));
   EXPECT_NE(run({"get", "gate"}).exit_code, 0);
 
@@ -420,7 +423,7 @@ TEST_F(CliE2eTest, UploadOfGarbageIsInvalidArgument) {
   const std::string path = server_->temp_dir() + "/garbage.bin";
   pathtest::write_file(path, "certainly not an image");
   const auto result = run({"upload", "demo", path});
-  EXPECT_EQ(result.exit_code, 1) << describe(result);
+  EXPECT_EQ(result.exit_code, 2) << describe(result);
   EXPECT_THAT(result.err, StartsWith("error: INVALID_ARGUMENT: "));
 }
 
@@ -538,9 +541,9 @@ TEST_F(CliE2eTest, BatchPrintsOnePathPerStartFromArgumentsFileAndStdin) {
   EXPECT_THAT(bad.err, HasSubstr("line 2"));
   EXPECT_EQ(run({"batch", "demo", "30", "10", "3"}).exit_code, 2);
   EXPECT_EQ(run({"batch", "demo", "30", "10"}).exit_code, 2);
-  // A start outside the mask is the server's INVALID_ARGUMENT: exit 1.
+  // A start outside the mask is the server's INVALID_ARGUMENT: exit 2.
   const auto outside = run({"batch", "demo", "30", "10", "2,2", "99,1"});
-  EXPECT_EQ(outside.exit_code, 1) << describe(outside);
+  EXPECT_EQ(outside.exit_code, 2) << describe(outside);
   EXPECT_THAT(outside.err, HasSubstr("starts[1]"));
 }
 
@@ -589,7 +592,7 @@ TEST_F(CliE2eTest, FindAnyAnglePrintsThePreciseCorners) {
 
   const auto costs = run({"find", "wall", "1", "1", "10", "1", "--smoothing", "any-angle",
                           "--cost", "1=2"});
-  EXPECT_EQ(costs.exit_code, 1) << describe(costs);
+  EXPECT_EQ(costs.exit_code, 2) << describe(costs);
   EXPECT_THAT(costs.err, StartsWith("error: INVALID_ARGUMENT: --cost: "));
   EXPECT_THAT(costs.err, HasSubstr("--smoothing any-angle"));
 }
@@ -614,10 +617,12 @@ TEST_F(CliE2eTest, FindWithoutAPathExitsThree) {
   EXPECT_EQ(json.exit_code, 3) << describe(json);
   ASSERT_EQ(lines_of(json.out).size(), 1U) << json.out;  // stdout stays one JSON object
   EXPECT_THAT(json.out, HasSubstr("\"found\":false"));
-  EXPECT_THAT(json.err, StartsWith("no path: "));
-  // A path that exists still exits 0, and an error still exits 1.
+  EXPECT_THAT(json.err, StartsWith("{\"code\":\"NO_ANSWER\",\"message\":\"no path: "));
+  // A path that exists still exits 0, a goal outside the mask 2 (INVALID_ARGUMENT),
+  // another error 1.
   EXPECT_EQ(run({"find", "split", "1", "1", "3", "3"}).exit_code, 0);
-  EXPECT_EQ(run({"find", "split", "1", "1", "30", "3"}).exit_code, 1);
+  EXPECT_EQ(run({"find", "split", "1", "1", "30", "3"}).exit_code, 2);
+  EXPECT_EQ(run({"find", "ghost", "1", "1", "3", "3"}).exit_code, 1);
 }
 
 // The reason and snap texts need the server to fill FindPathResponse.reason,
@@ -645,7 +650,8 @@ TEST_F(CliE2eTest, FindSaysWhyThereIsNoPath) {
   // The same reason in JSON mode, on stderr.
   const auto json = run({"--json", "find", "split", "1", "1", "5", "2"});
   EXPECT_EQ(json.exit_code, 3) << describe(json);
-  EXPECT_EQ(json.err, "no path: the goal (5,2) is not walkable\n");
+  EXPECT_EQ(json.err,
+            "{\"code\":\"NO_ANSWER\",\"message\":\"no path: the goal (5,2) is not walkable\"}\n");
 
   // An area the request does not enable is not walkable either.
   const auto disabled = run({"find", "split", "1", "1", "3", "3", "--areas", "2"});
@@ -691,16 +697,16 @@ TEST_F(CliE2eTest, ServerErrorsPrintTheStatusNameAndExitOne) {
   EXPECT_THAT(unknown.err, StartsWith("error: NOT_FOUND: "));
 
   const auto outside = run({"find", "demo", "1", "1", "500", "2"});
-  EXPECT_EQ(outside.exit_code, 1) << describe(outside);
+  EXPECT_EQ(outside.exit_code, 2) << describe(outside);
   EXPECT_THAT(outside.err, StartsWith("error: INVALID_ARGUMENT: "));
   EXPECT_THAT(outside.err, HasSubstr("goal"));
 
   const auto negative = run({"find", "demo", "--", "-1", "1", "2", "2"});
-  EXPECT_EQ(negative.exit_code, 1) << describe(negative);
+  EXPECT_EQ(negative.exit_code, 2) << describe(negative);
   EXPECT_THAT(negative.err, StartsWith("error: INVALID_ARGUMENT: "));
 
   const auto bad_name = run({"upload", "../escape", level_path_});
-  EXPECT_EQ(bad_name.exit_code, 1) << describe(bad_name);
+  EXPECT_EQ(bad_name.exit_code, 2) << describe(bad_name);
   EXPECT_THAT(bad_name.err, StartsWith("error: INVALID_ARGUMENT: "));
 }
 
@@ -743,7 +749,7 @@ TEST_F(CliE2eTest, LineOfSightCommand) {
   EXPECT_THAT(from_file.out, HasSubstr("\"first_blocked\":{\"x\":8,\"y\":2}"));
   EXPECT_THAT(from_file.out, HasSubstr("\"first_blocked\":{\"x\":20,\"y\":14}"));
   const auto outside = run({"los", "demo", "0", "0", "32", "0"});
-  EXPECT_EQ(outside.exit_code, 1) << describe(outside);
+  EXPECT_EQ(outside.exit_code, 2) << describe(outside);
   EXPECT_THAT(outside.err, HasSubstr("pairs[0].b"));
 }
 
@@ -761,7 +767,7 @@ TEST_F(CliE2eTest, NearestCommand) {
   EXPECT_EQ(lines[2], "(3,3): (3,3) at 0");
   EXPECT_EQ(lines[3], "(20,10): (19,10) at 1");
   const auto outside = run({"nearest", "demo", "1", "1", "--from", "40", "1"});
-  EXPECT_EQ(outside.exit_code, 1) << describe(outside);
+  EXPECT_EQ(outside.exit_code, 2) << describe(outside);
   EXPECT_THAT(outside.err, HasSubstr("--from"));
 }
 
@@ -832,15 +838,15 @@ TEST_F(CliE2eTest, ServerErrorsNameTheFlagsNotTheProtoEnums) {
   upload_level("demo");
   // Fields the CLI sets from a flag: the server names the field, the CLI the flag.
   const auto cost = run({"find", "demo", "1", "1", "2", "2", "--cost", "1=0"});
-  EXPECT_EQ(cost.exit_code, 1) << describe(cost);
+  EXPECT_EQ(cost.exit_code, 2) << describe(cost);
   EXPECT_THAT(cost.err, StartsWith("error: INVALID_ARGUMENT: --cost: "));
-  const auto moves = run({"standard-move", "demo", "1", "1", "2", "2", "--max-moves", "9"});
-  EXPECT_EQ(moves.exit_code, 1) << describe(moves);
-  EXPECT_THAT(moves.err, StartsWith("error: INVALID_ARGUMENT: --max-moves: "));
+  const auto areas = run({"range", "demo", "1,1", "--max-cost", "3", "--cost", "99=2"});
+  EXPECT_EQ(areas.exit_code, 2) << describe(areas);
+  EXPECT_THAT(areas.err, StartsWith("error: INVALID_ARGUMENT: --cost: "));
 
   for (const auto& [args, flag_words] : cases) {
     const auto result = run(args);
-    EXPECT_EQ(result.exit_code, 1) << describe(result);
+    EXPECT_EQ(result.exit_code, 2) << describe(result);
     EXPECT_THAT(result.err, StartsWith("error: INVALID_ARGUMENT: ")) << describe(result);
     for (const auto& words : flag_words) {
       EXPECT_THAT(result.err, HasSubstr(words)) << describe(result);
@@ -1003,7 +1009,7 @@ TEST_F(CliE2eTest, PatchPastesAPng) {
 
   // A picture that does not fit is the server's INVALID_ARGUMENT.
   const auto outside = run({"patch", "demo", "--png", grey_path, "--at", "31,0"});
-  EXPECT_EQ(outside.exit_code, 1) << describe(outside);
+  EXPECT_EQ(outside.exit_code, 2) << describe(outside);
   EXPECT_THAT(outside.err, StartsWith("error: INVALID_ARGUMENT: "));
   EXPECT_EQ(stored_grid("demo"), expected.bytes());
 }
@@ -1080,6 +1086,374 @@ TEST_F(CliE2eTest, UploadWarnsWhenAColourImageBecomesOneArea) {
       run({"upload", "grey", scratch_file("grey.png", std::string(grey.begin(), grey.end()))});
   ASSERT_EQ(one_grey_area.exit_code, 0) << describe(one_grey_area);
   EXPECT_TRUE(one_grey_area.err.empty()) << one_grey_area.err;
+}
+
+// ---------------------------------------------------------------------------
+// One rule everywhere: the server address, number ranges, flags that do
+// nothing, exit codes, JSON, --file and the environment.
+
+// text as a JSON object (protobuf's parser, independent of the CLI's printer);
+// fails the test when it is not one.
+google::protobuf::Struct parse_json_object(const std::string& text) {
+  google::protobuf::Struct object;
+  const auto status = google::protobuf::util::JsonStringToMessage(text, &object);
+  EXPECT_TRUE(status.ok()) << "not a JSON object: " << text;
+  return object;
+}
+
+// The keys of a JSON object in the order the text gives them (top level only).
+std::vector<std::string> top_level_keys(const std::string& text) {
+  std::vector<std::string> keys;
+  int depth = 0;
+  bool in_string = false;
+  std::string current;
+  bool reading_key = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+        continue;
+      }
+      if (c == '"') {
+        in_string = false;
+        if (reading_key && text.find(':', i) == i + 1) keys.push_back(current);
+        reading_key = false;
+      } else {
+        current += c;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+      current.clear();
+      reading_key = depth == 1;
+    } else if (c == '{' || c == '[') {
+      ++depth;
+    } else if (c == '}' || c == ']') {
+      --depth;
+    }
+  }
+  return keys;
+}
+
+TEST(CliUsageTest, AServerAddressWithoutAPortOrWithASchemeIsAUsageError) {
+  struct Case {
+    std::vector<std::string> args;
+    std::vector<std::string> said;
+  };
+  const std::vector<Case> cases{
+      {{"--server", "127.0.0.1", "list"},
+       {"--server '127.0.0.1'", "expected HOST:PORT", "the port is missing"}},
+      {{"--server", "localhost", "health"}, {"--server 'localhost'", "HOST:PORT"}},
+      {{"--server", "http://127.0.0.1:50051", "list"},
+       {"--server 'http://127.0.0.1:50051'", "without a URL scheme", "e.g. 127.0.0.1:50051"}},
+      {{"--server", "https://example.org:443", "list"},
+       {"without a URL scheme", "example.org:443", "--tls-ca"}},
+      {{"--server", "grpc://127.0.0.1:1", "list"}, {"without a URL scheme", "127.0.0.1:1"}},
+      {{"--server", "127.0.0.1:0", "list"}, {"PORT must be a number 1..65535"}},
+      {{"--server", "127.0.0.1:99999", "list"}, {"PORT must be a number 1..65535"}},
+  };
+  for (const auto& [args, said] : cases) {
+    const auto result = pathfind(args);
+    EXPECT_EQ(result.exit_code, 2) << args[1] << "\n" << describe(result);
+    EXPECT_THAT(result.err, StartsWith("error: --server '")) << describe(result);
+    for (const auto& words : said) EXPECT_THAT(result.err, HasSubstr(words)) << describe(result);
+    EXPECT_THAT(result.err, Not(HasSubstr("DNS"))) << describe(result);
+  }
+  // From the environment, the same check.
+  const auto from_env = pathtest::run_command({"env", "PATHFINDER_SERVER=127.0.0.1", PATHFIND_CLI_BIN, "list"});
+  EXPECT_EQ(from_env.exit_code, 2) << describe(from_env);
+  EXPECT_THAT(from_env.err, HasSubstr("the port is missing"));
+  // pathfinder-load checks it too, before any call.
+  const auto load = pathtest::run_command(
+      {PATHFINDER_LOAD_BIN, "--server", "http://127.0.0.1:1", "--rpc", "health", "--requests", "1"});
+  EXPECT_EQ(load.exit_code, 2) << describe(load);
+  EXPECT_THAT(load.err, AllOf(HasSubstr("--server 'http://127.0.0.1:1'"),
+                              HasSubstr("without a URL scheme")));
+}
+
+TEST_F(CliE2eTest, ARefusedConnectionAsksWhetherTheServerRuns) {
+  upload_level("demo");
+  // A port that served a moment ago and is closed now.
+  const std::string target = server_->target();
+  EXPECT_EQ(run({"get", "demo"}).exit_code, 0);
+  server_->kill9();
+  const auto refused = pathfind({"--server", target, "--timeout", "3", "get", "demo"});
+  EXPECT_EQ(refused.exit_code, 1) << describe(refused);
+  EXPECT_THAT(refused.err, AllOf(StartsWith("error: UNAVAILABLE: "),
+                                 HasSubstr("is the server running at " + target + "?")));
+  const auto json = pathfind({"--server", target, "--timeout", "3", "--json", "list"});
+  EXPECT_EQ(json.exit_code, 1) << describe(json);
+  const auto error = parse_json_object(json.err);
+  EXPECT_EQ(error.fields().at("code").string_value(), "UNAVAILABLE");
+  EXPECT_THAT(error.fields().at("message").string_value(),
+              HasSubstr("is the server running at " + target + "?"));
+  const auto load = pathtest::run_command({PATHFINDER_LOAD_BIN, "--server", target, "--timeout",
+                                           "3", "--rpc", "reachable", "--requests", "1"});
+  EXPECT_EQ(load.exit_code, 1) << describe(load);
+  EXPECT_THAT(load.err, HasSubstr("is the server running at " + target + "?"));
+}
+
+TEST_F(CliE2eTest, NumericFlagsHaveARangeAndAShortMessage) {
+  upload_level("demo");
+  struct Case {
+    std::vector<std::string> args;
+    std::string flag;
+  };
+  const std::string out = server_->temp_dir() + "/out.png";
+  const std::vector<Case> cases{
+      {{"find", "demo", "2", "2", "30", "10", "--expected-revision", "-1"}, "--expected-revision"},
+      {{"reachable", "demo", "2", "2", "30", "10", "--expected-revision", "-1"},
+       "--expected-revision"},
+      {{"los", "demo", "2", "2", "30", "10", "--expected-revision", "x"}, "--expected-revision"},
+      {{"patch", "demo", "--fill", "1", "--rect", "0,0,1,1", "--expected-revision", "-1"},
+       "--expected-revision"},
+      {{"prepare", "demo", "--labels", "--expected-revision", "-2"}, "--expected-revision"},
+      {{"--timeout", "0", "list"}, "--timeout"},
+      {{"--timeout", "1e300", "list"}, "--timeout"},
+      {{"--timeout", "nan", "list"}, "--timeout"},
+      {{"field", "demo", "--to", "30", "10", "-o", out, "--downsample", "0"}, "--downsample"},
+      {{"field", "demo", "--to", "30", "10", "-o", out, "--crop", "-1", "0", "4", "4"}, "--crop"},
+      {{"field", "demo", "--to", "30", "10", "-o", out, "--clearance", "-1"}, "--clearance"},
+      {{"find", "demo", "2", "2", "30", "10", "--clearance", "inf"}, "--clearance"},
+      {{"find", "demo", "2", "2", "30", "10", "--max-cost", "-1"}, "--max-cost"},
+      {{"range", "demo", "2,2", "--max-cost", "0"}, "--max-cost"},
+      {{"standard-move", "demo", "2", "2", "6", "10", "--max-moves", "9"}, "--max-moves"},
+      {{"standard-move", "demo", "2", "2", "6", "10", "--max-moves", "-1"}, "--max-moves"},
+      {{"render", "demo", "-o", out, "--scale", "0"}, "--scale"},
+      {{"patch", "demo", "--fill", "64", "--rect", "0,0,1,1"}, "--fill"},
+      {{"upload", "m", level_path_, "--format", "raw", "--width", "0", "--height", "4"}, "--width"},
+      {{"nearest", "demo", "8", "5", "--clearance", "-0.5"}, "--clearance"},
+  };
+  for (const auto& [args, flag] : cases) {
+    std::string joined;
+    for (const auto& arg : args) joined += arg + " ";
+    const auto result = run(args);
+    EXPECT_EQ(result.exit_code, 2) << joined << "\n" << describe(result);
+    EXPECT_THAT(result.err, HasSubstr(flag + ": must be a")) << joined << "\n" << describe(result);
+    // No wrapped unsigned value, no 300-digit bound: one short line, then CLI11's hint.
+    EXPECT_THAT(result.err, Not(HasSubstr("18446744073709551615"))) << joined;
+    EXPECT_LT(lines_of(result.err).at(0).size(), 160U) << joined << "\n" << result.err;
+    EXPECT_FALSE(std::regex_search(result.err, std::regex("[0-9]{25}"))) << joined << result.err;
+  }
+  // In range, the same flags work.
+  EXPECT_EQ(run({"find", "demo", "2", "2", "30", "10", "--expected-revision", "1"}).exit_code, 0);
+  EXPECT_EQ(run({"--timeout", "0.5", "list"}).exit_code, 0);
+  EXPECT_EQ(run({"standard-move", "demo", "2", "2", "6", "10", "--max-moves", "3"}).exit_code, 0);
+  EXPECT_EQ(run({"field", "demo", "--to", "30", "10", "-o", out, "--downsample", "2"}).exit_code, 0);
+}
+
+TEST_F(CliE2eTest, FlagsThatWouldDoNothingAreRefused) {
+  upload_level("demo");
+  const std::string out = server_->temp_dir() + "/out.png";
+  struct Case {
+    std::vector<std::string> args;
+    std::string flag;    // the flag refused
+    std::string needed;  // the flag it needs (or conflicts with)
+  };
+  const std::vector<Case> cases{
+      {{"find", "demo", "2", "2", "30", "10", "--corner-cutting"}, "--corner-cutting", "--eight"},
+      {{"find", "demo", "2", "2", "30", "10", "--eight", "--smoothing", "any-angle"}, "--eight",
+       "--smoothing any-angle"},
+      {{"batch", "demo", "30", "10", "2,2", "--corner-cutting"}, "--corner-cutting", "--eight"},
+      {{"render", "demo", "-o", out, "--from", "2", "2", "--to", "30", "10", "--eight",
+        "--smoothing", "any-angle"},
+       "--eight", "--smoothing any-angle"},
+      {{"render", "demo", "-o", out, "--snap"}, "--snap", "--from"},
+      {{"field", "demo", "--to", "30", "10", "-o", out, "--corner-cutting"}, "--corner-cutting",
+       "--eight"},
+      {{"range", "demo", "2,2", "--max-cost", "5", "--corner-cutting"}, "--corner-cutting",
+       "--eight"},
+      {{"nearest", "demo", "8", "5", "--eight"}, "--eight", "--from"},
+      {{"nearest", "demo", "8", "5", "--from", "3", "3", "--corner-cutting"}, "--corner-cutting",
+       "--eight"},
+      {{"prepare", "demo", "--any-angle", "--eight"}, "--eight", "--labels"},
+      {{"prepare", "demo", "--labels", "--corner-cutting"}, "--corner-cutting", "--eight"},
+  };
+  for (const auto& [args, flag, needed] : cases) {
+    std::string joined;
+    for (const auto& arg : args) joined += arg + " ";
+    const auto result = run(args);
+    EXPECT_EQ(result.exit_code, 2) << joined << "\n" << describe(result);
+    EXPECT_THAT(result.err, AllOf(StartsWith("error: " + flag), HasSubstr(needed)))
+        << joined << "\n" << describe(result);
+  }
+  // The combinations that mean something still work.
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"find", "demo", "2", "2", "30", "10", "--eight", "--corner-cutting"},
+           {"find", "demo", "2", "2", "30", "10", "--smoothing", "any-angle", "--corner-cutting"},
+           {"nearest", "demo", "8", "5", "--from", "3", "3", "--eight", "--corner-cutting"},
+           {"range", "demo", "2,2", "--max-cost", "5", "--eight", "--corner-cutting"},
+           {"prepare", "demo", "--labels", "--eight", "--corner-cutting"}}) {
+    const auto result = run(args);
+    EXPECT_EQ(result.exit_code, 0) << args.front() << "\n" << describe(result);
+  }
+}
+
+TEST_F(CliE2eTest, ExitCodesFollowOneRule) {
+  const Grid split = split_rooms();
+  ASSERT_EQ(run({"upload", "split", scratch_file("split.pgm", split.pgm())}).exit_code, 0);
+  ASSERT_LT(bfs_distance(split, 1, 1, 8, 3), 0);
+  ASSERT_FALSE(split.walkable(5, 2));
+  const std::string out = server_->temp_dir() + "/out.png";
+  // 3: answered, without a result.
+  const auto move = run({"standard-move", "split", "1", "1", "8", "3"});
+  EXPECT_EQ(move.exit_code, 3) << describe(move);
+  EXPECT_THAT(move.out, StartsWith("found false "));
+  const auto render = run({"render", "split", "-o", out, "--from", "1", "1", "--to", "8", "3"});
+  EXPECT_EQ(render.exit_code, 3) << describe(render);
+  EXPECT_THAT(render.out, HasSubstr("found false"));
+  const auto local =
+      run({"render", "--mask-file", scratch_file("split2.pgm", split.pgm()), "-o", out, "--from",
+           "1", "1", "--to", "8", "3"});
+  EXPECT_EQ(local.exit_code, 3) << describe(local);
+  const auto batch = run({"batch", "split", "8", "3", "1,1"});
+  EXPECT_EQ(batch.exit_code, 3) << describe(batch);
+  const auto blocked_field = run({"field", "split", "--to", "5", "2", "-o", out});
+  EXPECT_EQ(blocked_field.exit_code, 3) << describe(blocked_field);
+  EXPECT_THAT(blocked_field.out, HasSubstr("no answer: no sample reaches the goal (5,2)"));
+  // 0: the same commands with an answer.
+  EXPECT_EQ(run({"standard-move", "split", "1", "1", "3", "3"}).exit_code, 0);
+  EXPECT_EQ(run({"render", "split", "-o", out, "--from", "1", "1", "--to", "3", "3"}).exit_code, 0);
+  EXPECT_EQ(run({"field", "split", "--to", "8", "3", "-o", out}).exit_code, 0);
+  // 2: the server's INVALID_ARGUMENT about what the command line gave.
+  const auto outside = run({"find", "split", "1", "1", "50", "2"});
+  EXPECT_EQ(outside.exit_code, 2) << describe(outside);
+  EXPECT_THAT(outside.err, StartsWith("error: INVALID_ARGUMENT: "));
+  const auto cost = run({"find", "split", "1", "1", "3", "3", "--cost", "1=0"});
+  EXPECT_EQ(cost.exit_code, 2) << describe(cost);
+  EXPECT_THAT(cost.err, StartsWith("error: INVALID_ARGUMENT: --cost: "));
+  // 1: the server's other errors.
+  const auto missing = run({"standard-move", "ghost", "1", "1", "3", "3"});
+  EXPECT_EQ(missing.exit_code, 1) << describe(missing);
+  EXPECT_THAT(missing.err, StartsWith("error: NOT_FOUND: "));
+  // --help says so.
+  const auto help = pathfind({"--help"});
+  EXPECT_THAT(help.out, AllOf(HasSubstr("0 done"), HasSubstr("1 the server or the connection"),
+                              HasSubstr("2 a usage error"), HasSubstr("INVALID_ARGUMENT"),
+                              HasSubstr("3 no answer"), HasSubstr("standard-move"),
+                              HasSubstr("field")));
+}
+
+TEST_F(CliE2eTest, JsonUsesTheProtoMappingEverywhereAndErrorsAreJsonToo) {
+  upload_level("demo");
+  const std::string out = server_->temp_dir() + "/out.png";
+  // field: GetField's keys and forms (a uint64 revision is a string), in a fixed order.
+  const auto field = run({"--json", "field", "demo", "--to", "30", "10", "-o", out});
+  ASSERT_EQ(field.exit_code, 0) << describe(field);
+  const auto field_object = parse_json_object(field.out);
+  EXPECT_EQ(field_object.fields().at("mask_revision").string_value(), "1");
+  EXPECT_EQ(field_object.fields().at("width").number_value(), 32);
+  EXPECT_EQ(field_object.fields().at("height").number_value(), 16);
+  EXPECT_EQ(field_object.fields().at("output").string_value(), out);
+  EXPECT_EQ(top_level_keys(field.out),
+            (std::vector<std::string>{"width", "height", "mask_revision", "cache_hit", "reachable",
+                                      "output"}));
+  EXPECT_EQ(field_object.fields().at("reachable").number_value(),
+            static_cast<double>(level().walkable_count()));
+  // render: points as find prints them (a list of {x,y}), the revision as a string.
+  const auto render = run({"--json", "render", "demo", "-o", out, "--from", "2", "2", "--to", "30",
+                           "10", "--smoothing", "none"});
+  ASSERT_EQ(render.exit_code, 0) << describe(render);
+  const auto render_object = parse_json_object(render.out);
+  EXPECT_EQ(render_object.fields().at("mask_revision").string_value(), "1");
+  const auto& points = render_object.fields().at("points").list_value().values();
+  ASSERT_EQ(points.size(), bfs_distance(level(), 2, 2, 30, 10) + 1);
+  EXPECT_EQ(points.begin()->struct_value().fields().at("x").number_value(), 2);
+  EXPECT_EQ(points.rbegin()->struct_value().fields().at("y").number_value(), 10);
+  const auto find = run({"--json", "find", "demo", "2", "2", "30", "10", "--smoothing", "none"});
+  ASSERT_EQ(find.exit_code, 0) << describe(find);
+  EXPECT_THAT(find.out, HasSubstr("\"points\":[{\"x\":2,\"y\":2},"));
+  EXPECT_THAT(render.out, HasSubstr("\"points\":[{\"x\":2,\"y\":2},"));
+  EXPECT_EQ(top_level_keys(render.out),
+            (std::vector<std::string>{"output", "width", "height", "mask_revision", "found",
+                                      "length", "points", "precise_points"}));
+  // range: RangeChunk's keys; pixel_count and the revision are uint64, strings.
+  const auto range = run({"--json", "range", "demo", "2,2", "--max-cost", "3"});
+  ASSERT_EQ(range.exit_code, 0) << describe(range);
+  const auto range_object = parse_json_object(range.out);
+  std::size_t within_three = 0;  // four-neighbour steps of cost 1
+  for (int y = 0; y < level().height; ++y) {
+    for (int x = 0; x < level().width; ++x) {
+      const int distance = level().walkable(x, y) ? bfs_distance(level(), 2, 2, x, y) : -1;
+      within_three += distance >= 0 && distance <= 3 ? 1 : 0;
+    }
+  }
+  EXPECT_EQ(range_object.fields().at("pixel_count").string_value(), std::to_string(within_three));
+  EXPECT_EQ(range_object.fields().at("mask_revision").string_value(), "1");
+  EXPECT_EQ(top_level_keys(range.out),
+            (std::vector<std::string>{"bounds", "pixel_count", "mask_revision"}));
+  // The same command twice prints the same keys in the same order.
+  EXPECT_EQ(top_level_keys(run({"--json", "field", "demo", "--to", "30", "10", "-o", out}).out),
+            top_level_keys(field.out));
+
+  // Errors: one JSON object on stderr with code and message, stdout empty.
+  const auto missing = run({"--json", "get", "ghost"});
+  EXPECT_EQ(missing.exit_code, 1) << describe(missing);
+  EXPECT_TRUE(missing.out.empty()) << missing.out;
+  ASSERT_EQ(lines_of(missing.err).size(), 1U) << missing.err;
+  const auto error = parse_json_object(missing.err);
+  EXPECT_EQ(error.fields().at("code").string_value(), "NOT_FOUND");
+  EXPECT_THAT(error.fields().at("message").string_value(), HasSubstr("ghost"));
+  EXPECT_EQ(top_level_keys(missing.err), (std::vector<std::string>{"code", "message"}));
+  // A usage error, found by the CLI or by CLI11, likewise.
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"--json", "find", "demo", "2", "2", "30", "10", "--corner-cutting"},
+           {"--json", "find", "demo", "2", "2", "30", "10", "--expected-revision", "-1"},
+           {"--json", "find", "demo", "2", "x", "30", "10"},
+           {"--json", "find", "demo", "2", "2", "300", "10"}}) {
+    const auto usage = run(args);
+    EXPECT_EQ(usage.exit_code, 2) << describe(usage);
+    ASSERT_EQ(lines_of(usage.err).size(), 1U) << usage.err;
+    const auto object = parse_json_object(usage.err);
+    EXPECT_EQ(object.fields().at("code").string_value(), "INVALID_ARGUMENT") << usage.err;
+    EXPECT_FALSE(object.fields().at("message").string_value().empty());
+  }
+  // No answer: the reason as a JSON object too.
+  const Grid split = split_rooms();
+  ASSERT_EQ(run({"upload", "split", scratch_file("split.pgm", split.pgm())}).exit_code, 0);
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"--json", "find", "split", "1", "1", "8", "3"},
+           {"--json", "standard-move", "split", "1", "1", "8", "3"},
+           {"--json", "field", "split", "--to", "5", "2", "-o", out}}) {
+    const auto none = run(args);
+    EXPECT_EQ(none.exit_code, 3) << describe(none);
+    parse_json_object(none.out);
+    const auto object = parse_json_object(none.err);
+    EXPECT_EQ(object.fields().at("code").string_value(), "NO_ANSWER") << none.err;
+  }
+}
+
+TEST_F(CliE2eTest, ReachableReadsPairsFromAFile) {
+  upload_level("demo");
+  const Grid grid = level();
+  // (2,2)->(30,10) and (2,2)->(9,0); the second from the file, with a comment.
+  const std::string file = scratch_file("pairs.txt", "# a b\n2,2 9,0\n30 14 0 15\n");
+  const auto result = run({"reachable", "demo", "2", "2", "30", "10", "--file", file});
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  const auto lines = lines_of(result.out);
+  ASSERT_EQ(lines.size(), 4U) << result.out;
+  const auto word = [&grid](int ax, int ay, int bx, int by) {
+    return bfs_distance(grid, ax, ay, bx, by) >= 0 ? "reachable" : "unreachable";
+  };
+  EXPECT_EQ(lines[1], std::string("(2,2) -> (30,10): ") + word(2, 2, 30, 10));
+  EXPECT_EQ(lines[2], std::string("(2,2) -> (9,0): ") + word(2, 2, 9, 0));
+  EXPECT_EQ(lines[3], std::string("(30,14) -> (0,15): ") + word(30, 14, 0, 15));
+  // Only the file; stdin; and a bad line, named.
+  const auto only_file = run({"reachable", "demo", "--file", file});
+  EXPECT_EQ(only_file.exit_code, 0) << describe(only_file);
+  EXPECT_EQ(lines_of(only_file.out).size(), 3U) << only_file.out;
+  const auto piped = pathtest::run_command(
+      {"sh", "-c", "printf '2 2 9 0\\n' | \"$0\" --server \"$1\" reachable demo --file -",
+       PATHFIND_CLI_BIN, server_->target()});
+  EXPECT_EQ(piped.exit_code, 0) << describe(piped);
+  EXPECT_EQ(lines_of(piped.out).at(1), std::string("(2,2) -> (9,0): ") + word(2, 2, 9, 0));
+  const auto bad = run({"reachable", "demo", "--file", scratch_file("bad.txt", "1 2 3\nx\n")});
+  EXPECT_EQ(bad.exit_code, 2) << describe(bad);
+  EXPECT_THAT(bad.err, HasSubstr("bad.txt:2"));
+  const auto odd = run({"reachable", "demo", "--file", scratch_file("odd.txt", "1 2 3\n")});
+  EXPECT_EQ(odd.exit_code, 2) << describe(odd);
 }
 
 }  // namespace

@@ -555,12 +555,12 @@ TEST_F(RangeE2e, TheCliPrintsTheRange) {
   const auto json = pathtest::run_command({PATHFIND_CLI_BIN, "--server", server_.target(), "--json",
                                            "range", "room", "4,4", "--max-cost", "1", "--costs"});
   ASSERT_EQ(json.exit_code, 0) << json.err;
-  EXPECT_THAT(json.out, HasSubstr("\"pixel_count\":5"));
+  EXPECT_THAT(json.out, HasSubstr("\"pixel_count\":\"5\""));  // uint64: a string
   EXPECT_THAT(json.out, HasSubstr("\"costs\":[null,1,null,1,0,1,null,1,null]"));
   const auto bad = pathtest::run_command({PATHFIND_CLI_BIN, "--server", server_.target(), "range",
                                           "room", "4,4", "--max-cost", "0"});
-  EXPECT_EQ(bad.exit_code, 1);
-  EXPECT_THAT(bad.err, HasSubstr("max_cost"));
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_THAT(bad.err, HasSubstr("--max-cost: must be a number above 0"));
 }
 
 }  // namespace

@@ -442,7 +442,8 @@ TEST_F(RenderE2eTest, AnyAngleDrawsThePrecisePath) {
   EXPECT_EQ(read_png(local_out).rgba, picture.rgba);
 }
 
-TEST_F(RenderE2eTest, ServerErrorsExitOne) {
+// Exit 1, or 2 for INVALID_ARGUMENT (the server refused a value the command line gave).
+TEST_F(RenderE2eTest, ServerErrorsExitOneOrTwo) {
   upload_level("level");
   const auto unknown = run({"render", "ghost", "-o", file("ghost.png")});
   EXPECT_EQ(unknown.exit_code, 1) << describe(unknown);
@@ -450,7 +451,7 @@ TEST_F(RenderE2eTest, ServerErrorsExitOne) {
 
   const auto outside =
       run({"render", "level", "--from", "1", "1", "--to", "99", "2", "-o", file("o.png")});
-  EXPECT_EQ(outside.exit_code, 1) << describe(outside);
+  EXPECT_EQ(outside.exit_code, 2) << describe(outside);
   EXPECT_THAT(outside.err, AllOf(StartsWith("error: INVALID_ARGUMENT: "), HasSubstr("goal")));
 
   const std::string unwritable = file("no-such-dir/out.png");
@@ -532,7 +533,7 @@ TEST_F(RenderE2eTest, FieldWritesAHeatMapRawFloatsAndFlow) {
 
   const auto outside = run(
       {"field", "level", "--to", "30", "14", "--crop", "30", "0", "5", "5", "-o", file("bad.png")});
-  EXPECT_EQ(outside.exit_code, 1) << describe(outside);
+  EXPECT_EQ(outside.exit_code, 2) << describe(outside);
   EXPECT_THAT(outside.err, StartsWith("error: INVALID_ARGUMENT: crop:"));
   const auto help = run({"field", "--help"});
   EXPECT_EQ(help.exit_code, 0) << describe(help);

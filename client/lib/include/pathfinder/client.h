@@ -182,6 +182,8 @@ class Client {
 
   [[nodiscard]] const ClientOptions& options() const { return options_; }
   [[nodiscard]] const std::shared_ptr<grpc::Channel>& channel() const { return channel_; }
+  // The target it was made for ("127.0.0.1:50051"); empty when made from a channel.
+  [[nodiscard]] const std::string& target() const { return target_; }
 
   // Creates or replaces a mask by name.
   Result<pathfinding::v1::MaskInfo> upload_mask(const pathfinding::v1::UploadMaskRequest& request);
@@ -264,6 +266,7 @@ class Client {
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<pathfinding::v1::Pathfinder::Stub> stub_;
   ClientOptions options_;
+  std::string target_;
 };
 
 // Adds "authorization: Bearer <token>" to context unless token is empty.
