@@ -145,12 +145,15 @@ Command add_render_command(CLI::App& app) {
       "faint, the (smoothed) path bold white (with --smoothing any-angle the exact path, "
       "through the blocked corners it bends at), start a green disc, goal a red one. --heatmap: the "
       "distance field to --to, bright yellow at the goal to dark purple far away, pixels it does "
-      "not reach dimmed. --components: one colour per connected component. For a server mask "
+      "not reach dimmed. --components: one colour per connected component (their number is "
+      "printed). A goal that snapping moved (--snap) is drawn where it was asked too, as a red "
+      "ring. For a server mask "
       "the area grid comes from GetMask (include_areas) and the path is the server's FindPath "
       "answer; the heatmap and components are computed locally from the grid. A local file is "
       "decoded as upload would, and its path computed locally (no server needed). A legend under "
-      "the map (--no-legend leaves it out) shows each area's colour and id, and with --heatmap "
-      "the ramp from near to far with the highest distance.");
+      "the map (--no-legend leaves it out) shows the colour and id of each area drawn in its "
+      "colour (with --heatmap, those the field does not reach everywhere, dimmed as drawn), and "
+      "with --heatmap the ramp from near to far with the highest distance.");
   render->add_option("MASK", args->mask, "Mask name on the server (or give --mask-file)");
   render
       ->add_option(
@@ -286,6 +289,8 @@ int run_render(Client& client, const RenderArgs& args, bool json) {
     }
   }
   if (to) layers.goal = path.found ? path.goal : *to;
+  // Snapped: the goal asked for shows too, as a ring.
+  if (to && layers.goal != *to) layers.asked_goal = *to;
 
   std::optional<pathcore::DistanceField> field;
   if (args.heatmap) {
@@ -321,6 +326,7 @@ int run_render(Client& client, const RenderArgs& args, bool json) {
       fields["points"].set_number_value(static_cast<double>(path.points.size()));
       fields["length"].set_number_value(path.length);
     }
+    if (components) fields["components"].set_number_value(components->count());
     std::cout << to_json(summary) << "\n";
   } else {
     std::cout << "wrote " << args.output << " (" << image.width << "x" << image.height << ")";
@@ -328,6 +334,7 @@ int run_render(Client& client, const RenderArgs& args, bool json) {
       std::cout << "  found " << (path.found ? "true" : "false") << "  points "
                 << path.points.size() << "  length " << path.length;
     }
+    if (components) std::cout << "  components " << components->count();
     std::cout << "\n";
   }
   return kExitOk;

@@ -27,11 +27,11 @@ std::string read_pem_file(const std::string& flag, const std::string& path) {
 
 std::shared_ptr<grpc::ServerCredentials> make_server_credentials(const ServerConfig& config) {
   if (config.tls_cert.empty() != config.tls_key.empty()) {
-    throw StartupError("--tls-cert and --tls-key go together: pass both or neither");
+    throw UsageError("--tls-cert and --tls-key go together: pass both or neither");
   }
   if (config.tls_cert.empty()) {
     if (!config.tls_client_ca.empty()) {
-      throw StartupError("--tls-client-ca needs --tls-cert and --tls-key");
+      throw UsageError("--tls-client-ca needs --tls-cert and --tls-key");
     }
     spdlog::info("transport: plaintext (no TLS)");
     return grpc::InsecureServerCredentials();
