@@ -295,15 +295,22 @@ std::optional<int> parse_config(int argc, char** argv, ServerConfig& config) {
   app.add_flag("--allow-unauthenticated-writes", config.allow_unauthenticated_writes,
                "Allow listening on a non-loopback address with no admin token (anyone who can "
                "connect may upload and delete masks); without it the server refuses to start");
-  app.add_option("--tls-cert", config.tls_cert,
-                 "PEM certificate chain of the server; with --tls-key, serve TLS instead of "
-                 "plaintext")
-      ->type_name("FILE");
-  app.add_option("--tls-key", config.tls_key, "PEM private key of --tls-cert")->type_name("FILE");
+  CLI::Option* tls_cert =
+      app.add_option("--tls-cert", config.tls_cert,
+                     "PEM certificate chain of the server; with --tls-key, serve TLS instead of "
+                     "plaintext")
+          ->type_name("FILE");
+  CLI::Option* tls_key =
+      app.add_option("--tls-key", config.tls_key, "PEM private key of --tls-cert")
+          ->type_name("FILE");
+  // The two go together, checked with the rest of the command line.
+  tls_cert->needs(tls_key);
+  tls_key->needs(tls_cert);
   app.add_option("--tls-client-ca", config.tls_client_ca,
                  "PEM CA certificates: mutual TLS, every client must present a certificate "
                  "signed by one of them (needs --tls-cert and --tls-key)")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->needs(tls_cert);
   app.add_option("--shutdown-grace", config.shutdown_grace_seconds,
                  "On SIGTERM/SIGINT: health turns NOT_SERVING, new calls are refused, and "
                  "in-flight calls get this many seconds to finish; then they stop and are answered "

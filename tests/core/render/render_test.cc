@@ -494,21 +494,25 @@ TEST(RenderLegendTest, UnderAHeatmapOnlyAreasNotReachedEverywhereAreListedDimmed
   RenderLayers layers;
   layers.field = &field;
   layers.legend = true;
-  const Image image = render(mask, layers);
-  const std::uint32_t top = 3 + kLegendMargin;
+  // The middle of entry k's swatch, and the entry's top-left corner.
+  const auto swatch = [](const Image& image, std::uint32_t k, std::uint32_t inset) {
+    const std::uint32_t per_row =
+        std::max<std::uint32_t>(1, (image.width - 2 * kLegendMargin) / kLegendEntryWidth);
+    return image.at(kLegendMargin + (k % per_row) * kLegendEntryWidth + inset,
+                    3 + kLegendMargin + (k / per_row) * kLegendRowHeight + inset);
+  };
   const std::uint32_t middle = kLegendSwatch / 2;
-  // Two entries, areas 0 and 3, in the colours they are drawn in.
-  EXPECT_EQ(image.at(kLegendMargin + middle, top + middle), unreachable_colour(area_colour(0)));
-  EXPECT_EQ(image.at(kLegendMargin + kLegendEntryWidth + middle, top + middle),
-            unreachable_colour(area_colour(3)));
-  EXPECT_EQ(image.at(kLegendMargin + 2 * kLegendEntryWidth, top), kLegendBackground);
+  const Image image = render(mask, layers);
+  // Two entries, areas 0 and 3, in the colours they are drawn in; no third.
+  EXPECT_EQ(swatch(image, 0, middle), unreachable_colour(area_colour(0)));
+  EXPECT_EQ(swatch(image, 1, middle), unreachable_colour(area_colour(3)));
+  EXPECT_EQ(swatch(image, 2, 0), kLegendBackground);
   // Without the heatmap all three, in their own colours.
   layers.field = nullptr;
   const Image plain = render(mask, layers);
-  EXPECT_EQ(plain.at(kLegendMargin + middle, top + middle), area_colour(0));
-  EXPECT_EQ(plain.at(kLegendMargin + kLegendEntryWidth + middle, top + middle), area_colour(1));
-  EXPECT_EQ(plain.at(kLegendMargin + 2 * kLegendEntryWidth + middle, top + middle),
-            area_colour(3));
+  EXPECT_EQ(swatch(plain, 0, middle), area_colour(0));
+  EXPECT_EQ(swatch(plain, 1, middle), area_colour(1));
+  EXPECT_EQ(swatch(plain, 2, middle), area_colour(3));
 }
 
 TEST(RenderTest, CostsDrawTheSameHeatmapAsTheirField) {
