@@ -379,7 +379,7 @@ TEST(Startup, AnAddressThatIsNotHostPortSaysWhatIsExpected) {
     if (c.flag == "--metrics-address") argv.insert(argv.end(), {"--listen", "127.0.0.1:0"});
     argv.insert(argv.end(), {c.flag, c.address});
     const auto result = pathtest::run_command(argv);
-    EXPECT_EQ(result.exit_code, 1) << result.err;
+    EXPECT_EQ(result.exit_code, 2) << result.err;  // a bad command line
     EXPECT_THAT(result.err, HasSubstr(c.expected));
     EXPECT_EQ(lines_of(result.err).size(), 1U) << result.err;  // that sentence, nothing more
     // Refused before anything was done: not even the data dir was created.
