@@ -35,12 +35,14 @@ FROM debian:bookworm-slim AS runtime-root
 COPY scripts/install-deps /usr/local/lib/pathfinder/install-deps
 # The server runs as uid/gid 10001 (numeric in USER below, so Kubernetes'
 # runAsNonRoot can verify it). Its only writable directory is the data volume,
-# /var/lib/pathfinder/data; the user has no home and no shell.
+# /var/lib/pathfinder/data; the user has no home and no shell. The directory
+# belongs to group 0 with mode 0770 as well, so the image also runs under an
+# arbitrary uid whose group is 0 (OpenShift's restricted policy does that).
 RUN /usr/local/lib/pathfinder/install-deps --runtime \
  && groupadd --gid 10001 pathfinder \
  && useradd --uid 10001 --gid 10001 --no-create-home \
       --home-dir /nonexistent --shell /usr/sbin/nologin pathfinder \
- && install -d -o 10001 -g 10001 -m 0750 /var/lib/pathfinder/data \
+ && install -d -o 10001 -g 0 -m 0770 /var/lib/pathfinder/data \
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/* /var/cache/debconf/*-old \
       /usr/share/man/* /usr/share/info/* /usr/share/groff/* /usr/share/lintian/* \
  && find /var/log -type f -delete \
@@ -56,8 +58,8 @@ RUN if ldd /usr/local/bin/pathfinder-server /usr/local/bin/pathfind | grep 'not 
 FROM scratch AS runtime
 COPY --from=runtime-root / /
 ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
-# Owned by 10001 whatever the engine's COPY does with owners.
-RUN install -d -o 10001 -g 10001 -m 0750 /var/lib/pathfinder/data
+# Owned by 10001 and group 0 whatever the engine's COPY does with owners.
+RUN install -d -o 10001 -g 0 -m 0770 /var/lib/pathfinder/data
 USER 10001:10001
 VOLUME /var/lib/pathfinder/data
 EXPOSE 50051
@@ -81,5 +83,8 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
 # container add e.g. `--metrics-address 0.0.0.0:9464 --metrics-allow-remote`
 # (refused without the second flag) and publish that port (plain HTTP, no
 # authentication: a network only the scraper reaches).
+# A replica on the PostgreSQL store replaces this entrypoint with one without
+# --data-dir (the server refuses --data-dir with --store postgres), as
+# deploy/compose.yaml does.
 ENTRYPOINT ["pathfinder-server", "--data-dir", "/var/lib/pathfinder/data", "--listen", "0.0.0.0:50051"]
 CMD ["--seed-mask", "demo=/usr/share/pathfinder/demo.png"]

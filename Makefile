@@ -20,7 +20,7 @@ SANITIZE_ENV := ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1:che
 SERVER := $(BUILD_DIR)/server/pathfinder-server
 CLI := $(BUILD_DIR)/client/pathfind
 
-.PHONY: all deps configure build test test-sanitize run bench clean fuzz lint-proto soak ratios \
+.PHONY: all deps configure build build-server test test-sanitize run bench clean fuzz lint-proto soak ratios \
 	wire-ratios wire-any-angle image check-image cluster-up cluster-down cluster-bench
 
 all: build
@@ -34,6 +34,11 @@ configure: deps
 
 build: configure
 	cmake --build $(BUILD_DIR) -j$(JOBS)
+
+# Only what `make run` starts and the command it suggests: the server and the
+# CLI, not the tests and benchmarks (those are `make test`'s).
+build-server: configure
+	cmake --build $(BUILD_DIR) -j$(JOBS) --target pathfinder-server pathfind
 
 test: build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j$(JOBS)
@@ -49,7 +54,7 @@ test-sanitize: deps
 	$(SANITIZE_ENV) ctest --test-dir $(SANITIZE_BUILD_DIR) --output-on-failure -j$(JOBS)
 
 # Starts the server with the bundled demo level loaded as mask `demo`.
-run: build
+run: build-server
 	mkdir -p $(DATA_DIR)
 	@echo
 	@echo "pathfinder: starting on $(LISTEN) with data dir $(DATA_DIR). In another terminal, try:"

@@ -62,11 +62,14 @@ int run(const ServerConfig& config, const sigset_t& stop_signals) {
   pathserver::Authorizer authorizer = pathserver::make_authorizer(config);
   const std::shared_ptr<grpc::ServerCredentials> credentials =
       pathserver::make_server_credentials(config);
+  // Only the file store has a data directory (parse_config refuses one with postgres).
+  const std::string store_used = pathserver::is_postgres_store(config.store)
+                                     ? std::string("postgres")
+                                     : "file, data dir '" + config.data_dir + "'";
   spdlog::info(
-      "pathfinder-server {} starting: store {}, data dir '{}', max message {} MiB, max pixels {}, "
+      "pathfinder-server {} starting: store {}, max message {} MiB, max pixels {}, "
       "max masks {}, max stored {} MiB, max Reachable pairs {}, caches {} MiB",
-      pathserver::pathfinder_version(), pathserver::is_postgres_store(config.store) ? "postgres" : "file",
-      config.data_dir, config.max_message_mb, config.max_pixels,
+      pathserver::pathfinder_version(), store_used, config.max_message_mb, config.max_pixels,
       config.max_masks, config.max_stored_mb, config.max_reachable_pairs, config.cache_mb);
 
   // Throws StartupError, StoreError.
@@ -238,8 +241,12 @@ int run(const ServerConfig& config, const sigset_t& stop_signals) {
   const auto grace = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
       std::chrono::duration<double>(config.shutdown_grace_seconds));
   if (!service.wait_until_idle(std::chrono::steady_clock::now() + grace)) {
-    spdlog::warn("shutdown grace of {} s over: cancelling the calls still running",
+    spdlog::warn("shutdown grace of {} s over: stopping the calls still running",
                  config.shutdown_grace_seconds);
+    // They stop at their next check and answer UNAVAILABLE; what does not
+    // stop within half a second is cancelled by Shutdown below.
+    service.stop_running_calls();
+    (void)service.wait_until_idle(std::chrono::steady_clock::now() + std::chrono::milliseconds(500));
   }
   if (gateway) gateway->cancel_calls();
   server->Shutdown(std::chrono::system_clock::now());
@@ -284,6 +291,9 @@ int main(int argc, char** argv) {
 
   try {
     return run(config, stop_signals);
+  } catch (const pathserver::UsageError& e) {
+    spdlog::critical("startup failed: {}", e.what());
+    return pathserver::kExitUsage;
   } catch (const std::exception& e) {
     spdlog::critical("startup failed: {}", e.what());
     return 1;

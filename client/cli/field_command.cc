@@ -4,6 +4,9 @@
 #include <bit>
 #include <cmath>
 #include <iostream>
+#include <optional>
+#include <span>
+#include <vector>
 
 #include "cli_errors.h"
 #include "cli_format.h"
@@ -21,28 +24,52 @@ namespace {
 // The largest --crop coordinate or size and --downsample: more than any mask's side.
 constexpr std::uint64_t kMaxFieldSide = 65536;
 
-// Samples the goal cannot be reached from: mid grey, off the heat ramp
-// (yellow to dark purple).
-constexpr pathcore::Rgba kUnreachableSample{128, 128, 128, 255};
+// Which mask pixels the field's samples are: from (x, y), every step-th
+// pixel of every step-th row.
+struct Sampling {
+  std::uint32_t x = 0;
+  std::uint32_t y = 0;
+  std::uint32_t step = 1;
 
-std::vector<std::uint8_t> heat_map_png(const Field& field) {
-  float highest = 0;
-  for (const float value : field.distances) {
-    if (std::isfinite(value)) highest = std::max(highest, value);
+  // The sample of mask pixel p, when p is inside the width x height samples.
+  [[nodiscard]] std::optional<pathcore::Point> sample_of(pathcore::Point p, std::uint32_t width,
+                                                         std::uint32_t height) const {
+    if (p.x < static_cast<std::int64_t>(x) || p.y < static_cast<std::int64_t>(y)) return {};
+    const std::uint32_t sx = (static_cast<std::uint32_t>(p.x) - x) / step;
+    const std::uint32_t sy = (static_cast<std::uint32_t>(p.y) - y) / step;
+    if (sx >= width || sy >= height) return {};
+    return pathcore::Point{static_cast<std::int32_t>(sx), static_cast<std::int32_t>(sy)};
   }
-  std::vector<std::uint8_t> rgba(field.distances.size() * 4);
-  for (std::size_t i = 0; i < field.distances.size(); ++i) {
-    const float value = field.distances[i];
-    const pathcore::Rgba colour =
-        !std::isfinite(value)
-            ? kUnreachableSample
-            : pathcore::heatmap_colour(highest > 0 ? static_cast<double>(value) / highest : 0.0);
-    rgba[i * 4] = colour.r;
-    rgba[i * 4 + 1] = colour.g;
-    rgba[i * 4 + 2] = colour.b;
-    rgba[i * 4 + 3] = colour.a;
+};
+
+// The area of each sample, from the mask's whole area grid.
+pathcore::Mask sampled_areas(const pb::MaskInfo& info, const Field& field, const Sampling& at) {
+  std::vector<std::uint8_t> areas(static_cast<std::size_t>(field.width) * field.height, 0);
+  for (std::uint32_t sy = 0; sy < field.height; ++sy) {
+    for (std::uint32_t sx = 0; sx < field.width; ++sx) {
+      const std::uint64_t x = at.x + std::uint64_t{sx} * at.step;
+      const std::uint64_t y = at.y + std::uint64_t{sy} * at.step;
+      if (x < info.width() && y < info.height()) {
+        areas[std::size_t{sy} * field.width + sx] =
+            static_cast<std::uint8_t>(info.areas()[y * info.width() + x]);
+      }
+    }
   }
-  return pathcore::encode_png_rgba(field.width, field.height, rgba);
+  return pathcore::Mask(field.width, field.height, std::move(areas));
+}
+
+// The PNG, one pixel per sample, drawn as `render --heatmap` draws a field:
+// the heat ramp where the goal is reached, each area's colour dimmed where it
+// is not (walls near black, cut-off walkable pixels their area's colour),
+// the goals as red discs, and render's legend under it.
+std::vector<std::uint8_t> heat_map_png(const Field& field, const pathcore::Mask& samples,
+                                       std::span<const pathcore::Point> goals) {
+  pathcore::RenderLayers layers;
+  layers.costs = field.distances;
+  layers.goals = goals;
+  layers.legend = true;
+  const pathcore::Image image = pathcore::render(samples, layers);
+  return pathcore::encode_png_rgba(image.width, image.height, image.rgba);
 }
 
 // The distances as little-endian float32, as GetField sent them.
@@ -69,8 +96,11 @@ Command add_field_command(CLI::App& app) {
       "The field is the cost of the cheapest grid path from each pixel to --to (or to the "
       "nearest of --goals) under the path "
       "options (as find computes it; the server's field cache serves it when it holds it). The "
-      "PNG has one pixel per sample: bright yellow at the goal to dark purple at the highest "
-      "cost, grey where the goal cannot be reached (blocked or cut off). --raw writes width x "
+      "PNG has one pixel per sample, drawn as render --heatmap draws a field: bright yellow at the "
+      "goal to dark purple at the highest cost; where the goal cannot be reached, each area's "
+      "colour dimmed (walls near black, pixels cut off from the goal their area's colour); the "
+      "goals as red discs; and a legend under it (the dimmed areas, the ramp with the highest "
+      "cost). It reads the mask's area grid too (GetMask). --raw writes width x "
       "height little-endian float32 values instead (row-major, +infinity where unreachable). "
       "--flow FILE also writes one byte per sample: the direction of the first step toward the "
       "goal (1 = N, 2 = NE, ... 8 = NW; 0 at the goal and where unreachable). The size is "
@@ -148,7 +178,44 @@ int run_field(Client& client, const FieldArgs& args, bool json) {
     return report_status(client, result.status, json);
   }
   const Field& field = result.value;
-  write_binary_file(args.output, args.raw ? raw_float32(field) : heat_map_png(field));
+  if (args.raw) {
+    write_binary_file(args.output, raw_float32(field));
+  } else {
+    // Walls and cut-off pixels are both unreachable in the field: the area
+    // grid tells them apart.
+    const auto info = client.get_mask(args.mask, /*include_areas=*/true);
+    if (!info.ok()) return report_status(client, info.status, json);
+    if (info.value.areas().size() != std::uint64_t{info.value.width()} * info.value.height()) {
+      return report_status(client,
+                           grpc::Status(grpc::StatusCode::INTERNAL,
+                                        "the server sent no area grid for mask '" + args.mask +
+                                            "': does it support GetMask include_areas?"),
+                           json);
+    }
+    if (info.value.revision() != field.mask_revision) {
+      print_warning("mask '" + args.mask + "' changed while drawing (field of revision " +
+                        std::to_string(field.mask_revision) + ", areas of revision " +
+                        std::to_string(info.value.revision()) + ")",
+                    json);
+    }
+    Sampling at;
+    at.step = std::max<std::uint32_t>(1, args.downsample);
+    if (args.crop.size() == 4) {
+      at.x = args.crop[0];
+      at.y = args.crop[1];
+    }
+    std::vector<pathcore::Point> goals;
+    for (const pb::Point& goal : request.has_goal() ? std::vector<pb::Point>{request.goal()}
+                                                    : std::vector<pb::Point>(
+                                                          request.goals().begin(),
+                                                          request.goals().end())) {
+      if (const auto sample = at.sample_of({goal.x(), goal.y()}, field.width, field.height)) {
+        goals.push_back(*sample);
+      }
+    }
+    write_binary_file(args.output,
+                      heat_map_png(field, sampled_areas(info.value, field, at), goals));
+  }
   if (!args.flow_output.empty()) write_binary_file(args.flow_output, field.flow);
 
   std::size_t reachable = 0;

@@ -79,8 +79,11 @@ int run_line_of_sight(pathfinder::Client& client, const LineOfSightArgs& args, b
     std::string text = "revision " + std::to_string(response.mask_revision());
     for (int i = 0; i < response.results_size() && i < request.pairs_size(); ++i) {
       const pb::LineOfSightResult& result = response.results(i);
+      const char* verdict = result.clear()                            ? "clear"
+                            : result.first_blocked_lacks_clearance() ? "lacks clearance at "
+                                                                     : "blocked at ";
       text += "\n" + point_text(request.pairs(i).a()) + " -> " + point_text(request.pairs(i).b()) +
-              ": " + (result.clear() ? "clear" : "blocked at " + point_text(result.first_blocked()));
+              ": " + verdict + (result.clear() ? "" : point_text(result.first_blocked()));
     }
     return text;
   });
@@ -142,7 +145,8 @@ Command add_line_of_sight_command(CLI::App& app) {
   add_expected_revision_option(*los, args->expected_revision);
   los->footer(
       "Prints one line per pair: 'clear', or 'blocked at (x,y)', the first blocked pixel walking "
-      "from (AX,AY).");
+      "from (AX,AY), or 'lacks clearance at (x,y)' when that pixel is walkable but an agent of "
+      "--clearance does not fit there.");
   return command;
 }
 

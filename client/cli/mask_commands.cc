@@ -75,10 +75,12 @@ int run_upload(pathfinder::Client& client, const UploadArgs& args, bool json) {
   pb::PrepareMaskRequest prepare;
   if (!args.prepare.empty()) parse_prepare_list(args.prepare, prepare);
   const auto result = client.upload_mask_bytes(args.name, std::move(bytes), options);
-  if (result.ok() && colour_under_auto && std::popcount(result.value.areas_present()) == 1) {
+  // Area 0 is the black walls, not one of the art's colours.
+  const std::uint64_t walkable_areas = result.value.areas_present() & ~std::uint64_t{1};
+  if (result.ok() && colour_under_auto && std::popcount(walkable_areas) == 1) {
     print_warning(args.file + " is a colour image, and --rule auto (nonzero) mapped all its "
-                  "colours to one area (area " +
-                      std::to_string(std::countr_zero(result.value.areas_present())) +
+                  "non-black colours to one area (area " +
+                      std::to_string(std::countr_zero(walkable_areas)) +
                       "); to give colours their own areas use --rule palette --palette "
                       "0xRRGGBB=AREA (once per colour), or --rule blue-bit7 for blue-channel masks",
                   json);

@@ -156,13 +156,16 @@ Command add_render_command(CLI::App& app) {
       "faint, the (smoothed) path bold white (with --smoothing any-angle the exact path, "
       "through the blocked corners it bends at), start a green disc, goal a red one. --heatmap: the "
       "distance field to --to, bright yellow at the goal to dark purple far away, pixels it does "
-      "not reach dimmed. --components: one colour per connected component. For a server mask "
+      "not reach dimmed. --components: one colour per connected component (their number is "
+      "printed). A goal that snapping moved (--snap) is drawn where it was asked too, as a red "
+      "ring. For a server mask "
       "the area grid comes from GetMask (include_areas) and the path is the server's FindPath "
       "answer; the heatmap and components are computed locally from the grid. A local file is "
       "decoded as upload would, and its path computed locally (no server needed). A legend under "
-      "the map (--no-legend leaves it out) shows each area's colour and id, and with --heatmap "
-      "the ramp from near to far with the highest distance. Exits 3 when --from and --to have "
-      "no path between them (the picture is still written).");
+      "the map (--no-legend leaves it out) shows the colour and id of each area drawn in its "
+      "colour (with --heatmap, those the field does not reach everywhere, dimmed as drawn), and "
+      "with --heatmap the ramp from near to far with the highest distance. Exits 3 when --from "
+      "and --to have no path between them (the picture is still written).");
   render->add_option("MASK", args->mask, "Mask name on the server (or give --mask-file)");
   render
       ->add_option(
@@ -302,6 +305,8 @@ int run_render(Client& client, const RenderArgs& args, bool json) {
     }
   }
   if (to) layers.goal = path.found ? path.goal : *to;
+  // Snapped: the goal asked for shows too, as a ring.
+  if (to && layers.goal != *to) layers.asked_goal = *to;
 
   std::optional<pathcore::DistanceField> field;
   if (args.heatmap) {
@@ -339,6 +344,7 @@ int run_render(Client& client, const RenderArgs& args, bool json) {
           .add_json("points", points_json(path.points));
       if (!path.precise.empty()) summary.add_json("precise_points", points_json(path.precise));
     }
+    if (components) summary.add_number("components", static_cast<double>(components->count()));
     std::cout << summary.str() << "\n";
   } else {
     std::cout << "wrote " << args.output << " (" << image.width << "x" << image.height << ")";
@@ -346,6 +352,7 @@ int run_render(Client& client, const RenderArgs& args, bool json) {
       std::cout << "  found " << (path.found ? "true" : "false") << "  points "
                 << path.points.size() << "  length " << path.length;
     }
+    if (components) std::cout << "  components " << components->count();
     std::cout << "\n";
   }
   if (from && !path.found) {

@@ -33,7 +33,7 @@ Authorizer make_authorizer(const ServerConfig& config) {
     throw StartupError(e.what());
   }
   if (!admin && !config.allow_unauthenticated_writes && !is_loopback_address(config.listen)) {
-    throw StartupError("refusing to listen on non-loopback address '" + config.listen +
+    throw UsageError("refusing to listen on non-loopback address '" + config.listen +
                        "' with no admin token: anyone could upload and delete masks. Pass "
                        "--admin-token-file FILE (or set PATHFINDER_ADMIN_TOKEN), or "
                        "--allow-unauthenticated-writes to accept that");

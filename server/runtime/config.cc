@@ -1,12 +1,24 @@
 #include "runtime/config.h"
 
 #include <CLI/CLI.hpp>
+#include <iostream>
 #include <string>
 
 #include "runtime/mask_store_setup.h"
+#include "runtime/startup_error.h"
 #include "runtime/version.h"
 
 namespace pathserver {
+namespace {
+
+// A bad command line: one line on stderr, exit kExitUsage (not CLI11's own
+// codes, which differ by kind of mistake).
+int usage_error(const std::string& message) {
+  std::cerr << "pathfinder-server: " << message << " (pathfinder-server --help lists the flags)\n";
+  return kExitUsage;
+}
+
+}  // namespace
 
 std::optional<int> parse_config(int argc, char** argv, ServerConfig& config) {
   CLI::App app{
@@ -20,11 +32,12 @@ std::optional<int> parse_config(int argc, char** argv, ServerConfig& config) {
                  "picks a free port")
       ->type_name("HOST:PORT")
       ->capture_default_str();
-  app.add_option("--data-dir", config.data_dir,
-                 "Directory of the file mask store, --store file (created if missing, locked "
-                 "while running)")
-      ->type_name("DIR")
-      ->capture_default_str();
+  CLI::Option* data_dir =
+      app.add_option("--data-dir", config.data_dir,
+                     "Directory of the file mask store, --store file (created if missing, locked "
+                     "while running); refused with --store postgres")
+          ->type_name("DIR")
+          ->capture_default_str();
   app.add_option("--store", config.store,
                  "Where masks are stored. 'file': one file per mask under --data-dir, for this "
                  "server alone. 'postgres': a PostgreSQL database that several servers "
@@ -285,25 +298,43 @@ std::optional<int> parse_config(int argc, char** argv, ServerConfig& config) {
   app.add_flag("--allow-unauthenticated-writes", config.allow_unauthenticated_writes,
                "Allow listening on a non-loopback address with no admin token (anyone who can "
                "connect may upload and delete masks); without it the server refuses to start");
-  app.add_option("--tls-cert", config.tls_cert,
-                 "PEM certificate chain of the server; with --tls-key, serve TLS instead of "
-                 "plaintext")
-      ->type_name("FILE");
-  app.add_option("--tls-key", config.tls_key, "PEM private key of --tls-cert")->type_name("FILE");
+  CLI::Option* tls_cert =
+      app.add_option("--tls-cert", config.tls_cert,
+                     "PEM certificate chain of the server; with --tls-key, serve TLS instead of "
+                     "plaintext")
+          ->type_name("FILE");
+  CLI::Option* tls_key =
+      app.add_option("--tls-key", config.tls_key, "PEM private key of --tls-cert")
+          ->type_name("FILE");
+  // The two go together, checked with the rest of the command line.
+  tls_cert->needs(tls_key);
+  tls_key->needs(tls_cert);
   app.add_option("--tls-client-ca", config.tls_client_ca,
                  "PEM CA certificates: mutual TLS, every client must present a certificate "
                  "signed by one of them (needs --tls-cert and --tls-key)")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->needs(tls_cert);
   app.add_option("--shutdown-grace", config.shutdown_grace_seconds,
                  "On SIGTERM/SIGINT: health turns NOT_SERVING, new calls are refused, and "
-                 "in-flight calls get this many seconds to finish before they are cancelled")
+                 "in-flight calls get this many seconds to finish; then they stop and are answered "
+                 "UNAVAILABLE (server shutting down)")
       ->type_name("SECONDS")
       ->check(CLI::Range(0.0, 3600.0))
       ->capture_default_str();
+  app.footer(
+      "Exit status: 0 after SIGTERM or SIGINT (and for --help, --version); 1 when it cannot "
+      "start (a file it cannot read, an address in use, the store's database); 2 for a bad "
+      "command line (a flag's value, flags that do not go together).");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // --help and --version arrive here too, with exit code 0.
+    if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(e);
+    return usage_error(e.what());
+  }
+  if (const std::string problem = store_flags_problem(config, data_dir->count() > 0);
+      !problem.empty()) {
+    return usage_error(problem);
   }
   return std::nullopt;
 }

@@ -73,8 +73,8 @@ struct ServerConfig {
 };
 
 // Reads the flags into `config` (fields of flags not given keep their
-// values). Returns the exit status when the process should stop now, after
-// CLI11 printed what it prints: 0 for --help and --version, non-zero for a
+// values). Returns the exit status when the process should stop now: 0 after
+// printing --help or --version, kExitUsage (2) after one line on stderr for a
 // bad command line. std::nullopt: run with `config`.
 [[nodiscard]] std::optional<int> parse_config(int argc, char** argv, ServerConfig& config);
 

@@ -128,11 +128,11 @@ void check_listen_addresses(const ServerConfig& config) {
   }
   if (!config.http_listen.empty()) addresses.emplace_back("--http-listen", config.http_listen);
   for (const auto& [flag, address] : addresses) {
-    if (auto problem = host_port_problem(flag, address)) throw StartupError(*problem);
+    if (auto problem = host_port_problem(flag, address)) throw UsageError(*problem);
   }
   if (!config.metrics_address.empty() && !config.metrics_allow_remote &&
       !is_loopback_address(config.metrics_address)) {
-    throw StartupError(quoted("--metrics-address", config.metrics_address) +
+    throw UsageError(quoted("--metrics-address", config.metrics_address) +
                        ": refusing to serve the metrics beyond loopback: the endpoint has no "
                        "authentication, so anyone who can reach it reads them. Use 127.0.0.1, or "
                        "pass --metrics-allow-remote to accept that");

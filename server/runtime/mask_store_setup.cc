@@ -58,14 +58,23 @@ std::string store_option_problem(const std::string& store) {
   return {};
 }
 
-std::string postgres_conninfo(const ServerConfig& config) {
-  if (is_postgres_uri(config.store)) {
-    if (!config.store_conninfo_file.empty()) {
-      throw StartupError("--store gives a URI and --store-conninfo-file a connection string: "
-                         "give only one");
-    }
-    return config.store;
+std::string store_flags_problem(const ServerConfig& config, bool data_dir_given) {
+  if (!is_postgres_store(config.store)) {
+    if (!config.store_conninfo_file.empty()) return "--store-conninfo-file is for --store postgres";
+    return {};
   }
+  if (data_dir_given) {
+    return "--data-dir is for --store file; --store postgres keeps the masks in the database: "
+           "give one or the other";
+  }
+  if (is_postgres_uri(config.store) && !config.store_conninfo_file.empty()) {
+    return "--store gives a URI and --store-conninfo-file a connection string: give only one";
+  }
+  return {};
+}
+
+std::string postgres_conninfo(const ServerConfig& config) {
+  if (is_postgres_uri(config.store)) return config.store;
   if (!config.store_conninfo_file.empty()) return read_conninfo_file(config.store_conninfo_file);
   if (const char* env = std::getenv(kStoreConninfoEnv); env != nullptr) return env;
   return {};
@@ -73,9 +82,6 @@ std::string postgres_conninfo(const ServerConfig& config) {
 
 std::unique_ptr<MaskStore> open_mask_store(const ServerConfig& config) {
   if (!is_postgres_store(config.store)) {
-    if (!config.store_conninfo_file.empty()) {
-      throw StartupError("--store-conninfo-file is for --store postgres");
-    }
     auto store = std::make_unique<FileMaskStore>(config.data_dir, limits_of(config));
     const auto& report = store->load_report();
     spdlog::info(

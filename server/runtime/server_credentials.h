@@ -9,7 +9,8 @@
 namespace pathserver {
 
 // Insecure credentials, or TLS (mutual TLS with --tls-client-ca) from the PEM
-// files of the flags. Throws StartupError.
+// files of the flags (which parse_config checked go together). Throws
+// StartupError.
 [[nodiscard]] std::shared_ptr<grpc::ServerCredentials> make_server_credentials(
     const ServerConfig& config);
 

@@ -1,5 +1,6 @@
 #include "service/any_angle_find_path.h"
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -56,6 +57,10 @@ AnyAnglePathResult between(const MaskEntry& entry, AnyAngleCaches& caches, Field
   if (path) {
     result.path.found = true;
     result.path.points = std::move(path->pixels);
+    // Two vertices on one pixel's square give that pixel twice in a row: a
+    // zero-length step for a client walking the pixels. precise stays exact.
+    result.path.points.erase(std::unique(result.path.points.begin(), result.path.points.end()),
+                             result.path.points.end());
     result.path.length = path->length;
     result.path.cost = path->length;  // area costs are refused in this mode
     result.precise = std::move(path->points);

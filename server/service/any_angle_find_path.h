@@ -24,8 +24,9 @@ struct AnyAngleOptions {
 };
 
 struct AnyAnglePathResult {
-  // found, goal, and (when found) points: a walkable pixel per vertex, and
-  // length: the exact path's. reason and the snap fields are left to
+  // found, goal, and (when found) points: a walkable pixel per vertex, a
+  // pixel never twice in a row (a vertex on the square of the pixel before
+  // adds none), and length: the exact path's. reason and the snap fields are left to
   // pathcore::explain_result.
   pathcore::PathResult path;
   std::vector<pathcore::PointD> precise;  // the exact vertices, when found

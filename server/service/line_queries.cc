@@ -146,7 +146,8 @@ grpc::Status PathfinderService::line_of_sight(const v1::LineOfSightRequest& requ
       usable = usable_entry(usable_masks_, source, *entry, enabled, clearance_key);
     }
   }
-  const MaskEntry& walked = usable ? usable->entry : patched ? *patched : *entry;
+  const MaskEntry& before_clearance = patched ? *patched : *entry;
+  const MaskEntry& walked = usable ? usable->entry : before_clearance;
   const pathcore::Mask& mask = *walked.mask;
   // The stored map describes every area; it answers only requests it serves.
   const pathcore::ClearanceMap* map =
@@ -169,6 +170,9 @@ grpc::Status PathfinderService::line_of_sight(const v1::LineOfSightRequest& requ
     if (!clear) {
       if (const auto blocked = pathcore::first_blocked_pixel(mask, enabled, a, b, rule)) {
         to_proto(*blocked, result->mutable_first_blocked());
+        // The usable pixels leave out walkable ones too close to a wall.
+        result->set_first_blocked_lacks_clearance(
+            usable.has_value() && before_clearance.mask->walkable(*blocked, enabled));
       }
     }
     if (interrupt != nullptr) {

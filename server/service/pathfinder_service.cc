@@ -49,6 +49,10 @@ std::string hex(std::uint64_t value) {
   return "0x" + out;
 }
 
+// A call refused or stopped because the server is stopping: the client may
+// retry it elsewhere or later.
+grpc::Status shutting_down() { return {grpc::StatusCode::UNAVAILABLE, "server shutting down"}; }
+
 // Codes a client caused by what it sent; logged at info, the rest at warn/error.
 bool client_error(grpc::StatusCode code) {
   switch (code) {
@@ -203,6 +207,12 @@ void PathfinderService::finish(CallReactor& call, grpc::Status status) {
 }
 
 grpc::Status PathfinderService::call_gone(grpc::CallbackServerContext& ctx) const {
+  // First: at shutdown gRPC cancels the calls it still has, which would
+  // otherwise read as the client's doing.
+  if (stopping_calls_.load(std::memory_order_relaxed) || flights_.stopping() ||
+      pool_.stopping()) {
+    return shutting_down();
+  }
   if (std::chrono::system_clock::now() >= ctx.deadline()) {
     return {grpc::StatusCode::DEADLINE_EXCEEDED, "deadline exceeded before the answer was ready"};
   }
@@ -214,9 +224,6 @@ grpc::Status PathfinderService::call_gone(grpc::CallbackServerContext& ctx) cons
               "deadline exceeded before the answer was ready (the client gave up)"};
     }
     return {grpc::StatusCode::CANCELLED, "cancelled by the client"};
-  }
-  if (flights_.stopping() || pool_.stopping()) {
-    return {grpc::StatusCode::UNAVAILABLE, "server is stopping"};
   }
   return grpc::Status::OK;
 }
@@ -463,7 +470,7 @@ grpc::Status PathfinderService::catch_up_store(const grpc::CallbackServerContext
 }
 
 grpc::Status PathfinderService::admit(grpc::CallbackServerContext& ctx, Access access) {
-  if (!calls_.enter()) return {grpc::StatusCode::UNAVAILABLE, "server is shutting down"};
+  if (!calls_.enter()) return shutting_down();
   return authorizer_.check(ctx, access);
 }
 
@@ -548,6 +555,10 @@ grpc::ServerUnaryReactor* PathfinderService::respond(grpc::CallbackServerContext
 }
 
 void PathfinderService::stop_accepting() { calls_.close(); }
+
+void PathfinderService::stop_running_calls() {
+  stopping_calls_.store(true, std::memory_order_relaxed);
+}
 
 bool PathfinderService::wait_until_idle(std::chrono::steady_clock::time_point deadline) {
   return calls_.wait_idle(deadline);

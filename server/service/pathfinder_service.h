@@ -2,6 +2,7 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -199,6 +200,11 @@ class PathfinderService final : public RawPathfinderService {
   // After stop_accepting(): waits until every admitted call has finished
   // (true) or until deadline (false).
   bool wait_until_idle(std::chrono::steady_clock::time_point deadline);
+  // Shutdown, once the grace is over: the calls still running stop at their
+  // next check and are answered UNAVAILABLE "server shutting down" (rather
+  // than cancelled by gRPC's Shutdown, which the client would see as
+  // CANCELLED). wait_until_idle then says when they are answered.
+  void stop_running_calls();
   // Entries of the Reachable and StandardMove caches (metrics).
   [[nodiscard]] std::size_t component_cache_entries() const {
     return query_caches_.components.size();
@@ -494,6 +500,7 @@ class PathfinderService final : public RawPathfinderService {
   Authorizer authorizer_;
   Metrics* metrics_;     // may be null
   InFlightCalls calls_;  // admitted and not finished yet
+  std::atomic<bool> stopping_calls_{false};  // stop_running_calls() was called
   // Component labels (Reachable), stitched routes (StandardMove) and FindPath
   // answers, charged to the field cache's budget.
   QueryCaches query_caches_{cache_.budget(), limits_.component_cache_entries,

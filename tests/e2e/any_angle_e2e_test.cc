@@ -31,6 +31,7 @@
 #include "support/random_mask.h"
 #include "support/raw_upload.h"
 #include "support/server_process.h"
+#include "support/text_mask.h"
 
 namespace {
 
@@ -104,31 +105,52 @@ std::vector<bool> reachable_from(const pathcore::Mask& mask, pathcore::Point fro
   return seen;
 }
 
-// The answer's shape, whatever the mask: as many pixels as exact vertices,
-// each pixel walkable with its square touching its vertex, centres at the
-// ends, the length the polyline's, and every segment visible for the
-// reference (doubled coordinates: corners even, centres odd).
+// The answer's shape, whatever the mask: for the exact vertices in order,
+// walkable pixels whose squares touch them, no pixel twice in a row (a
+// vertex on the pixel before adds none), centres at the ends, the length the
+// polyline's, and every segment visible for the reference (doubled
+// coordinates: corners even, centres odd).
 void expect_legal_path(const pathcore::Mask& mask, const pb::FindPathResponse& answer,
                        pathcore::Point start, pathcore::Point goal, bool cut,
                        const std::string& context) {
   ASSERT_TRUE(answer.found()) << context;
-  ASSERT_EQ(answer.precise_points_size(), answer.points_size()) << context;
-  ASSERT_GE(answer.precise_points_size(), 1) << context;
+  ASSERT_GE(answer.precise_points_size(), answer.points_size()) << context;
+  ASSERT_GE(answer.points_size(), 1) << context;
   const pb::PointF& first = answer.precise_points(0);
   const pb::PointF& last = answer.precise_points(answer.precise_points_size() - 1);
   EXPECT_EQ(first.x(), start.x + 0.5) << context;
   EXPECT_EQ(first.y(), start.y + 0.5) << context;
   EXPECT_EQ(last.x(), goal.x + 0.5) << context;
   EXPECT_EQ(last.y(), goal.y + 0.5) << context;
+  const auto touches = [](const pb::PointF& v, const pb::Point& pixel) {
+    return v.x() >= pixel.x() && v.x() <= pixel.x() + 1 && v.y() >= pixel.y() &&
+           v.y() <= pixel.y() + 1;
+  };
+  for (int j = 0; j < answer.points_size(); ++j) {
+    const pb::Point& pixel = answer.points(j);
+    EXPECT_TRUE(mask.walkable({pixel.x(), pixel.y()}, pathcore::kAllAreas)) << context << " " << j;
+    if (j > 0) {
+      const pb::Point& before = answer.points(j - 1);
+      EXPECT_FALSE(pixel.x() == before.x() && pixel.y() == before.y())
+          << context << " pixel (" << pixel.x() << "," << pixel.y() << ") twice in a row";
+    }
+  }
+  // The pixels are the vertices' in order, repeats dropped: vertex i's is
+  // vertex i-1's or the next one. may[j]: pixel j can be the current vertex's.
+  std::vector<bool> may(static_cast<std::size_t>(answer.points_size()), false);
+  may[0] = touches(answer.precise_points(0), answer.points(0));
   double walked = 0;
   for (int i = 0; i < answer.precise_points_size(); ++i) {
     const pb::PointF& v = answer.precise_points(i);
-    const pb::Point& pixel = answer.points(i);
-    EXPECT_TRUE(mask.walkable({pixel.x(), pixel.y()}, pathcore::kAllAreas)) << context << " " << i;
-    EXPECT_TRUE(v.x() >= pixel.x() && v.x() <= pixel.x() + 1 && v.y() >= pixel.y() &&
-                v.y() <= pixel.y() + 1)
-        << context << " vertex " << i << " (" << v.x() << "," << v.y() << ") pixel ("
-        << pixel.x() << "," << pixel.y() << ")";
+    if (i > 0) {
+      for (int j = answer.points_size() - 1; j >= 0; --j) {
+        const auto at = static_cast<std::size_t>(j);
+        may[at] = (may[at] || (j > 0 && may[at - 1])) && touches(v, answer.points(j));
+      }
+    }
+    EXPECT_TRUE(std::find(may.begin(), may.end(), true) != may.end())
+        << context << " vertex " << i << " (" << v.x() << "," << v.y() << ") touches no pixel "
+        << "that can be its";
     // Vertices are centres or square corners: twice each is an integer.
     EXPECT_EQ(2 * v.x(), std::round(2 * v.x())) << context;
     EXPECT_EQ(2 * v.y(), std::round(2 * v.y())) << context;
@@ -142,6 +164,7 @@ void expect_legal_path(const pathcore::Mask& mask, const pb::FindPathResponse& a
     EXPECT_TRUE(pathtest::any_angle_visible(mask, pathcore::kAllAreas, a2, b2, cut))
         << context << " segment " << i;
   }
+  EXPECT_TRUE(may.back()) << context << ": the last vertex is not on the last pixel";
   EXPECT_NEAR(walked, answer.length(), 1e-9 * std::max(1.0, walked)) << context;
 }
 
@@ -208,6 +231,45 @@ TEST(AnyAngleE2eTest, RandomMasksMatchTheReference) {
   // The sample exercised both outcomes.
   EXPECT_GT(found, 40);
   EXPECT_GT(not_found, 5);
+}
+
+// Two exact vertices on the square of one pixel (for (5,7)->(0,3) on this
+// map, the corners (8,6) and (8,5) of pixel (8,5)) used to give that pixel
+// twice in a row in points: a zero-length step for a client that walks the
+// pixels. The vertices stay; the repeat goes.
+TEST(AnyAngleE2eTest, PointsNeverRepeatAPixelBackToBack) {
+  ServerProcess server(server_options());
+  Client client = make_client(server);
+  const pathcore::Mask mask = pathtest::mask_from_rows({
+      ".#..#..##.",
+      "..........",
+      "...#.....#",
+      "...#.#.#..",
+      "...##.##.#",
+      ".#.#..#...",
+      "...#...#..",
+      "##..#....#",
+  });
+  ASSERT_TRUE(client.upload_mask(pathtest::raw_upload("repeats", 10, 8, areas_of(mask))).ok());
+  int fewer_points = 0;
+  for (const auto& [start, goal] :
+       {std::pair{pathcore::Point{5, 7}, pathcore::Point{0, 3}},
+        std::pair{pathcore::Point{5, 4}, pathcore::Point{0, 0}},
+        std::pair{pathcore::Point{5, 7}, pathcore::Point{7, 2}},
+        std::pair{pathcore::Point{0, 0}, pathcore::Point{9, 6}}}) {
+    const std::string context = "(" + std::to_string(start.x) + "," + std::to_string(start.y) +
+                                ")->(" + std::to_string(goal.x) + "," + std::to_string(goal.y) + ")";
+    const auto answer = client.find_path(any_angle_request("repeats", start, goal));
+    ASSERT_TRUE(answer.ok()) << answer.status.error_message();
+    const std::optional<double> expected = pathtest::any_angle_shortest_length(
+        mask, pathcore::kAllAreas, start, goal, std::nullopt, false);
+    ASSERT_TRUE(expected.has_value()) << context;
+    EXPECT_NEAR(answer.value.length(), *expected, 1e-9 * *expected) << context;
+    expect_legal_path(mask, answer.value, start, goal, false, context);
+    if (answer.value.points_size() < answer.value.precise_points_size()) ++fewer_points;
+  }
+  // The exact paths do touch one pixel's square twice in a row.
+  EXPECT_GT(fewer_points, 0);
 }
 
 // Scenarios of a few Moving AI maps whose ellipse (start and goal as foci, the

@@ -291,7 +291,7 @@ TEST_F(AuthTest, RefusesNonLoopbackWithoutAdminToken) {
     const auto result = pathtest::run_command({PATHFINDER_SERVER_BIN, "--listen", listen,
                                                "--data-dir", tokens_.file("data"),
                                                "--client-token-file", tokens_.file("client")});
-    EXPECT_EQ(result.exit_code, 1) << listen << "\n" << result.err;
+    EXPECT_EQ(result.exit_code, 2) << listen << "\n" << result.err;  // a bad command line
     EXPECT_THAT(result.err, HasSubstr("--allow-unauthenticated-writes")) << listen;
     EXPECT_THAT(result.err, HasSubstr("--admin-token-file")) << listen;
   }

@@ -24,6 +24,7 @@
 #include "pathfinder/client.h"
 #include "support/any_angle_reference.h"
 #include "support/clearance_reference.h"
+#include "support/line_reference.h"
 #include "support/random_mask.h"
 #include "support/raw_upload.h"
 #include "support/reference.h"
@@ -336,6 +337,74 @@ TEST(ClearanceE2eTest, CliTakesClearanceAndRefusesBadValues) {
   const auto help = pathfind({"find", "--help"});
   EXPECT_EQ(help.exit_code, 0);
   EXPECT_THAT(help.out, HasSubstr("--clearance PIXELS"));
+}
+
+// LineOfSight with a clearance names the first pixel the segment cannot use
+// and says whether it is a wall (not walkable) or a walkable pixel an agent
+// of that clearance does not fit on; so does `pathfind los`.
+TEST(ClearanceE2eTest, LineOfSightSaysWhetherThePixelIsBlockedOrLacksClearance) {
+  ServerProcess server(server_options());
+  Client client = make_client(server);
+  const pathcore::Mask mask = demo_mask(client);
+  constexpr double kClearance = 3;
+  const Reference reference(mask, kClearance);
+  std::mt19937 random(36);
+  std::uniform_int_distribution<std::int32_t> xs(0, static_cast<std::int32_t>(mask.width()) - 1);
+  std::uniform_int_distribution<std::int32_t> ys(0, static_cast<std::int32_t>(mask.height()) - 1);
+  pb::LineOfSightRequest request;
+  request.set_mask("demo");
+  request.set_clearance(kClearance);
+  for (int i = 0; i < 400; ++i) {
+    auto* pair = request.add_pairs();
+    *pair->mutable_a() = pathfinder::make_point(xs(random), ys(random));
+    *pair->mutable_b() = pathfinder::make_point(xs(random), ys(random));
+  }
+  const auto answer = client.line_of_sight(request);
+  ASSERT_TRUE(answer.ok()) << answer.status.error_message();
+  ASSERT_EQ(answer.value.results_size(), request.pairs_size());
+  std::optional<std::size_t> a_wall;
+  std::optional<std::size_t> too_close;
+  for (int i = 0; i < request.pairs_size(); ++i) {
+    const pathcore::Point a{request.pairs(i).a().x(), request.pairs(i).a().y()};
+    const pathcore::Point b{request.pairs(i).b().x(), request.pairs(i).b().y()};
+    const pb::LineOfSightResult& result = answer.value.results(i);
+    const std::optional<pathcore::Point> first = pathtest::reference_first_blocked(
+        reference.usable_mask, pathcore::kAllAreas, a, b, pathcore::LineRule::kNoCornerCutting);
+    ASSERT_EQ(result.clear(), !first.has_value()) << i;
+    if (!first) {
+      EXPECT_FALSE(result.first_blocked_lacks_clearance()) << i;
+      continue;
+    }
+    EXPECT_EQ(result.first_blocked().x(), first->x) << i;
+    EXPECT_EQ(result.first_blocked().y(), first->y) << i;
+    const bool walkable = mask.walkable(*first, pathcore::kAllAreas);
+    EXPECT_EQ(result.first_blocked_lacks_clearance(), walkable) << i;
+    (walkable ? too_close : a_wall) = static_cast<std::size_t>(i);
+  }
+  ASSERT_TRUE(a_wall && too_close) << "the pairs should meet both kinds";
+
+  // Without a clearance nothing lacks it.
+  request.set_clearance(0);
+  const auto plain = client.line_of_sight(request);
+  ASSERT_TRUE(plain.ok()) << plain.status.error_message();
+  for (const pb::LineOfSightResult& result : plain.value.results()) {
+    EXPECT_FALSE(result.first_blocked_lacks_clearance());
+  }
+
+  // The CLI says which, one pair each.
+  for (const std::size_t i : {*a_wall, *too_close}) {
+    const pb::PointPair& pair = request.pairs(static_cast<int>(i));
+    const pb::Point& first = answer.value.results(static_cast<int>(i)).first_blocked();
+    const auto los = pathtest::run_command(
+        {PATHFIND_CLI_BIN, "--server", server.target(), "los", "demo", std::to_string(pair.a().x()),
+         std::to_string(pair.a().y()), std::to_string(pair.b().x()), std::to_string(pair.b().y()),
+         "--clearance", "3"});
+    ASSERT_EQ(los.exit_code, 0) << los.err;
+    const std::string at =
+        "(" + std::to_string(first.x()) + "," + std::to_string(first.y()) + ")";
+    EXPECT_THAT(los.out, HasSubstr((i == *a_wall ? ": blocked at " : ": lacks clearance at ") + at))
+        << los.out;
+  }
 }
 
 }  // namespace

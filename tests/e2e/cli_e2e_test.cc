@@ -1063,21 +1063,29 @@ std::string colour_png(const std::vector<std::uint32_t>& colours) {
 }
 
 TEST_F(CliE2eTest, UploadWarnsWhenAColourImageBecomesOneArea) {
-  // Red and green level art: --rule auto (nonzero) makes both area 1.
+  // Red and green level art: --rule auto (nonzero) makes both area 1; with
+  // black walls too (area 0 beside area 1) it is the same loss of colours.
   const std::string art = scratch_file("art.png", colour_png({0xff0000, 0x00ff00, 0xff0000}));
-  const auto warned = run({"upload", "art", art});
-  ASSERT_EQ(warned.exit_code, 0) << describe(warned);
-  EXPECT_THAT(warned.out, HasSubstr("areas 1 "));
-  EXPECT_THAT(warned.err, AllOf(StartsWith("warning: "), HasSubstr(art), HasSubstr("one area"),
-                                HasSubstr("--rule palette --palette 0xRRGGBB=AREA"),
-                                HasSubstr("--rule blue-bit7")));
-  EXPECT_EQ(lines_of(warned.err).size(), 1U) << warned.err;
+  const std::string walled =
+      scratch_file("walled.png", colour_png({0xff0000, 0x000000, 0x00ff00, 0x000000}));
+  for (const auto& [name, file] : {std::pair{"art", art}, std::pair{"walled", walled}}) {
+    const auto warned = run({"upload", name, file});
+    ASSERT_EQ(warned.exit_code, 0) << describe(warned);
+    EXPECT_THAT(warned.out, HasSubstr("walkable"));
+    EXPECT_THAT(warned.err, AllOf(StartsWith("warning: "), HasSubstr(file), HasSubstr("one area"),
+                                  HasSubstr("(area 1)"),
+                                  HasSubstr("--rule palette --palette 0xRRGGBB=AREA"),
+                                  HasSubstr("--rule blue-bit7")))
+        << name;
+    EXPECT_EQ(lines_of(warned.err).size(), 1U) << warned.err;
+  }
+  EXPECT_EQ(stored_grid("walled"), std::string("\x01\x00\x01\x00", 4));
 
-  // No warning: black walls make two areas; a chosen rule; a grey image.
-  const std::string walls = scratch_file("walls.png", colour_png({0xff0000, 0x000000}));
-  const auto two_areas = run({"upload", "walls", walls});
-  ASSERT_EQ(two_areas.exit_code, 0) << describe(two_areas);
-  EXPECT_TRUE(two_areas.err.empty()) << two_areas.err;
+  // No warning: all black (no walkable area at all); a chosen rule; a grey image.
+  const std::string black = scratch_file("black.png", colour_png({0x000000, 0x000000}));
+  const auto all_walls = run({"upload", "black", black});
+  ASSERT_EQ(all_walls.exit_code, 0) << describe(all_walls);
+  EXPECT_TRUE(all_walls.err.empty()) << all_walls.err;
   const auto chosen = run({"upload", "art", art, "--rule", "nonzero"});
   ASSERT_EQ(chosen.exit_code, 0) << describe(chosen);
   EXPECT_TRUE(chosen.err.empty()) << chosen.err;

@@ -277,7 +277,7 @@ TEST(MetricsStartup, ANonLoopbackMetricsAddressNeedsMetricsAllowRemote) {
   const auto refused =
       pathtest::run_command({PATHFINDER_SERVER_BIN, "--listen", "127.0.0.1:0", "--data-dir",
                              dir.file("data"), "--metrics-address", address});
-  EXPECT_EQ(refused.exit_code, 1) << refused.err;
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;  // a bad command line
   EXPECT_THAT(refused.err, HasSubstr("--metrics-address '" + address + "'"));
   EXPECT_THAT(refused.err, HasSubstr("--metrics-allow-remote"));
   EXPECT_FALSE(std::filesystem::exists(dir.file("data")));  // refused before anything was done
@@ -315,7 +315,7 @@ TEST(MetricsStartup, BadMetricsAddressesAreRefused) {
     const auto result =
         pathtest::run_command({PATHFINDER_SERVER_BIN, "--listen", "127.0.0.1:0", "--data-dir",
                                dir.file("data"), "--metrics-address", address});
-    EXPECT_EQ(result.exit_code, 1) << address << ": " << result.err;
+    EXPECT_EQ(result.exit_code, 2) << address << ": " << result.err;  // a bad command line
     EXPECT_THAT(result.err, HasSubstr("--metrics-address '" + address + "'"));
   }
   // The port file needs the address.
@@ -379,7 +379,7 @@ TEST(Startup, AnAddressThatIsNotHostPortSaysWhatIsExpected) {
     if (c.flag == "--metrics-address") argv.insert(argv.end(), {"--listen", "127.0.0.1:0"});
     argv.insert(argv.end(), {c.flag, c.address});
     const auto result = pathtest::run_command(argv);
-    EXPECT_EQ(result.exit_code, 1) << result.err;
+    EXPECT_EQ(result.exit_code, 2) << result.err;  // a bad command line
     EXPECT_THAT(result.err, HasSubstr(c.expected));
     EXPECT_EQ(lines_of(result.err).size(), 1U) << result.err;  // that sentence, nothing more
     // Refused before anything was done: not even the data dir was created.

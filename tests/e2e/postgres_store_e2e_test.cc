@@ -10,8 +10,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <thread>
@@ -32,6 +34,7 @@ using pathtest::PostgresProcess;
 using pathtest::ServerOptions;
 using pathtest::ServerProcess;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 // A replica on the PostgreSQL store, its connection string in the
 // environment (never on the command line).
@@ -174,6 +177,28 @@ TEST(PostgresStoreE2e, APasswordOnTheCommandLineIsRefused) {
   EXPECT_NE(run.exit_code, 0);
   EXPECT_THAT(run.err + run.out, HasSubstr("password"));
   EXPECT_THAT(run.err + run.out, HasSubstr("--store-conninfo-file"));
+}
+
+TEST(PostgresStoreE2e, ADataDirIsRefusedAndNotNamed) {
+  // The directory would not be used: refused before anything starts.
+  pathtest::TempDir scratch("pathfinder-pg-data-dir");
+  const auto refused = pathtest::run_command({PATHFINDER_SERVER_BIN, "--listen", "127.0.0.1:0",
+                                              "--store", "postgres", "--data-dir",
+                                              scratch.file("data")});
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_TRUE(refused.out.empty()) << refused.out;
+  EXPECT_EQ(std::count(refused.err.begin(), refused.err.end(), '\n'), 1) << refused.err;
+  EXPECT_THAT(refused.err, HasSubstr("--data-dir"));
+  EXPECT_THAT(refused.err, HasSubstr("--store postgres"));
+  EXPECT_FALSE(std::filesystem::exists(scratch.file("data")));
+
+  // Without it the start-up line names the store and no data directory.
+  PostgresProcess postgres;
+  ServerOptions options = replica_options(postgres.create_database("named"));
+  options.log_level = "info";
+  ServerProcess server(options);
+  EXPECT_THAT(server.log(), HasSubstr("starting: store postgres,"));
+  EXPECT_THAT(server.log(), Not(HasSubstr("data dir")));
 }
 
 }  // namespace

@@ -495,13 +495,15 @@ TEST_F(RenderE2eTest, FieldWritesAHeatMapRawFloatsAndFlow) {
   EXPECT_THAT(picture_run.out, HasSubstr("32x16"));
   const Picture picture = read_png(file("field.png"));
   ASSERT_TRUE(picture.error.empty()) << picture.error;
-  ASSERT_EQ(picture.width, 32U);
-  ASSERT_EQ(picture.height, 16U);
-  EXPECT_EQ(picture.at(30, 14), pathcore::heatmap_colour(0));  // the goal
-  const pathcore::Rgba grey{128, 128, 128, 255};
-  EXPECT_EQ(picture.at(8, 0), grey);  // a wall: unreachable
-  EXPECT_NE(picture.at(0, 0), grey);
-  EXPECT_GT(luma(picture.at(29, 14)), luma(picture.at(0, 0)));  // near is brighter than far
+  // The map, one pixel per sample, and the legend under it (a row for the
+  // walls, the only area not reached, and the heat scale).
+  ASSERT_GE(picture.width, 32U);
+  ASSERT_EQ(picture.height, 16U + pathcore::kLegendMargin + 2 * pathcore::kLegendRowHeight);
+  EXPECT_EQ(picture.at(30, 14), pathcore::kGoalColour);  // the goal's marker
+  const pathcore::Rgba wall = pathcore::unreachable_colour(pathcore::kBlockedColour);
+  EXPECT_EQ(picture.at(8, 0), wall);  // a wall: unreachable
+  EXPECT_NE(picture.at(0, 0), wall);
+  EXPECT_GT(luma(picture.at(23, 14)), luma(picture.at(0, 0)));  // near is brighter than far
 
   const auto raw_run = run({"field", "level", "--to", "30", "14", "--raw", "-o", file("field.f32"),
                             "--flow", file("field.flow")});
@@ -527,9 +529,10 @@ TEST_F(RenderE2eTest, FieldWritesAHeatMapRawFloatsAndFlow) {
                              "--downsample", "2", "-o", file("part.png")});
   ASSERT_EQ(part_run.exit_code, 0) << describe(part_run);
   const Picture part = read_png(file("part.png"));
-  EXPECT_EQ(part.width, 8U);
-  EXPECT_EQ(part.height, 4U);
-  EXPECT_EQ(part.at(4, 0), grey);  // pixel (8, 0), the wall
+  EXPECT_GE(part.width, 8U);  // the legend may be wider than the 8x4 samples
+  EXPECT_EQ(part.height, 4U + pathcore::kLegendMargin + 2 * pathcore::kLegendRowHeight);
+  EXPECT_EQ(part.at(4, 0), wall);  // pixel (8, 0), the wall
+  EXPECT_EQ(part.at(8, 0), pathcore::kLegendBackground);  // beside the samples
 
   const auto outside = run(
       {"field", "level", "--to", "30", "14", "--crop", "30", "0", "5", "5", "-o", file("bad.png")});
@@ -539,6 +542,105 @@ TEST_F(RenderE2eTest, FieldWritesAHeatMapRawFloatsAndFlow) {
   EXPECT_EQ(help.exit_code, 0) << describe(help);
   EXPECT_THAT(help.out, AllOf(HasSubstr("--raw"), HasSubstr("--flow"), HasSubstr("--crop"),
                               HasSubstr("--downsample")));
+}
+
+// A 12x8 level: a pocket at (8..11, 0..3) walled off by x = 7 (rows 0..4)
+// and y = 4 (x 7..11), the rest open; the goal at (1, 6) cannot reach it.
+std::string pocket_level_pgm() {
+  std::vector<std::uint8_t> areas(12 * 8, 1);
+  for (int y = 0; y <= 4; ++y) areas[static_cast<std::size_t>(y * 12 + 7)] = 0;
+  for (int x = 7; x < 12; ++x) areas[static_cast<std::size_t>(4 * 12 + x)] = 0;
+  return "P5\n12 8\n255\n" + std::string(areas.begin(), areas.end());
+}
+
+TEST_F(RenderE2eTest, FieldTellsWallsFromCutOffPixelsMarksTheGoalAndHasALegend) {
+  const std::string level = file("pocket.pgm");
+  pathtest::write_file(level, pocket_level_pgm());
+  ASSERT_EQ(run({"upload", "pocket", level}).exit_code, 0);
+  const auto drawn = run({"field", "pocket", "--to", "1", "6", "-o", file("pocket.png")});
+  ASSERT_EQ(drawn.exit_code, 0) << describe(drawn);
+  const Picture picture = read_png(file("pocket.png"));
+  ASSERT_TRUE(picture.error.empty()) << picture.error;
+  // Walls and the cut-off pocket differ: each its area's colour, dimmed.
+  const pathcore::Rgba wall = pathcore::unreachable_colour(pathcore::area_colour(0));
+  const pathcore::Rgba cut_off = pathcore::unreachable_colour(pathcore::area_colour(1));
+  ASSERT_NE(wall, cut_off);
+  EXPECT_EQ(picture.at(7, 2), wall);
+  EXPECT_EQ(picture.at(10, 1), cut_off);
+  EXPECT_EQ(picture.at(1, 6), pathcore::kGoalColour);
+  EXPECT_EQ(picture.at(11, 7), pathcore::heatmap_colour(1));  // a farthest pixel (cost 11)
+  // The legend: areas 0 and 1 (both drawn dimmed somewhere), then the heat scale.
+  ASSERT_EQ(picture.height, 8U + pathcore::kLegendMargin + 2 * pathcore::kLegendRowHeight);
+  const std::uint32_t top = 8 + pathcore::kLegendMargin;
+  for (std::uint32_t k = 0; k < 2; ++k) {
+    const std::uint32_t x = pathcore::kLegendMargin + k * pathcore::kLegendEntryWidth;
+    EXPECT_EQ(picture.at(x, top), pathcore::kOutlineColour) << k;
+    EXPECT_EQ(picture.at(x + pathcore::kLegendSwatch / 2, top + pathcore::kLegendSwatch / 2),
+              k == 0 ? wall : cut_off)
+        << k;
+  }
+}
+
+TEST(RenderUsageTest, HeatmapLegendListsOnlyTheAreasDrawnInTheirColour) {
+  pathtest::TempDir dir("pathfinder-render");
+  const std::string level = dir.file("level.pgm");
+  pathtest::write_file(level, Level().pgm());
+  const std::string out = dir.file("heat.png");
+  // Every pixel of areas 1 and 2 is reached: only the walls keep their colour.
+  const auto result = pathfind_offline(
+      {"render", "--mask-file", level, "--to", "30", "14", "--heatmap", "--scale", "4", "-o", out});
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  const Picture picture = read_png(out);
+  ASSERT_TRUE(picture.error.empty()) << picture.error;
+  const std::uint32_t map_height = 16 * 4;
+  ASSERT_EQ(picture.height, map_height + pathcore::kLegendMargin + 2 * pathcore::kLegendRowHeight);
+  const std::uint32_t top = map_height + pathcore::kLegendMargin;
+  const std::uint32_t middle = pathcore::kLegendSwatch / 2;
+  EXPECT_EQ(picture.at(pathcore::kLegendMargin + middle, top + middle), picture.at(8 * 4, 0));
+  // No second swatch beside it: the legend's background there.
+  EXPECT_EQ(picture.at(pathcore::kLegendMargin + pathcore::kLegendEntryWidth, top),
+            pathcore::kLegendBackground);
+}
+
+TEST(RenderUsageTest, SnapDrawsTheAskedGoalToo) {
+  pathtest::TempDir dir("pathfinder-render");
+  const std::string level = dir.file("level.pgm");
+  pathtest::write_file(level, Level().pgm());
+  const std::string out = dir.file("snap.png");
+  // (31,0) is area 2, not walkable for --areas 1: the goal snaps to (31,2).
+  const auto result =
+      pathfind_offline({"render", "--mask-file", level, "--areas", "1", "--from", "2", "2", "--to",
+                        "31", "0", "--snap", "--scale", "8", "--no-legend", "-o", out});
+  ASSERT_EQ(result.exit_code, 0) << describe(result);
+  EXPECT_THAT(result.out, HasSubstr("found true"));
+  const Picture picture = read_png(out);
+  ASSERT_TRUE(picture.error.empty()) << picture.error;
+  const auto centre = [](int v) { return static_cast<std::uint32_t>(v * 8 + 4); };
+  EXPECT_EQ(picture.at(centre(31), centre(2)), pathcore::kGoalColour);  // where the path ends
+  // The asked goal: a red ring around the map's own colour.
+  EXPECT_EQ(picture.at(centre(31) - 8, centre(0)), pathcore::kGoalColour);
+  EXPECT_EQ(picture.at(centre(31), centre(0)), pathcore::area_colour(2));
+}
+
+TEST(RenderUsageTest, ComponentsPrintsHowManyThereAre) {
+  pathtest::TempDir dir("pathfinder-render");
+  // Three walkable blocks apart: columns 0-1, 4-5 and 8-9 of a 10x3 mask.
+  std::string areas(30, '\0');
+  for (int y = 0; y < 3; ++y) {
+    for (const int x : {0, 1, 4, 5, 8, 9}) areas[static_cast<std::size_t>(y * 10 + x)] = 1;
+  }
+  const std::string level = dir.file("three.pgm");
+  pathtest::write_file(level, "P5\n10 3\n255\n" + areas);
+  const auto text = pathfind_offline(
+      {"render", "--mask-file", level, "--components", "-o", dir.file("three.png")});
+  ASSERT_EQ(text.exit_code, 0) << describe(text);
+  EXPECT_THAT(text.out, HasSubstr("  components 3"));
+  const auto json = pathfind_offline(
+      {"--json", "render", "--mask-file", level, "--components", "-o", dir.file("three.png")});
+  ASSERT_EQ(json.exit_code, 0) << describe(json);
+  EXPECT_THAT(json.out, HasSubstr("\"components\":3"));
+  const auto without = pathfind_offline({"render", "--mask-file", level, "-o", dir.file("a.png")});
+  EXPECT_THAT(without.out, ::testing::Not(HasSubstr("components")));
 }
 
 }  // namespace

@@ -1500,4 +1500,44 @@ TEST_F(ServerE2eTest, ConcurrentClientsGetConsistentAnswers) {
   EXPECT_EQ(failures, std::vector<int>(4, 0));
 }
 
+// Every kind of bad command line, whether CLI11 or the server's own checks
+// find it: exit 2, one line on stderr naming the flag, nothing started.
+TEST(ServerCommandLineTest, BadCommandLinesExitTwoWithOneLine) {
+  pathtest::TempDir scratch("pathfinder-flags");
+  pathtest::write_file(scratch.file("conninfo"), "host=127.0.0.1\n");
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--no-such-flag"}, "--no-such-flag"},
+      {{"--cache-mb", "lots"}, "--cache-mb"},
+      {{"--shutdown-grace", "-1"}, "--shutdown-grace"},
+      {{"--log-level", "loud"}, "--log-level"},
+      {{"--http-port-file", scratch.file("port")}, "--http-listen"},
+      {{"--store", "mysql"}, "--store"},
+      {{"--store-conninfo-file", scratch.file("conninfo")}, "--store-conninfo-file"},
+      {{"--listen", "50113"}, "--listen"},
+      {{"--metrics-address", "0.0.0.0:0"}, "--metrics-allow-remote"},
+      {{"--tls-cert", scratch.file("no-such.pem")}, "--tls-key"},
+      {{"--tls-client-ca", scratch.file("no-such.pem")}, "--tls-client-ca"},
+  };
+  for (const auto& [flags, named] : cases) {
+    std::vector<std::string> argv = {PATHFINDER_SERVER_BIN, "--data-dir", scratch.file("data")};
+    if (flags[0] != "--listen") argv.insert(argv.end(), {"--listen", "127.0.0.1:0"});
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    const auto result = pathtest::run_command(argv);
+    EXPECT_EQ(result.exit_code, 2) << flags[0] << "\n" << result.err;
+    EXPECT_TRUE(result.out.empty()) << flags[0] << "\n" << result.out;
+    EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1)
+        << flags[0] << "\n" << result.err;
+    EXPECT_THAT(result.err, HasSubstr(named)) << flags[0];
+  }
+  EXPECT_FALSE(std::filesystem::exists(scratch.file("data")));
+  // A problem outside the command line is exit 1: here a token file that is not there.
+  const auto missing = pathtest::run_command(
+      {PATHFINDER_SERVER_BIN, "--listen", "127.0.0.1:0", "--data-dir", scratch.file("data"),
+       "--admin-token-file", scratch.file("no-such-token")});
+  EXPECT_EQ(missing.exit_code, 1) << missing.err;
+  const auto help = pathtest::run_command({PATHFINDER_SERVER_BIN, "--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_THAT(help.out, HasSubstr("2 for a bad command line"));
+}
+
 }  // namespace

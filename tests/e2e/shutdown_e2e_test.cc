@@ -29,6 +29,7 @@ using pathfinder::ClientOptions;
 using pathtest::ServerOptions;
 using pathtest::ServerProcess;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 constexpr int kSide = 1024;  // an open 1024x1024 mask: each cold FindPath fills ~1M pixels
 constexpr int kThreads = 8;
@@ -155,6 +156,39 @@ TEST(ShutdownTest, ARunningCallFinishesWithinTheGrace) {
   EXPECT_TRUE(result.ok()) << pathfinder::status_code_name(result.status.error_code()) << ": "
                            << result.status.error_message();
   EXPECT_TRUE(result.value.found());
+}
+
+TEST(ShutdownTest, ACallStillRunningAfterTheGraceIsAnsweredUnavailable) {
+  // No grace: the running call is stopped at once, and must be told the
+  // server is going away (a retry elsewhere may work), not that it cancelled.
+  const auto server = start_server("0");
+  constexpr int kBig = 4096;  // a cold field of 16M pixels: a call that takes a while
+  {
+    Client setup = make_client(*server);
+    upload_open_mask(setup, kBig);
+  }
+  Client client = make_client(*server);
+  pb::FindPathRequest request;
+  request.set_mask("open");
+  *request.mutable_start() = pathfinder::make_point(0, 0);
+  *request.mutable_goal() = pathfinder::make_point(kBig - 1, kBig - 1);
+  request.set_smoothing(pb::SMOOTHING_NONE);
+  const auto solo_start = std::chrono::steady_clock::now();
+  ASSERT_TRUE(client.find_path(request).ok());
+  const auto solo = std::chrono::steady_clock::now() - solo_start;
+
+  *request.mutable_goal() = pathfinder::make_point(kBig - 2, kBig - 1);  // cold again
+  pathfinder::Result<pb::FindPathResponse> result;
+  std::thread caller([&] { result = client.find_path(request); });
+  std::this_thread::sleep_for(solo / 3);  // the call is running on the server now
+  EXPECT_EQ(server->terminate_and_wait(std::chrono::seconds(15)), 0) << server->log();
+  caller.join();
+  ASSERT_FALSE(result.ok()) << "the call ended before the server was asked to stop";
+  EXPECT_EQ(pathfinder::status_code_name(result.status.error_code()), "UNAVAILABLE")
+      << result.status.error_message();
+  EXPECT_EQ(result.status.error_message(), "server shutting down");
+  EXPECT_THAT(server->log(), HasSubstr("FindPath failed: UNAVAILABLE: server shutting down"));
+  EXPECT_THAT(server->log(), Not(HasSubstr("CANCELLED")));
 }
 
 TEST(ShutdownTest, ConnectedIdleClientsDoNotHoldTheServerForTheGrace) {

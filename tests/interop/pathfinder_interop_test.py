@@ -312,13 +312,21 @@ class PathfinderInteropTest(unittest.TestCase):
         # corners (twice a coordinate is even there), and is never longer
         # than the beautified one.
         vertices = [(p.x, p.y) for p in exact.precise_points]
-        self.assertEqual(len(vertices), len(exact.points))
+        pixels = [(p.x, p.y) for p in exact.points]
         self.assertEqual((vertices[0], vertices[-1]), ((0.5, 0.5), (4.5, 2.5)))
         for x, y in vertices[1:-1]:
             self.assertEqual((2 * x % 2, 2 * y % 2), (0, 0), "bend off a corner: %s" % vertices)
-        for (x, y), pixel in zip(vertices, exact.points):
-            self.assertTrue(walkable(AREAS, pixel.x, pixel.y))
-            self.assertTrue(pixel.x <= x <= pixel.x + 1 and pixel.y <= y <= pixel.y + 1)
+        # A walkable pixel per vertex, a pixel never twice in a row: at most
+        # as many pixels as vertices, each touching one of them and each vertex one.
+        def touches(pixel, vertex):
+            return pixel[0] <= vertex[0] <= pixel[0] + 1 and pixel[1] <= vertex[1] <= pixel[1] + 1
+        self.assertLessEqual(len(pixels), len(vertices))
+        self.assertTrue(all(a != b for a, b in zip(pixels, pixels[1:])), pixels)
+        for pixel in pixels:
+            self.assertTrue(walkable(AREAS, *pixel))
+            self.assertTrue(any(touches(pixel, v) for v in vertices), (pixel, vertices))
+        for vertex in vertices:
+            self.assertTrue(any(touches(p, vertex) for p in pixels), (vertex, pixels))
         self.assertAlmostEqual(exact.length, sum(math.dist(a, b) for a, b in zip(vertices, vertices[1:])))
         self.assertLessEqual(exact.length, smooth.length + 1e-9)
         # Along the open road: the straight line between the centres.

@@ -35,10 +35,13 @@ inline constexpr Rgba kGoalColour{225, 45, 45, 255};    // goal marker
 
 // The legend strip (RenderLayers::legend), in picture pixels. It lies under
 // the map, on kLegendBackground, and holds rows of kLegendRowHeight:
-//  - one entry per area id present in the mask (not with components), in
-//    increasing id order, kLegendEntryWidth apart, as many per row as fit the
-//    picture's width (at least one): a kLegendSwatch square, its outermost
-//    ring kOutlineColour and the inside area_colour(id), then the id as text;
+//  - one entry per area id drawn in its colour (not with components): without
+//    a heatmap every id present in the mask, with one every id present on a
+//    pixel the heatmap does not reach; in increasing id order,
+//    kLegendEntryWidth apart, as many per row as fit the picture's width (at
+//    least one): a kLegendSwatch square, its outermost ring kOutlineColour and
+//    the inside the colour drawn (area_colour(id), with a heatmap
+//    unreachable_colour of it), then the id as text;
 //  - with a field, one more row: "near", a ramp of kLegendRampWidth x
 //    kLegendSwatch from heatmap_colour(0) (left) to heatmap_colour(1)
 //    (right), then "far" and the highest reachable cost, rounded.
@@ -80,6 +83,10 @@ struct RenderLayers {
   // take a perceptual ramp of their cost (heatmap_colour), pixels the field
   // does not reach keep their colour, darkened (unreachable_colour).
   const DistanceField* field = nullptr;
+  // Heatmap from plain costs instead (not with field): one per mask pixel,
+  // row-major, +infinity (or NaN) where not reached, e.g. samples of a field
+  // downloaded with GetField. Drawn as field's.
+  std::span<const float> costs;
   // Component labels of this mask: each labelled pixel takes
   // component_colour(label) instead of its area colour (under the heatmap).
   const Components* components = nullptr;
@@ -92,9 +99,14 @@ struct RenderLayers {
   // any-angle path: drawn like polyline, after it, through the points
   // themselves rather than pixel centres.
   std::span<const PointD> precise_polyline;
-  // Markers: a green disc at start, a red disc at goal (dark outlines).
+  // Markers: a green disc at start, a red disc at goal and at each of goals
+  // (dark outlines).
   std::optional<Point> start;
   std::optional<Point> goal;
+  std::span<const Point> goals;
+  // Where the goal was asked when snapping moved it to `goal`: a red ring
+  // (the goal marker without its middle), so both places show.
+  std::optional<Point> asked_goal;
   // Each mask pixel becomes scale x scale picture pixels (nearest neighbour);
   // lines and markers are drawn at picture resolution through pixel centres.
   std::uint32_t scale = 1;
@@ -125,14 +137,15 @@ struct RenderLayers {
 // Draws the picture: the map is width*scale x height*scale pixels, opaque,
 // at the top left; with layers.legend the legend strip follows under it. Base colour:
 // area_colour, replaced by component_colour on labelled pixels when
-// components is set; then, when field is set, heatmap_colour(cost / highest
-// reachable cost) on reachable pixels and unreachable_colour elsewhere. Over
-// that the raw path, the polyline, the precise polyline and the markers (goal,
-// then start on top).
+// components is set; then, when field (or costs) is set, heatmap_colour(cost /
+// highest reachable cost) on reachable pixels and unreachable_colour
+// elsewhere. Over that the raw path, the polyline, the precise polyline and
+// the markers (the asked goal's ring, the goals, then start on top).
 // Points outside the mask are clipped, not refused; lines and markers are
 // clipped to the map, so never reach into the legend. Throws InvalidArgument when
 // scale is 0, the picture would exceed kMaxRenderPixels (or 2^31 - 1 pixels a
-// side), or field / components are not of the mask's size. O(picture pixels +
+// side), field / components / costs are not of the mask's size, or both field
+// and costs are set. O(picture pixels +
 // path length * line width^2).
 [[nodiscard]] Image render(const Mask& mask, const RenderLayers& layers);
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -79,9 +80,17 @@ class Canvas {
   }
 
   void disc(std::int64_t cx, std::int64_t cy, std::int64_t radius, Rgba c) {
+    ring(cx, cy, radius, -1, c);
+  }
+
+  // The pixels of disc(radius) that are not in disc(inner) (inner < 0: none).
+  void ring(std::int64_t cx, std::int64_t cy, std::int64_t radius, std::int64_t inner, Rgba c) {
     for (std::int64_t dy = -radius; dy <= radius; ++dy) {
       for (std::int64_t dx = -radius; dx <= radius; ++dx) {
-        if (dx * dx + dy * dy <= radius * radius + radius) set(cx + dx, cy + dy, c);
+        const std::int64_t d = dx * dx + dy * dy;
+        if (d <= radius * radius + radius && (inner < 0 || d > inner * inner + inner)) {
+          set(cx + dx, cy + dy, c);
+        }
       }
     }
   }
@@ -179,6 +188,7 @@ void fill_rect(Canvas& canvas, std::int64_t x, std::int64_t y, std::int64_t widt
 // Where the legend's parts go, under a map map_width picture pixels wide.
 struct LegendLayout {
   std::vector<int> areas;    // the entries, in order
+  bool dimmed = false;       // their colours as unreachable_colour (under a heatmap)
   std::string far_text;      // "far N" with a field, else empty
   std::uint64_t width = 0;   // of the whole picture
   std::uint64_t height = 0;  // of the strip
@@ -260,8 +270,9 @@ void draw_legend(Canvas& canvas, const LegendLayout& layout, std::uint64_t top) 
     const auto y =
         static_cast<std::int64_t>(top + kLegendMargin + (k / layout.per_row) * kLegendRowHeight);
     fill_rect(canvas, x, y, kLegendSwatch, kLegendSwatch, kOutlineColour);
+    const Rgba colour = area_colour(layout.areas[k]);
     fill_rect(canvas, x + 1, y + 1, kLegendSwatch - 2, kLegendSwatch - 2,
-              area_colour(layout.areas[k]));
+              layout.dimmed ? unreachable_colour(colour) : colour);
     draw_text(canvas, x + kLegendSwatch + kTextGap, text_top(y), std::to_string(layout.areas[k]),
               kOutlineColour);
   }
@@ -346,6 +357,22 @@ Image render(const Mask& mask, const RenderLayers& layers) {
     throw InvalidArgument("field: " + std::to_string(field->width()) + "x" +
                           std::to_string(field->height()) + " does not fit the mask");
   }
+  const std::span<const float> costs = layers.costs;
+  if (!costs.empty() && field != nullptr) {
+    throw InvalidArgument("costs: give a field or costs, not both");
+  }
+  if (!costs.empty() && costs.size() != mask.pixel_count()) {
+    throw InvalidArgument("costs: " + std::to_string(costs.size()) + " values do not fit the " +
+                          std::to_string(mask.pixel_count()) + " pixels of the mask");
+  }
+  // The heatmap, from either source: reached(p), and cost(p) where reached.
+  const bool heat = field != nullptr || !costs.empty();
+  const auto reached = [&](Point p) {
+    return field != nullptr ? field->reachable(p) : std::isfinite(costs[mask.index(p)]);
+  };
+  const auto cost = [&](Point p) {
+    return field != nullptr ? field->cost_at(p) : static_cast<double>(costs[mask.index(p)]);
+  };
   const Components* components = layers.components;
   if (components != nullptr &&
       (components->width() != mask.width() || components->height() != mask.height())) {
@@ -354,11 +381,16 @@ Image render(const Mask& mask, const RenderLayers& layers) {
   }
 
   double highest_cost = 0;
-  if (field != nullptr) {
-    for (std::uint32_t y = 0; y < mask.height(); ++y) {
-      for (std::uint32_t x = 0; x < mask.width(); ++x) {
-        const Point p{static_cast<std::int32_t>(x), static_cast<std::int32_t>(y)};
-        if (field->reachable(p)) highest_cost = std::max(highest_cost, field->cost_at(p));
+  // Areas drawn in their colour: all present, or with a heatmap those on a
+  // pixel it does not reach.
+  std::array<bool, kMaxAreaId + 1> drawn{};
+  for (std::uint32_t y = 0; y < mask.height(); ++y) {
+    for (std::uint32_t x = 0; x < mask.width(); ++x) {
+      const Point p{static_cast<std::int32_t>(x), static_cast<std::int32_t>(y)};
+      if (heat && reached(p)) {
+        highest_cost = std::max(highest_cost, cost(p));
+      } else {
+        drawn[mask.area(p)] = true;
       }
     }
   }
@@ -368,13 +400,12 @@ Image render(const Mask& mask, const RenderLayers& layers) {
   if (layers.legend) {
     std::vector<int> areas;
     if (components == nullptr) {  // components replace the area colours
-      std::array<bool, kMaxAreaId + 1> present{};
-      for (const std::uint8_t area : mask.areas()) present[area] = true;
       for (int area = 0; area <= kMaxAreaId; ++area) {
-        if (present[static_cast<std::size_t>(area)]) areas.push_back(area);
+        if (drawn[static_cast<std::size_t>(area)]) areas.push_back(area);
       }
     }
-    legend = legend_layout(map_width, std::move(areas), field != nullptr, highest_cost);
+    legend = legend_layout(map_width, std::move(areas), heat, highest_cost);
+    legend.dimmed = heat;
   }
   const std::uint64_t width = legend.width;
   const std::uint64_t height = map_height + legend.height;
@@ -416,10 +447,9 @@ Image render(const Mask& mask, const RenderLayers& layers) {
       if (components != nullptr && components->label(p) != Components::kNone) {
         c = component_colour(components->label(p));
       }
-      if (field != nullptr) {
-        c = field->reachable(p)
-                ? heatmap_colour(highest_cost > 0 ? field->cost_at(p) / highest_cost : 0.0)
-                : unreachable_colour(c);
+      if (heat) {
+        c = reached(p) ? heatmap_colour(highest_cost > 0 ? cost(p) / highest_cost : 0.0)
+                       : unreachable_colour(c);
       }
       fill_block(x, y, c);
     }
@@ -464,14 +494,22 @@ Image render(const Mask& mask, const RenderLayers& layers) {
       }
     }
   }
-  // Markers: goal first, so a start on the goal stays visible on top.
+  // Markers: the asked goal's ring, then the goals, so a start on a goal
+  // stays visible on top.
   const auto marker_radius = static_cast<std::int64_t>(4 + scale);
-  for (const auto& [point, colour] :
-       {std::pair{layers.goal, kGoalColour}, std::pair{layers.start, kStartColour}}) {
-    if (!point) continue;
-    canvas.disc(centre(point->x), centre(point->y), marker_radius + 1, kOutlineColour);
-    canvas.disc(centre(point->x), centre(point->y), marker_radius, colour);
+  const auto marker = [&](Point point, Rgba colour) {
+    canvas.disc(centre(point.x), centre(point.y), marker_radius + 1, kOutlineColour);
+    canvas.disc(centre(point.x), centre(point.y), marker_radius, colour);
+  };
+  if (layers.asked_goal) {
+    const Point p = *layers.asked_goal;
+    const std::int64_t inner = marker_radius / 2;
+    canvas.ring(centre(p.x), centre(p.y), marker_radius + 1, inner - 1, kOutlineColour);
+    canvas.ring(centre(p.x), centre(p.y), marker_radius, inner, kGoalColour);
   }
+  for (const Point goal : layers.goals) marker(goal, kGoalColour);
+  if (layers.goal) marker(*layers.goal, kGoalColour);
+  if (layers.start) marker(*layers.start, kStartColour);
   if (legend.height > 0) {
     Canvas whole(image, width, height);
     draw_legend(whole, legend, map_height);

@@ -408,7 +408,7 @@ TEST(RenderLegendTest, HeatScaleRunsFromNearToFarAndANarrowMapWidens) {
   layers.field = &field;
   layers.legend = true;
   const Image image = render(mask, layers);
-  // Two rows: the areas (0 and 1), then the heat scale.
+  // Two rows: the areas (only 0: every pixel of area 1 is reached), then the heat scale.
   ASSERT_EQ(image.height, 4U + kLegendMargin + 2 * kLegendRowHeight);
   ASSERT_GT(image.width, 6U + kLegendRampWidth);  // the ramp and its labels need room
 
@@ -485,6 +485,83 @@ TEST(RenderLegendTest, ComponentsAloneAddNoStripAndMarkersStayOnTheMap) {
   const Image picture = render(wide, marked);
   EXPECT_EQ(picture.at(40, 9), kGoalColour);
   EXPECT_TRUE(rect_is(picture, 0, 10, picture.width, kLegendMargin, kLegendBackground));
+}
+
+TEST(RenderLegendTest, UnderAHeatmapOnlyAreasNotReachedEverywhereAreListedDimmed) {
+  // Area 1 all reached; area 3 a pocket the goal cannot reach; area 0 walls.
+  const Mask mask = make_mask(8, 3, 1, {{4, 0, 4, 2, 0}, {5, 0, 7, 2, 3}});
+  const DistanceField field = compute_distance_field(mask, {0, 0}, {});
+  RenderLayers layers;
+  layers.field = &field;
+  layers.legend = true;
+  // The middle of entry k's swatch, and the entry's top-left corner.
+  const auto swatch = [](const Image& image, std::uint32_t k, std::uint32_t inset) {
+    const std::uint32_t per_row =
+        std::max<std::uint32_t>(1, (image.width - 2 * kLegendMargin) / kLegendEntryWidth);
+    return image.at(kLegendMargin + (k % per_row) * kLegendEntryWidth + inset,
+                    3 + kLegendMargin + (k / per_row) * kLegendRowHeight + inset);
+  };
+  const std::uint32_t middle = kLegendSwatch / 2;
+  const Image image = render(mask, layers);
+  // Two entries, areas 0 and 3, in the colours they are drawn in; no third.
+  EXPECT_EQ(swatch(image, 0, middle), unreachable_colour(area_colour(0)));
+  EXPECT_EQ(swatch(image, 1, middle), unreachable_colour(area_colour(3)));
+  EXPECT_EQ(swatch(image, 2, 0), kLegendBackground);
+  // Without the heatmap all three, in their own colours.
+  layers.field = nullptr;
+  const Image plain = render(mask, layers);
+  EXPECT_EQ(swatch(plain, 0, middle), area_colour(0));
+  EXPECT_EQ(swatch(plain, 1, middle), area_colour(1));
+  EXPECT_EQ(swatch(plain, 2, middle), area_colour(3));
+}
+
+TEST(RenderTest, CostsDrawTheSameHeatmapAsTheirField) {
+  const Mask mask = make_mask(9, 5, 1, {{3, 0, 3, 3, 0}, {6, 2, 8, 2, 0}, {7, 3, 8, 4, 2}});
+  const DistanceField field = compute_distance_field(mask, {0, 4}, {});
+  std::vector<float> costs;
+  for (std::int32_t y = 0; y < 5; ++y) {
+    for (std::int32_t x = 0; x < 9; ++x) {
+      costs.push_back(static_cast<float>(field.cost_at({x, y})));  // +infinity unreached
+    }
+  }
+  RenderLayers from_field;
+  from_field.field = &field;
+  from_field.legend = true;
+  RenderLayers from_costs;
+  from_costs.costs = costs;
+  from_costs.legend = true;
+  const Image expected = render(mask, from_field);
+  const Image image = render(mask, from_costs);
+  ASSERT_EQ(image.width, expected.width);
+  ASSERT_EQ(image.height, expected.height);
+  EXPECT_EQ(image.rgba, expected.rgba);
+
+  // NaN is not reached either; a wrong count or both sources are refused.
+  costs[0] = std::nanf("");
+  EXPECT_EQ(render(mask, from_costs).at(0, 0), unreachable_colour(area_colour(1)));
+  RenderLayers both = from_costs;
+  both.field = &field;
+  EXPECT_THROW(static_cast<void>(render(mask, both)), InvalidArgument);
+  const std::vector<float> short_costs(costs.begin(), costs.end() - 1);
+  RenderLayers too_few;
+  too_few.costs = short_costs;
+  EXPECT_THROW(static_cast<void>(render(mask, too_few)), InvalidArgument);
+}
+
+TEST(RenderTest, EveryGoalIsMarkedAndTheAskedGoalIsARing) {
+  const Mask mask = make_mask(40, 20, 1);
+  RenderLayers layers;
+  const std::vector<Point> goals{{5, 5}, {30, 15}};
+  layers.goals = goals;
+  layers.asked_goal = Point{20, 10};
+  const Image image = render(mask, layers);
+  EXPECT_EQ(image.at(5, 5), kGoalColour);
+  EXPECT_EQ(image.at(30, 15), kGoalColour);
+  // The ring: red around, the map in the middle (radius 5 at scale 1, hole 2).
+  EXPECT_EQ(image.at(20, 10), area_colour(1));
+  EXPECT_EQ(image.at(24, 10), kGoalColour);
+  EXPECT_EQ(image.at(20, 6), kGoalColour);
+  EXPECT_EQ(image.at(20, 17), area_colour(1));  // outside it
 }
 
 }  // namespace
