@@ -128,21 +128,25 @@ TEST(ShutdownTest, SigtermDuringLoadFinishesOrRefusesCallsAndExitsZero) {
   EXPECT_EQ(health.value, pathfinder::ServingStatus::kServing);
 }
 
-TEST(ShutdownTest, ARunningCallFinishesWithinTheGrace) {
-  const auto server = start_server("10");
-  constexpr int kBig = 4096;  // a cold field of 16M pixels: a call that takes a while
+// A cold FindPath across a big open mask (a fill of 16M pixels: a call that
+// takes a while) with the server asked to stop once the call has run for
+// `share` of the time the same call took alone; the call's result. The
+// server must exit 0.
+pathfinder::Result<pb::FindPathResponse> find_path_while_stopping(ServerProcess& server,
+                                                                   double share) {
+  constexpr int kBig = 4096;
   {
-    Client setup = make_client(*server);
+    Client setup = make_client(server);
     upload_open_mask(setup, kBig);
   }
-  Client client = make_client(*server);
+  Client client = make_client(server);
   pb::FindPathRequest request;
   request.set_mask("open");
   *request.mutable_start() = pathfinder::make_point(0, 0);
   *request.mutable_goal() = pathfinder::make_point(kBig - 1, kBig - 1);
   request.set_smoothing(pb::SMOOTHING_NONE);
   const auto solo_start = std::chrono::steady_clock::now();
-  ASSERT_TRUE(client.find_path(request).ok());
+  EXPECT_TRUE(client.find_path(request).ok());
   const auto solo = std::chrono::steady_clock::now() - solo_start;
   std::cout << "one call alone: "
             << std::chrono::duration_cast<std::chrono::milliseconds>(solo).count() << " ms\n";
@@ -150,9 +154,16 @@ TEST(ShutdownTest, ARunningCallFinishesWithinTheGrace) {
   *request.mutable_goal() = pathfinder::make_point(kBig - 2, kBig - 1);  // cold again
   pathfinder::Result<pb::FindPathResponse> result;
   std::thread caller([&] { result = client.find_path(request); });
-  std::this_thread::sleep_for(solo / 2);  // the call is running on the server now
-  EXPECT_EQ(server->terminate_and_wait(std::chrono::seconds(15)), 0) << server->log();
+  // The call is running on the server by then.
+  std::this_thread::sleep_for(std::chrono::duration_cast<std::chrono::nanoseconds>(solo * share));
+  EXPECT_EQ(server.terminate_and_wait(std::chrono::seconds(15)), 0) << server.log();
   caller.join();
+  return result;
+}
+
+TEST(ShutdownTest, ARunningCallFinishesWithinTheGrace) {
+  const auto server = start_server("10");
+  const auto result = find_path_while_stopping(*server, 0.5);
   EXPECT_TRUE(result.ok()) << pathfinder::status_code_name(result.status.error_code()) << ": "
                            << result.status.error_message();
   EXPECT_TRUE(result.value.found());
@@ -162,27 +173,7 @@ TEST(ShutdownTest, ACallStillRunningAfterTheGraceIsAnsweredUnavailable) {
   // No grace: the running call is stopped at once, and must be told the
   // server is going away (a retry elsewhere may work), not that it cancelled.
   const auto server = start_server("0");
-  constexpr int kBig = 4096;  // a cold field of 16M pixels: a call that takes a while
-  {
-    Client setup = make_client(*server);
-    upload_open_mask(setup, kBig);
-  }
-  Client client = make_client(*server);
-  pb::FindPathRequest request;
-  request.set_mask("open");
-  *request.mutable_start() = pathfinder::make_point(0, 0);
-  *request.mutable_goal() = pathfinder::make_point(kBig - 1, kBig - 1);
-  request.set_smoothing(pb::SMOOTHING_NONE);
-  const auto solo_start = std::chrono::steady_clock::now();
-  ASSERT_TRUE(client.find_path(request).ok());
-  const auto solo = std::chrono::steady_clock::now() - solo_start;
-
-  *request.mutable_goal() = pathfinder::make_point(kBig - 2, kBig - 1);  // cold again
-  pathfinder::Result<pb::FindPathResponse> result;
-  std::thread caller([&] { result = client.find_path(request); });
-  std::this_thread::sleep_for(solo / 3);  // the call is running on the server now
-  EXPECT_EQ(server->terminate_and_wait(std::chrono::seconds(15)), 0) << server->log();
-  caller.join();
+  const auto result = find_path_while_stopping(*server, 1.0 / 3);
   ASSERT_FALSE(result.ok()) << "the call ended before the server was asked to stop";
   EXPECT_EQ(pathfinder::status_code_name(result.status.error_code()), "UNAVAILABLE")
       << result.status.error_message();
