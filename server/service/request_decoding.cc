@@ -4,12 +4,18 @@
 #include <google/protobuf/wire_format_lite.h>
 #include <grpcpp/support/proto_buffer_reader.h>
 
+#include <malloc.h>
+
 #include <cstring>
 #include <vector>
 
 #include <string>
 
 namespace pathserver {
+
+namespace {
+constexpr std::size_t kTrimEveryBytes = std::size_t{8} << 20;
+}  // namespace
 
 grpc::Status request_too_large(std::size_t size, std::size_t limit, std::string_view limit_flag) {
   return {grpc::StatusCode::RESOURCE_EXHAUSTED,
@@ -67,10 +73,18 @@ grpc::Status decode_request_keeping_field(grpc::ByteBuffer& bytes, std::size_t l
     bytes.Clear();
     grpc::Slice flat(size);
     auto* to = const_cast<std::uint8_t*>(flat.begin());
+    std::size_t freed_since_trim = 0;
     for (grpc::Slice& piece : pieces) {
       std::memcpy(to, piece.begin(), piece.size());
       to += piece.size();
+      freed_since_trim += piece.size();
       piece = grpc::Slice();  // its memory goes as soon as it is copied
+      if (freed_since_trim >= kTrimEveryBytes) {
+        // Received slices are small heap blocks: the allocator keeps their
+        // pages when they are freed unless asked to hand them back.
+        malloc_trim(0);
+        freed_since_trim = 0;
+      }
     }
     kept.bytes = std::move(flat);
   }
