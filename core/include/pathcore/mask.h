@@ -67,6 +67,17 @@ class Mask {
   // changed), and a search for the remaining pixels of each area a changed
   // pixel had (usually found at once).
   [[nodiscard]] Mask with_blocked(std::span<const std::size_t> pixels) const;
+  // The same for the pixels for_each(visit) names, calling visit(index) for
+  // each: no list of them is built (a caller blocking a large shape names
+  // millions).
+  template <typename ForEach>
+  [[nodiscard]] Mask with_blocked_each(ForEach&& for_each) const {
+    Mask copy(*this);
+    AreaSet touched = 0;
+    for_each([&](std::size_t i) { copy.block(i, touched); });
+    copy.forget_absent_areas(touched);
+    return copy;
+  }
 
   [[nodiscard]] std::uint32_t width() const { return width_; }
   [[nodiscard]] std::uint32_t height() const { return height_; }
@@ -112,6 +123,12 @@ class Mask {
   [[nodiscard]] std::uint64_t row_boundaries() const { return row_boundaries_; }
 
  private:
+  // with_blocked's steps: sets pixel i to area 0, keeping the counts and
+  // adding its old area to touched; then clears from areas_present() the
+  // touched areas no pixel has any more.
+  void block(std::size_t i, AreaSet& touched);
+  void forget_absent_areas(AreaSet touched);
+
   std::uint32_t width_;
   std::uint32_t height_;
   std::vector<std::uint8_t> areas_;

@@ -41,37 +41,40 @@ Mask::Mask(std::uint32_t width, std::uint32_t height, std::vector<std::uint8_t> 
 }
 
 Mask Mask::with_blocked(std::span<const std::size_t> pixels) const {
-  Mask copy(*this);
-  std::uint8_t* areas = copy.areas_.data();
-  AreaSet touched = 0;
-  for (const std::size_t i : pixels) {
-    if (i >= areas_.size()) {
-      throw InvalidArgument("pixel index " + std::to_string(i) + " outside the mask");
-    }
-    if (areas[i] == 0) continue;
-    touched |= AreaSet{1} << areas[i];
-    const std::size_t x = i % width_;
-    // Each horizontal pair with this pixel: a boundary now exactly when the
-    // other pixel is walkable; before, when it was not.
-    if (x > 0) {
-      areas[i - 1] != 0 ? ++copy.row_boundaries_ : --copy.row_boundaries_;
-    }
-    if (x + 1 < width_) {
-      areas[i + 1] != 0 ? ++copy.row_boundaries_ : --copy.row_boundaries_;
-    }
-    areas[i] = 0;
-    --copy.walkable_pixels_;
+  return with_blocked_each([pixels](const auto& visit) {
+    for (const std::size_t i : pixels) visit(i);
+  });
+}
+
+void Mask::block(std::size_t i, AreaSet& touched) {
+  if (i >= areas_.size()) {
+    throw InvalidArgument("pixel index " + std::to_string(i) + " outside the mask");
   }
-  if (touched != 0) {
-    copy.areas_present_ |= 1;
-    for (AreaSet left = touched; left != 0; left &= left - 1) {
-      const int id = std::countr_zero(left);
-      if (std::memchr(areas, id, copy.areas_.size()) == nullptr) {
-        copy.areas_present_ &= ~(AreaSet{1} << id);
-      }
+  std::uint8_t* areas = areas_.data();
+  if (areas[i] == 0) return;
+  touched |= AreaSet{1} << areas[i];
+  const std::size_t x = i % width_;
+  // Each horizontal pair with this pixel: a boundary now exactly when the
+  // other pixel is walkable; before, when it was not.
+  if (x > 0) {
+    areas[i - 1] != 0 ? ++row_boundaries_ : --row_boundaries_;
+  }
+  if (x + 1 < width_) {
+    areas[i + 1] != 0 ? ++row_boundaries_ : --row_boundaries_;
+  }
+  areas[i] = 0;
+  --walkable_pixels_;
+}
+
+void Mask::forget_absent_areas(AreaSet touched) {
+  if (touched == 0) return;
+  areas_present_ |= 1;
+  for (AreaSet left = touched; left != 0; left &= left - 1) {
+    const int id = std::countr_zero(left);
+    if (std::memchr(areas_.data(), id, areas_.size()) == nullptr) {
+      areas_present_ &= ~(AreaSet{1} << id);
     }
   }
-  return copy;
 }
 
 std::string area_grid_sha256(const Mask& mask) {

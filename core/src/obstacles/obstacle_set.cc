@@ -120,10 +120,9 @@ ObstacleSet::ObstacleSet(std::uint32_t mask_width, std::uint32_t mask_height,
 }
 
 Mask with_obstacles(const Mask& mask, const ObstacleSet& obstacles) {
-  std::vector<std::size_t> pixels;
-  pixels.reserve(obstacles.pixel_count());
-  obstacles.for_each([&](Point p) { pixels.push_back(mask.index(p)); });
-  return mask.with_blocked(pixels);
+  return mask.with_blocked_each([&](const auto& visit) {
+    obstacles.for_each([&](Point p) { visit(mask.index(p)); });
+  });
 }
 
 }  // namespace pathcore
