@@ -118,11 +118,21 @@ void write_binary_file(const std::string& path, const std::vector<std::uint8_t>&
   }
 }
 
-void add_path_options(CLI::App& command, PathArgs& args) {
+void add_fill_options(CLI::App& command, PathArgs& args, const std::string& corner_cutting_help,
+                      const std::string& clearance_help) {
   command.add_option("--areas", args.areas, "Walkable area ids, e.g. 1,2,5 (default all)");
   command.add_flag("--eight", args.eight, "Eight neighbours (default four)");
-  command.add_flag("--corner-cutting", args.corner_cutting,
-                   "With --eight (or any-angle), allow passing blocked corners that touch");
+  command.add_flag("--corner-cutting", args.corner_cutting, corner_cutting_help);
+  command.add_option("--cost", args.costs, "Step cost of an area, AREA=COST (repeatable)");
+  add_clearance_option(command, args.clearance, clearance_help);
+}
+
+void add_path_options(CLI::App& command, PathArgs& args) {
+  add_fill_options(command, args,
+                   "With --eight (or any-angle), allow passing blocked corners that touch",
+                   "Agent clearance in pixels: use only pixels whose centre is at least this "
+                   "far from every blocked pixel and from the mask edge (0: every walkable "
+                   "pixel)");
   command.add_option("--smoothing", args.smoothing,
                    "Path straightening: beautify, simplify, none (every grid pixel), or "
                    "any-angle (the exact shortest path, bending at blocked corners; ignores "
@@ -130,11 +140,6 @@ void add_path_options(CLI::App& command, PathArgs& args) {
       ->check(CLI::IsMember({"beautify", "simplify", "none", "any-angle"}))
       ->capture_default_str();
   command.add_flag("--snap", args.snap, "Snap unusable ends to the nearest reachable pixel");
-  command.add_option("--cost", args.costs, "Step cost of an area, AREA=COST (repeatable)");
-  add_clearance_option(command, args.clearance,
-                       "Agent clearance in pixels: use only pixels whose centre is at least this "
-                       "far from every blocked pixel and from the mask edge (0: every walkable "
-                       "pixel)");
 }
 
 void add_clearance_option(CLI::App& command, double& clearance, const std::string& help) {

@@ -57,6 +57,12 @@ struct PathArgs {
 
 void add_path_options(CLI::App& command, PathArgs& args);
 
+// The options of a fill, which field and range share with find: --areas,
+// --eight, --corner-cutting, --cost and --clearance (the help of the last two
+// given, as each command reads them its own way).
+void add_fill_options(CLI::App& command, PathArgs& args, const std::string& corner_cutting_help,
+                      const std::string& clearance_help);
+
 // The largest --max-cost: more than any path on the largest mask costs.
 inline constexpr double kMaxCost = 1e12;
 

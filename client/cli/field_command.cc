@@ -113,17 +113,10 @@ Command add_field_command(CLI::App& app) {
       ->type_name("INT");
   add_goals_option(*command_app, args->goals,
                    "--to (the field to the nearest goal: distance to the nearest exit)");
-  command_app->add_option("--areas", args->path.areas,
-                          "Walkable area ids, e.g. 1,2,5 (default all)");
-  command_app->add_flag("--eight", args->path.eight, "Eight neighbours (default four)");
-  command_app->add_flag("--corner-cutting", args->path.corner_cutting,
-                        "With --eight, allow diagonal steps past blocked corners");
-  command_app->add_option("--cost", args->path.costs,
-                          "Step cost of an area, AREA=COST (repeatable)");
-  add_clearance_option(*command_app, args->path.clearance,
-                       "Agent clearance in pixels: the field of the pixels whose centre is at "
-                       "least this far from every blocked pixel and the mask edge (0: every "
-                       "walkable pixel)");
+  add_fill_options(*command_app, args->path, "With --eight, allow diagonal steps past blocked corners",
+                   "Agent clearance in pixels: the field of the pixels whose centre is at "
+                   "least this far from every blocked pixel and the mask edge (0: every "
+                   "walkable pixel)");
   command_app->add_option("--crop", args->crop, "Only this rectangle of the mask: X Y W H")
       ->expected(4)
       ->type_name("UINT")

@@ -83,16 +83,9 @@ Command add_range_command(CLI::App& app) {
   command_app->add_option("--max-cost", args->max_cost, "The budget (above 0)")
       ->required()
       ->check(flags::number_above(0, kMaxCost));
-  command_app->add_option("--areas", args->path.areas,
-                          "Walkable area ids, e.g. 1,2,5 (default all)");
-  command_app->add_flag("--eight", args->path.eight, "Eight neighbours (default four)");
-  command_app->add_flag("--corner-cutting", args->path.corner_cutting,
-                        "With --eight, allow diagonal steps past blocked corners");
-  command_app->add_option("--cost", args->path.costs,
-                          "Step cost of an area, AREA=COST (repeatable)");
-  add_clearance_option(*command_app, args->path.clearance,
-                       "Agent clearance in pixels: only pixels whose centre is at least this far "
-                       "from every blocked pixel and the mask edge (0: every walkable pixel)");
+  add_fill_options(*command_app, args->path, "With --eight, allow diagonal steps past blocked corners",
+                   "Agent clearance in pixels: only pixels whose centre is at least this far "
+                   "from every blocked pixel and the mask edge (0: every walkable pixel)");
   command_app->add_flag("--costs", args->costs, "Also ask for each pixel's cost");
   command_app->add_option("--png", args->png, "Write the range as an image")->type_name("FILE");
   add_obstacle_option(*command_app, args->obstacles);
