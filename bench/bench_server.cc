@@ -48,4 +48,11 @@ BenchServer::BenchServer(pathserver::MaskStore& store, const BenchServerOptions&
 
 BenchServer::~BenchServer() { server_->Shutdown(); }
 
+ServedMask::ServedMask(const std::string& store_name, const std::string& mask_name,
+                       const pathcore::Mask& mask, const BenchServerOptions& options)
+    : files_(store_name) {
+  files_.store().put(mask_name, mask);
+  server_ = std::make_unique<BenchServer>(files_.store(), options);
+}
+
 }  // namespace pathbench

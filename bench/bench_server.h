@@ -14,6 +14,7 @@
 #include <string>
 
 #include "cache/field_cache.h"
+#include "pathcore/mask.h"
 #include "pathfinder/client.h"
 #include "service/pathfinder_service.h"
 #include "store/mask_store.h"
@@ -61,6 +62,19 @@ class BenchServer {
   std::unique_ptr<pathserver::PathfinderService> service_;
   std::unique_ptr<grpc::Server> server_;
   std::unique_ptr<pathfinder::Client> client_;
+};
+
+// A BenchStore holding one mask and a BenchServer over it: the fixture of the
+// benchmarks that ask one server about one mask.
+class ServedMask {
+ public:
+  ServedMask(const std::string& store_name, const std::string& mask_name,
+             const pathcore::Mask& mask, const BenchServerOptions& options = {});
+  [[nodiscard]] pathfinder::Client& client() { return server_->client(); }
+
+ private:
+  BenchStore files_;
+  std::unique_ptr<BenchServer> server_;  // stops before the store goes
 };
 
 }  // namespace pathbench

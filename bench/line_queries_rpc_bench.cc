@@ -19,21 +19,9 @@ namespace {
 namespace pb = pathfinding::v1;
 
 // One server for the whole run (started on first use, never stopped).
-struct Fixture {
-  pathbench::BenchStore files{"line-queries-bench"};
-  pathserver::MaskStore* store = &files.store();
-  std::unique_ptr<pathbench::BenchServer> server;
-  pathfinder::Client* client = nullptr;
-
-  Fixture() {
-    store->put("hd", pathbench::random_obstacle_mask(1920, 1080, 0.30, 42));
-    server = std::make_unique<pathbench::BenchServer>(*store);
-    client = &server->client();
-  }
-};
-
-Fixture& fixture() {
-  static Fixture f;
+pathbench::ServedMask& fixture() {
+  static pathbench::ServedMask f("line-queries-bench", "hd",
+                                 pathbench::random_obstacle_mask(1920, 1080, 0.30, 42));
   return f;
 }
 
@@ -52,7 +40,7 @@ constexpr int kQueries = 10000;
 void BM_NoOpHealthCheck(benchmark::State& state) {
   auto& f = fixture();
   for (auto _ : state) {
-    if (!f.client->health_check().ok()) state.SkipWithError("health check failed");
+    if (!f.client().health_check().ok()) state.SkipWithError("health check failed");
   }
 }
 
@@ -66,9 +54,9 @@ void BM_WarmReachable(benchmark::State& state) {
     *pair->mutable_a() = coordinates.next();
     *pair->mutable_b() = coordinates.next();
   }
-  if (!f.client->reachable(request).ok()) state.SkipWithError("reachable failed");
+  if (!f.client().reachable(request).ok()) state.SkipWithError("reachable failed");
   for (auto _ : state) {
-    if (!f.client->reachable(request).ok()) state.SkipWithError("reachable failed");
+    if (!f.client().reachable(request).ok()) state.SkipWithError("reachable failed");
   }
   state.SetItemsProcessed(state.iterations() * kQueries);
 }
@@ -89,9 +77,9 @@ void BM_WarmLineOfSight(benchmark::State& state) {
     pair->mutable_b()->set_x(std::clamp(pair->a().x() + offset.x() % (2 * reach + 1) - reach, 0, 1919));
     pair->mutable_b()->set_y(std::clamp(pair->a().y() + offset.y() % (2 * reach + 1) - reach, 0, 1079));
   }
-  if (!f.client->line_of_sight(request).ok()) state.SkipWithError("line of sight failed");
+  if (!f.client().line_of_sight(request).ok()) state.SkipWithError("line of sight failed");
   for (auto _ : state) {
-    if (!f.client->line_of_sight(request).ok()) state.SkipWithError("line of sight failed");
+    if (!f.client().line_of_sight(request).ok()) state.SkipWithError("line of sight failed");
   }
   state.SetItemsProcessed(state.iterations() * kQueries);
 }
@@ -105,9 +93,9 @@ void BM_WarmNearestWalkable(benchmark::State& state) {
   for (int i = 0; i < kQueries; ++i) *request.add_points() = coordinates.next();
   if (state.range(0) != 0) *request.mutable_reachable_from() = pathfinder::make_point(960, 540);
   // The first call builds the transform (and labels): cold, not measured.
-  if (!f.client->nearest_walkable(request).ok()) state.SkipWithError("nearest failed");
+  if (!f.client().nearest_walkable(request).ok()) state.SkipWithError("nearest failed");
   for (auto _ : state) {
-    if (!f.client->nearest_walkable(request).ok()) state.SkipWithError("nearest failed");
+    if (!f.client().nearest_walkable(request).ok()) state.SkipWithError("nearest failed");
   }
   state.SetItemsProcessed(state.iterations() * kQueries);
 }

@@ -19,21 +19,9 @@ namespace {
 namespace pb = pathfinding::v1;
 
 // One server for the whole run (started on first use, never stopped).
-struct Fixture {
-  pathbench::BenchStore files{"reachable-bench"};
-  pathserver::MaskStore* store = &files.store();
-  std::unique_ptr<pathbench::BenchServer> server;
-  pathfinder::Client* client = nullptr;
-
-  Fixture() {
-    store->put("hd", pathbench::random_obstacle_mask(1920, 1080, 0.30, 42));
-    server = std::make_unique<pathbench::BenchServer>(*store);
-    client = &server->client();
-  }
-};
-
-Fixture& fixture() {
-  static Fixture f;
+pathbench::ServedMask& fixture() {
+  static pathbench::ServedMask f("reachable-bench", "hd",
+                                 pathbench::random_obstacle_mask(1920, 1080, 0.30, 42));
   return f;
 }
 
@@ -55,7 +43,7 @@ pb::ReachableRequest request_with(int pairs) {
 void BM_NoOpHealthCheck(benchmark::State& state) {
   auto& f = fixture();
   for (auto _ : state) {
-    auto result = f.client->health_check();
+    auto result = f.client().health_check();
     if (!result.ok()) state.SkipWithError("health check failed");
   }
 }
@@ -64,7 +52,7 @@ void BM_NoOpHealthCheck(benchmark::State& state) {
 void BM_GetMask(benchmark::State& state) {
   auto& f = fixture();
   for (auto _ : state) {
-    auto result = f.client->get_mask("hd");
+    auto result = f.client().get_mask("hd");
     if (!result.ok()) state.SkipWithError("get mask failed");
   }
 }
@@ -72,12 +60,12 @@ void BM_GetMask(benchmark::State& state) {
 void BM_WarmReachable(benchmark::State& state) {
   auto& f = fixture();
   const pb::ReachableRequest request = request_with(static_cast<int>(state.range(0)));
-  if (!f.client->reachable(request).ok()) {  // labels the mask once (cold)
+  if (!f.client().reachable(request).ok()) {  // labels the mask once (cold)
     state.SkipWithError("reachable failed");
     return;
   }
   for (auto _ : state) {
-    auto result = f.client->reachable(request);
+    auto result = f.client().reachable(request);
     if (!result.ok()) state.SkipWithError("reachable failed");
   }
   state.SetItemsProcessed(state.iterations() * state.range(0));
