@@ -29,6 +29,7 @@
 #include "service/goals_wire.h"
 #include "service/pathfinder_service.h"
 #include "service/proto_convert.h"
+#include "service/request_decoding.h"
 #include "service/rpc_status.h"
 #include "service/usable_entry.h"
 
@@ -40,7 +41,6 @@ namespace v1 = pathfinding::v1;
 // Most row data (distances plus flow bytes) in one chunk: 1 MiB, as the proto promises.
 constexpr std::size_t kFieldChunkBytes = std::size_t{1} << 20;
 
-constexpr std::string_view kQueryLimitFlag = "--max-query-kb";
 
 }  // namespace
 

@@ -35,8 +35,6 @@ namespace {
 
 namespace v1 = pathfinding::v1;
 
-constexpr std::string_view kQueryLimitFlag = "--max-query-kb";
-
 }  // namespace
 
 // A GetRange request, validated.
