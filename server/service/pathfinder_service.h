@@ -314,6 +314,9 @@ class PathfinderService final : public RawPathfinderService {
   class PrepareJob;
   grpc::Status plan_prepare(const pathfinding::v1::PrepareMaskRequest& request,
                             PreparePlan& plan) const;
+  // A streaming call whose answer is written chunk by chunk (GetField's and
+  // GetRange's; chunked_answer_stream.h).
+  class ChunkedAnswerStream;
   // GetField (field_stream.cc): the streaming call, the request's validated
   // plan, and its cold part on the compute pool.
   class FieldStream;
