@@ -26,6 +26,7 @@
 #include "pathcore/agent_clearance.h"
 #include "service/cached_find_path.h"
 #include "service/chunked_answer_stream.h"
+#include "service/field_options_wire.h"
 #include "service/field_samples.h"
 #include "service/goals_wire.h"
 #include "service/pathfinder_service.h"
@@ -65,18 +66,9 @@ struct PathfinderService::PlannedField {
 
 grpc::Status PathfinderService::plan_field(const v1::GetFieldRequest& request,
                                            FieldPlan& plan) const {
-  if (auto problem = mask_name_problem(request.mask())) return invalid("mask: " + *problem);
-  const auto connectivity = to_core(request.connectivity());
-  if (!connectivity) {
-    return invalid("connectivity: unknown value " + std::to_string(request.connectivity()));
-  }
-  pathcore::AreaCosts costs;
-  if (auto status = decode_area_costs(request.area_costs(), costs); !status.ok()) return status;
-  const double clearance = request.clearance();
-  if (auto status = check_clearance(clearance); !status.ok()) return status;
-  plan.clearance = clearance_key(clearance);
-  pathcore::AreaSet enabled = pathcore::effective_areas(request.enabled_areas());
-  if (enabled == 0) return no_walkable_area();
+  CheckedFieldOptions checked;
+  if (auto status = decode_field_options(request, checked); !status.ok()) return status;
+  plan.clearance = checked.clearance_key;
   if (auto status = check_goal_count(request.goals(), request.has_goal(), limits_.max_goals);
       !status.ok()) {
     return status;
@@ -89,7 +81,6 @@ grpc::Status PathfinderService::plan_field(const v1::GetFieldRequest& request,
     return status;
   }
   const pathcore::Mask& mask = *plan.entry->mask;
-  enabled = mask.areas_in_use(enabled);
   if (auto status = decode_goals(request.goals(), request.has_goal(), *plan.entry,
                                  limits_.max_goals, plan.goals);
       !status.ok()) {
@@ -108,13 +99,7 @@ grpc::Status PathfinderService::plan_field(const v1::GetFieldRequest& request,
                     problem)) {
     return invalid(problem);
   }
-  pathcore::FieldOptions options;
-  options.enabled = enabled;
-  options.connectivity = *connectivity;
-  options.allow_corner_cutting =
-      *connectivity == pathcore::Connectivity::kEight && request.allow_corner_cutting();
-  options.area_costs = costs;
-  plan.options = pathcore::normalized(options);
+  plan.options = pathcore::normalized(checked.on(mask));
   plan.include_flow = request.include_flow();
   return grpc::Status::OK;
 }

@@ -17,6 +17,7 @@
 #include "service/any_angle_find_path.h"
 #include "service/cached_find_path.h"
 #include "service/call_plumbing.h"
+#include "service/field_options_wire.h"
 #include "service/goals_wire.h"
 #include "service/multi_goal_find_path.h"
 #include "service/obstacles_wire.h"
@@ -130,29 +131,19 @@ grpc::Status PathfinderService::find_path(const v1::FindPathRequest& request,
 
 grpc::Status PathfinderService::plan_find_path(const v1::FindPathRequest& request,
                                                const pathcore::Point* start, FindPathPlan& plan) {
-  if (auto problem = mask_name_problem(request.mask())) return invalid("mask: " + *problem);
-  const auto connectivity = to_core(request.connectivity());
-  if (!connectivity) {
-    return invalid("connectivity: unknown value " + std::to_string(request.connectivity()));
-  }
+  CheckedFieldOptions checked;
+  if (auto status = decode_field_options(request, checked); !status.ok()) return status;
   // Any-angle paths are no smoothing of a grid path: core's Smoothing has no
   // such value, and the request takes its own way below.
   const bool any_angle = request.smoothing() == v1::SMOOTHING_ANY_ANGLE;
   const auto smoothing = any_angle ? pathcore::Smoothing::kBeautify : to_core(request.smoothing());
   if (!smoothing) return invalid("smoothing: unknown value " + std::to_string(request.smoothing()));
-  pathcore::AreaCosts costs;
-  if (auto status = decode_area_costs(request.area_costs(), costs); !status.ok()) return status;
   if (any_angle && !request.area_costs().empty()) {
     return invalid(
         "area_costs: must be empty with SMOOTHING_ANY_ANGLE (its paths are the shortest in "
         "Euclidean length, whatever the terrain costs)");
   }
-  const double clearance = request.clearance();
-  if (auto status = check_clearance(clearance); !status.ok()) return status;
-  // Up to half a pixel no walkable pixel is excluded: today's path, no usable mask.
-  const double clearance_key = pathserver::clearance_key(clearance);
-  pathcore::AreaSet enabled = pathcore::effective_areas(request.enabled_areas());
-  if (enabled == 0) return no_walkable_area();
+  const double clearance_key = checked.clearance_key;
   if (start != nullptr && !request.has_start()) return invalid("start: is required");
   if (auto status = check_goal_count(request.goals(), request.has_goal(), limits_.max_goals);
       !status.ok()) {
@@ -171,7 +162,8 @@ grpc::Status PathfinderService::plan_find_path(const v1::FindPathRequest& reques
     return status;
   }
   const pathcore::Mask& mask = *entry->mask;
-  enabled = mask.areas_in_use(enabled);
+  const pathcore::FieldOptions field = checked.on(mask);
+  const pathcore::AreaSet enabled = field.enabled;
   std::vector<pathcore::Point> goals;
   if (auto status =
           decode_goals(request.goals(), request.has_goal(), *entry, limits_.max_goals, goals);
@@ -193,13 +185,7 @@ grpc::Status PathfinderService::plan_find_path(const v1::FindPathRequest& reques
   plan.any_angle_options = {enabled, request.allow_corner_cutting(), request.snap_to_reachable(),
                             clearance_key};
   pathcore::FindPathOptions& options = plan.options;
-  options.field.enabled = enabled;
-  options.field.connectivity = *connectivity;
-  // A four-connected walker cannot squeeze between diagonal neighbours, so
-  // corner cutting only means something with eight-connectivity.
-  options.field.allow_corner_cutting =
-      *connectivity == pathcore::Connectivity::kEight && request.allow_corner_cutting();
-  options.field.area_costs = costs;
+  options.field = field;
   options.smoothing = *smoothing;
   options.snap_to_reachable = request.snap_to_reachable();
   options.clearance = clearance_key;

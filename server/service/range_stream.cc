@@ -23,6 +23,7 @@
 #include "pathcore/movement_range.h"
 #include "pathcore/obstacles.h"
 #include "service/chunked_answer_stream.h"
+#include "service/field_options_wire.h"
 #include "service/obstacles_wire.h"
 #include "service/pathfinder_service.h"
 #include "service/proto_convert.h"
@@ -49,23 +50,14 @@ struct PathfinderService::RangePlan {
 
 grpc::Status PathfinderService::plan_range(const v1::GetRangeRequest& request,
                                            RangePlan& plan) const {
-  if (auto problem = mask_name_problem(request.mask())) return invalid("mask: " + *problem);
-  const auto connectivity = to_core(request.connectivity());
-  if (!connectivity) {
-    return invalid("connectivity: unknown value " + std::to_string(request.connectivity()));
-  }
-  pathcore::AreaCosts costs;
-  if (auto status = decode_area_costs(request.area_costs(), costs); !status.ok()) return status;
-  const double clearance = request.clearance();
-  if (auto status = check_clearance(clearance); !status.ok()) return status;
-  plan.clearance = clearance_key(clearance);
+  CheckedFieldOptions checked;
+  if (auto status = decode_field_options(request, checked); !status.ok()) return status;
+  plan.clearance = checked.clearance_key;
   const double max_cost = request.max_cost();
   if (!std::isfinite(max_cost) || !(max_cost > 0)) {
     return invalid("max_cost: must be a finite number > 0 (got " + std::to_string(max_cost) + ")");
   }
   plan.max_cost = max_cost;
-  pathcore::AreaSet enabled = pathcore::effective_areas(request.enabled_areas());
-  if (enabled == 0) return no_walkable_area();
   if (!request.has_start()) return invalid("start: is required");
 
   plan.entry = store_.get(request.mask());
@@ -74,16 +66,9 @@ grpc::Status PathfinderService::plan_range(const v1::GetRangeRequest& request,
     return status;
   }
   const pathcore::Mask& mask = *plan.entry->mask;
-  enabled = mask.areas_in_use(enabled);
   plan.start = to_core(request.start());
   if (!mask.contains(plan.start)) return invalid(outside("start", plan.start, *plan.entry));
-  pathcore::FieldOptions options;
-  options.enabled = enabled;
-  options.connectivity = *connectivity;
-  options.allow_corner_cutting =
-      *connectivity == pathcore::Connectivity::kEight && request.allow_corner_cutting();
-  options.area_costs = costs;
-  plan.options = pathcore::normalized(options);
+  plan.options = pathcore::normalized(checked.on(mask));
   plan.include_costs = request.include_costs();
   return grpc::Status::OK;
 }
