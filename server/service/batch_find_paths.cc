@@ -25,9 +25,8 @@
 #include <vector>
 
 #include "service/cached_find_path.h"
-#include "service/pathfinder_service.h"
+#include "service/call_plumbing.h"
 #include "service/proto_convert.h"
-#include "service/request_decoding.h"
 #include "service/rpc_status.h"
 #include "service/run_handler.h"
 
@@ -409,84 +408,35 @@ grpc::Status PathfinderService::batch_find_paths(const v1::BatchFindPathsRequest
   return grpc::Status::OK;
 }
 
-// One BatchFindPaths call on the compute pool: fills its field whole (every
-// start traces on it), parks on another call's fill of the same field, and
-// is answered exactly once, by the pool thread or by a fill's poll when the
-// call's deadline passed or it was cancelled.
-class PathfinderService::BatchFindPathsCall final
-    : public FieldRequest,
-      public std::enable_shared_from_this<PathfinderService::BatchFindPathsCall> {
+// One BatchFindPaths call on the compute pool (ColdCall): it fills its field
+// whole (every start traces on it) and checks the call between starts. It
+// has no give-up time: only the fills' polls answer it while it waits.
+class PathfinderService::BatchFindPathsCall final : public ColdCall {
  public:
   BatchFindPathsCall(PathfinderService& service, BatchMessages& call,
                      std::optional<FieldKey> counted_miss)
-      : service_(service), call_(call), counted_miss_(std::move(counted_miss)) {}
-
-  grpc::Status gone() const override {
-    // Once answered, the call may be gone: never touch it again.
-    if (answered_.load(std::memory_order_acquire)) {
-      return {grpc::StatusCode::CANCELLED, "already answered"};
-    }
-    return service_.waiting_call_gone(call_.context());
-  }
-
-  void abandon(const grpc::Status& status) override { answer(status); }
-
-  void resume(const FieldKey& key, FieldPtr field) override {
-    auto self = shared_from_this();
-    service_.pool_.submit(
-        [self, key, field = std::move(field)]() mutable { self->run(&key, std::move(field)); });
-  }
-
-  // `given`: the field for *given_key of the fill it waited for.
-  void run(const FieldKey* given_key = nullptr, FieldPtr given = nullptr) {
-    if (answered_.load(std::memory_order_acquire)) return;
-    if (grpc::Status why = gone(); !why.ok()) {
-      answer(why);  // expired or cancelled while queued
-      return;
-    }
-    FillingSource source(service_.cache_, service_.flights_, shared_from_this());
-    source.fill_whole_fields();
-    source.set_counted_miss(counted_miss_);
-    if (given != nullptr) source.give(*given_key, std::move(given));
-    const std::function<bool()> interrupt = [this] { return !gone().ok(); };
-    grpc::Status status;
-    BatchAnswer batch_answer(service_.pending_answers_);
-    try {
-      status = run_handler([&] {
-        return service_.batch_find_paths(call_.request(), batch_answer, source, &interrupt);
-      });
-    } catch (const Parked&) {
-      return;  // resumed by the fill it waits for
-    } catch (const RequestGone&) {
-      grpc::Status why = gone();
-      answer(why.ok() ? grpc::Status(grpc::StatusCode::CANCELLED, "no longer wanted") : why);
-      return;
-    }
-    if (status.ok()) batch_answer.write_to(call_);
-    answer(status);
-  }
+      : ColdCall(service, call, std::move(counted_miss), std::nullopt), call_(call) {}
 
  private:
-  void answer(const grpc::Status& status) {
-    if (answered_.exchange(true, std::memory_order_acq_rel)) return;
-    service_.finish(call_, status);
+  grpc::Status work(FillingSource& source) override {
+    source.fill_whole_fields();
+    const std::function<bool()> interrupt = [this] { return !gone().ok(); };
+    BatchAnswer batch_answer(service_.pending_answers_);
+    grpc::Status status = run_handler([&] {
+      return service_.batch_find_paths(call_.request(), batch_answer, source, &interrupt);
+    });
+    if (status.ok()) batch_answer.write_to(call_);
+    return status;
   }
 
-  PathfinderService& service_;
-  BatchMessages& call_;                         // alive until answered
-  const std::optional<FieldKey> counted_miss_;  // the miss that sent the call here
-  std::atomic<bool> answered_{false};
+  BatchMessages& call_;  // alive until answered
 };
 
 grpc::ServerUnaryReactor* PathfinderService::BatchFindPaths(grpc::CallbackServerContext* ctx,
                                                             const grpc::ByteBuffer* request,
                                                             grpc::ByteBuffer* response) {
   auto* call = new BatchMessages(ctx, response, "BatchFindPaths", start_call());  // gRPC deletes it
-  grpc::Status status = admit(*ctx, Access::kQuery);
-  if (status.ok()) {
-    status = decode_request(const_cast<grpc::ByteBuffer&>(*request), limits_.max_query_bytes,
-                            "--max-query-kb", call->request());
-  }
+  grpc::Status status = admit_query(*ctx, *request, call->request());
   if (status.ok()) {
     call->set_logged_mask(call->request().mask());
     CacheOnlySource warm(cache_);

@@ -25,10 +25,13 @@
 
 #include "pathcore/agent_clearance.h"
 #include "service/cached_find_path.h"
+#include "service/chunked_answer_stream.h"
+#include "service/field_options_wire.h"
 #include "service/field_samples.h"
 #include "service/goals_wire.h"
 #include "service/pathfinder_service.h"
 #include "service/proto_convert.h"
+#include "service/request_decoding.h"
 #include "service/rpc_status.h"
 #include "service/usable_entry.h"
 
@@ -39,8 +42,6 @@ namespace v1 = pathfinding::v1;
 
 // Most row data (distances plus flow bytes) in one chunk: 1 MiB, as the proto promises.
 constexpr std::size_t kFieldChunkBytes = std::size_t{1} << 20;
-
-constexpr std::string_view kQueryLimitFlag = "--max-query-kb";
 
 }  // namespace
 
@@ -65,18 +66,9 @@ struct PathfinderService::PlannedField {
 
 grpc::Status PathfinderService::plan_field(const v1::GetFieldRequest& request,
                                            FieldPlan& plan) const {
-  if (auto problem = mask_name_problem(request.mask())) return invalid("mask: " + *problem);
-  const auto connectivity = to_core(request.connectivity());
-  if (!connectivity) {
-    return invalid("connectivity: unknown value " + std::to_string(request.connectivity()));
-  }
-  pathcore::AreaCosts costs;
-  if (auto status = decode_area_costs(request.area_costs(), costs); !status.ok()) return status;
-  const double clearance = request.clearance();
-  if (auto status = check_clearance(clearance); !status.ok()) return status;
-  plan.clearance = clearance_key(clearance);
-  pathcore::AreaSet enabled = pathcore::effective_areas(request.enabled_areas());
-  if (enabled == 0) return no_walkable_area();
+  CheckedFieldOptions checked;
+  if (auto status = decode_field_options(request, checked); !status.ok()) return status;
+  plan.clearance = checked.clearance_key;
   if (auto status = check_goal_count(request.goals(), request.has_goal(), limits_.max_goals);
       !status.ok()) {
     return status;
@@ -89,7 +81,6 @@ grpc::Status PathfinderService::plan_field(const v1::GetFieldRequest& request,
     return status;
   }
   const pathcore::Mask& mask = *plan.entry->mask;
-  enabled = mask.areas_in_use(enabled);
   if (auto status = decode_goals(request.goals(), request.has_goal(), *plan.entry,
                                  limits_.max_goals, plan.goals);
       !status.ok()) {
@@ -108,13 +99,7 @@ grpc::Status PathfinderService::plan_field(const v1::GetFieldRequest& request,
                     problem)) {
     return invalid(problem);
   }
-  pathcore::FieldOptions options;
-  options.enabled = enabled;
-  options.connectivity = *connectivity;
-  options.allow_corner_cutting =
-      *connectivity == pathcore::Connectivity::kEight && request.allow_corner_cutting();
-  options.area_costs = costs;
-  plan.options = pathcore::normalized(options);
+  plan.options = pathcore::normalized(checked.on(mask));
   plan.include_flow = request.include_flow();
   return grpc::Status::OK;
 }
@@ -142,14 +127,13 @@ PathfinderService::PlannedField PathfinderService::planned_field(
   return planned;
 }
 
-// The call. Deleted by gRPC (OnDone) after Finish.
-class PathfinderService::FieldStream final : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
+// The call (a ChunkedAnswerStream). Deleted by gRPC (OnDone) after Finish.
+class PathfinderService::FieldStream final : public ChunkedAnswerStream {
  public:
   FieldStream(PathfinderService& service, grpc::CallbackServerContext* ctx,
               Metrics::Clock::time_point started)
-      : service_(service), ctx_(ctx), started_(started) {}
+      : ChunkedAnswerStream(service, ctx, started, "GetField") {}
 
-  [[nodiscard]] grpc::CallbackServerContext& context() const { return *ctx_; }
   [[nodiscard]] const v1::GetFieldRequest& request() const { return request_; }
   [[nodiscard]] const FieldPlan& plan() const { return plan_; }
 
@@ -186,47 +170,17 @@ class PathfinderService::FieldStream final : public grpc::ServerWriteReactor<grp
     write_next();
   }
 
-  // Ends the call (once).
-  void end(const grpc::Status& status) {
-    (void)service_.answer_watch_.write_done(this);
-    release_charges();
-    service_.log_and_count("GetField", request_.mask(), *ctx_, started_, status);
-    // gRPC may delete this call as soon as it is finished: nothing of it is
-    // touched after Finish. calls_ is left last, so shutdown waits for it.
-    PathfinderService& service = service_;
-    Finish(status);
-    service.calls_.leave();
-  }
-
-  void OnWriteDone(bool ok) override {
-    const bool stalled = service_.answer_watch_.write_done(this);
-    release_written();
-    if (!ok) {
-      end(stalled ? service_.answer_watch_.stalled_status()
-                  : grpc::Status(grpc::StatusCode::CANCELLED,
-                                 "the client went away during the stream"));
-      return;
-    }
-    if (next_row_ >= plan_.window.height) {
-      end(grpc::Status::OK);
-      return;
-    }
-    write_next();
-  }
-
-  void OnDone() override {
-    (void)service_.answer_watch_.write_done(this);
-    release_charges();
-    delete this;
-  }
-  void OnCancel() override {}  // the next write fails (OnWriteDone(false)) or call_gone says so
-
  private:
   ~FieldStream() override = default;
 
-  // The chunk of `rows` rows from next_row_, serialized into `out`.
-  grpc::Status encode_chunk(std::uint32_t rows, grpc::ByteBuffer& out) const {
+  [[nodiscard]] std::string_view logged_mask() const override { return request_.mask(); }
+
+  [[nodiscard]] bool chunk_left() const override { return next_row_ < plan_.window.height; }
+
+  // The chunk of the next rows from next_row_, serialized into `out`.
+  grpc::Status encode_next_chunk(grpc::ByteBuffer& out) override {
     const FieldWindow& window = plan_.window;
+    const std::uint32_t rows = std::min(chunk_rows_, window.height - next_row_);
     v1::FieldChunk chunk;
     chunk.set_width(window.width);
     chunk.set_height(window.height);
@@ -241,102 +195,36 @@ class PathfinderService::FieldStream final : public grpc::ServerWriteReactor<grp
                       distances, plan_.include_flow ? &flow : nullptr);
     *chunk.mutable_distances() = std::move(distances);
     if (plan_.include_flow) *chunk.mutable_flow() = std::move(flow);
+    next_row_ += rows;
     out.Clear();
     bool own = false;
     return grpc::SerializationTraits<v1::FieldChunk>::Serialize(chunk, &out, &own);
   }
 
-  [[nodiscard]] std::uint32_t next_chunk_rows() const {
-    return std::min(chunk_rows_, plan_.window.height - next_row_);
-  }
-
-  // Encodes every chunk now, charges them, and lets the field go.
-  grpc::Status copy_answer() {
-    const std::uint32_t first_row = next_row_;
-    std::size_t bytes = 0;
-    while (next_row_ < plan_.window.height) {
-      const std::uint32_t rows = next_chunk_rows();
-      if (grpc::Status status = encode_chunk(rows, copied_.emplace_back()); !status.ok()) {
-        return status;
-      }
-      bytes += copied_.back().Length();
-      next_row_ += rows;
-    }
-    next_row_ = first_row;
-    if (!service_.pending_answers_.try_charge(bytes)) {
-      copied_.clear();
-      return service_.pending_answers_.refusal("this stream's " + std::to_string(bytes) +
-                                               " bytes would have to wait for its reader too");
-    }
-    charged_ = bytes;
-    copying_ = true;
-    planned_ = PlannedField{nullptr, nullptr, planned_.hit};
-    return grpc::Status::OK;
-  }
-
-  void write_next() {
-    if (grpc::Status gone = service_.call_gone(*ctx_); !gone.ok()) {
-      end(gone);
-      return;
-    }
-    const std::uint32_t rows = next_chunk_rows();
-    if (copying_) {
-      buffer_ = std::move(copied_.front());
-      copied_.pop_front();
-      writing_charge_ = buffer_.Length();
-    } else {
-      if (grpc::Status status = encode_chunk(rows, buffer_); !status.ok()) {
-        end(status);
-        return;
-      }
-      const std::size_t bytes = buffer_.Length();
-      if (bytes > kPendingAnswerMinBytes) {
-        if (!service_.pending_answers_.try_charge(bytes)) {
-          end(service_.pending_answers_.refusal("this stream's next chunk was dropped"));
-          return;
-        }
-        charged_ += bytes;
-        writing_charge_ = bytes;
-      }
-    }
-    next_row_ += rows;
-    grpc::CallbackServerContext* ctx = ctx_;
-    service_.answer_watch_.write_started(this, buffer_.Length(), [ctx] { ctx->TryCancel(); });
-    StartWrite(&buffer_);
-  }
-
-  // The chunk written is no longer the server's.
-  void release_written() {
-    if (writing_charge_ == 0) return;
-    service_.pending_answers_.release(writing_charge_);
-    charged_ -= writing_charge_;
-    writing_charge_ = 0;
-  }
-
-  // Everything charged for the stream: chunks, copies, the field held.
-  void release_charges() {
-    if (charged_ != 0) service_.pending_answers_.release(charged_);
-    charged_ = 0;
-    writing_charge_ = 0;
-    copied_.clear();
+  void let_go() override {
     if (pinned_ != nullptr) service_.pinned_fields_.release(pinned_);
     pinned_ = nullptr;
   }
 
-  PathfinderService& service_;
-  grpc::CallbackServerContext* const ctx_;
-  const Metrics::Clock::time_point started_;
+  // Encodes every chunk now, charges them, and lets the field go.
+  grpc::Status copy_answer() {
+    std::deque<grpc::ByteBuffer> chunks;
+    while (chunk_left()) {
+      if (grpc::Status status = encode_next_chunk(chunks.emplace_back()); !status.ok()) {
+        return status;
+      }
+    }
+    if (grpc::Status status = queue_encoded(std::move(chunks), 0); !status.ok()) return status;
+    planned_ = PlannedField{nullptr, nullptr, planned_.hit};
+    return grpc::Status::OK;
+  }
+
   v1::GetFieldRequest request_;
   FieldPlan plan_;
   PlannedField planned_;  // its field let go once copied
   std::uint32_t chunk_rows_ = 1;
-  std::uint32_t next_row_ = 0;
-  bool copying_ = false;                 // the chunks are copied_, the field let go
-  std::deque<grpc::ByteBuffer> copied_;  // the chunks not written yet, when copying_
-  const void* pinned_ = nullptr;         // the field held in pinned_fields_
-  grpc::ByteBuffer buffer_;              // the chunk being written
-  std::size_t charged_ = 0;              // to pending_answers_: the chunk written and copied_
-  std::size_t writing_charge_ = 0;       // of charged_, for buffer_
+  std::uint32_t next_row_ = 0;    // of the next chunk to encode
+  const void* pinned_ = nullptr;  // the field held in pinned_fields_
 };
 
 // A cold GetField on the compute pool: fills (or waits for another call's
@@ -445,11 +333,8 @@ class PathfinderService::FieldJob final
 };
 
 void PathfinderService::FieldStream::start(const grpc::ByteBuffer* request_bytes) {
-  grpc::Status status = service_.admit(*ctx_, Access::kQuery);  // entered calls_: end() leaves
-  if (status.ok()) {
-    status = decode_request(const_cast<grpc::ByteBuffer&>(*request_bytes),
-                            service_.limits_.max_query_bytes, kQueryLimitFlag, request_);
-  }
+  // admit_query enters calls_: end() leaves.
+  grpc::Status status = service_.admit_query(*ctx_, *request_bytes, request_);
   if (status.ok()) {
     status = service_.plan_field(request_, plan_);
     // A mask not held (or older than expected): looked up in the shared

@@ -1,6 +1,7 @@
-// The LineOfSight and NearestWalkable handlers' bodies: validate the request,
-// find the pixels it walks on (the mask, or with clearance its usable pixels,
-// cached as FindPath's), and answer each pair or point.
+// The line RPCs, LineOfSight and NearestWalkable: their entry points and
+// their bodies, which validate the request, find the pixels it walks on (the
+// mask, or with clearance its usable pixels, cached as FindPath's), and
+// answer each pair or point.
 
 #include <cmath>
 #include <cstdint>
@@ -21,7 +22,7 @@
 #include "service/endpoint_snapping.h"
 #include "service/obstacle_entry.h"
 #include "service/obstacles_wire.h"
-#include "service/pathfinder_service.h"
+#include "service/call_plumbing.h"
 #include "service/proto_convert.h"
 #include "service/rpc_status.h"
 #include "service/usable_entry.h"
@@ -327,6 +328,28 @@ grpc::Status PathfinderService::nearest_walkable(const v1::NearestWalkableReques
   }
   response.set_mask_revision(entry->revision);
   return grpc::Status::OK;
+}
+
+grpc::ServerUnaryReactor* PathfinderService::LineOfSight(grpc::CallbackServerContext* ctx,
+                                                         const grpc::ByteBuffer* request,
+                                                         grpc::ByteBuffer* response) {
+  using Call = MessageCall<v1::LineOfSightRequest, v1::LineOfSightResponse>;
+  return respond<v1::LineOfSightRequest, v1::LineOfSightResponse>(
+      ctx, "LineOfSight", Access::kQuery, request, response,
+      [this](Call& call, const std::function<bool()>* interrupt) {
+        return line_of_sight(call.request(), call.answer(), interrupt);
+      });
+}
+
+grpc::ServerUnaryReactor* PathfinderService::NearestWalkable(grpc::CallbackServerContext* ctx,
+                                                             const grpc::ByteBuffer* request,
+                                                             grpc::ByteBuffer* response) {
+  using Call = MessageCall<v1::NearestWalkableRequest, v1::NearestWalkableResponse>;
+  return respond<v1::NearestWalkableRequest, v1::NearestWalkableResponse>(
+      ctx, "NearestWalkable", Access::kQuery, request, response,
+      [this](Call& call, const std::function<bool()>* interrupt) {
+        return nearest_walkable(call.request(), call.answer(), interrupt);
+      });
 }
 
 }  // namespace pathserver

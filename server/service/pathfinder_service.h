@@ -223,6 +223,7 @@ class PathfinderService final : public RawPathfinderService {
   // Bytes of answers waiting for slow clients (metrics, tests).
   [[nodiscard]] std::size_t pending_answer_bytes() const { return pending_answers_.held(); }
 
+  // In mask_handlers.cc.
   grpc::ServerUnaryReactor* UploadMask(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* request,
                                        grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* PatchMask(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* request,
@@ -233,41 +234,48 @@ class PathfinderService final : public RawPathfinderService {
                                        grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* ListMasks(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* request,
                                        grpc::ByteBuffer* response) override;
+  // In find_path.cc.
   grpc::ServerUnaryReactor* FindPath(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* request,
-                                       grpc::ByteBuffer* response) override;
-  grpc::ServerUnaryReactor* Reachable(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* request,
-                                      grpc::ByteBuffer* response) override;
-  grpc::ServerUnaryReactor* StandardMove(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* request,
                                        grpc::ByteBuffer* response) override;
   // In batch_find_paths.cc.
   grpc::ServerUnaryReactor* BatchFindPaths(grpc::CallbackServerContext* ctx,
                                            const grpc::ByteBuffer* request,
                                            grpc::ByteBuffer* response) override;
-  // In field_stream.cc: server streaming, one chunk written at a time.
-  grpc::ServerWriteReactor<grpc::ByteBuffer>* GetField(grpc::CallbackServerContext* ctx,
-                                                       const grpc::ByteBuffer* request) override;
+  // In move_queries.cc.
+  grpc::ServerUnaryReactor* Reachable(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* request,
+                                      grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* StandardMove(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* request,
+                                       grpc::ByteBuffer* response) override;
+  // In line_queries.cc.
   grpc::ServerUnaryReactor* LineOfSight(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* request,
                                         grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* NearestWalkable(grpc::CallbackServerContext* ctx,
                                             const grpc::ByteBuffer* request,
                                             grpc::ByteBuffer* response) override;
-  // In prepare_mask.cc: server streaming, progress messages as stages build.
-  grpc::ServerWriteReactor<grpc::ByteBuffer>* PrepareMask(grpc::CallbackServerContext* ctx,
-                                                          const grpc::ByteBuffer* request) override;
+  // In field_stream.cc: server streaming, one chunk written at a time.
+  grpc::ServerWriteReactor<grpc::ByteBuffer>* GetField(grpc::CallbackServerContext* ctx,
+                                                       const grpc::ByteBuffer* request) override;
   // In range_stream.cc: server streaming, the range's chunks written one at a time.
   grpc::ServerWriteReactor<grpc::ByteBuffer>* GetRange(grpc::CallbackServerContext* ctx,
                                                        const grpc::ByteBuffer* request) override;
+  // In prepare_mask.cc: server streaming, progress messages as stages build.
+  grpc::ServerWriteReactor<grpc::ByteBuffer>* PrepareMask(grpc::CallbackServerContext* ctx,
+                                                          const grpc::ByteBuffer* request) override;
 
  private:
   // Handler bodies. `interrupt` is null on gRPC's thread: a body that needs
   // heavy work then throws NeedsComputePool and is run again on the compute
   // pool with an interrupt that says when the call is gone (its searches
   // stop with pathcore::Interrupted).
+  // In mask_handlers.cc.
   // `unchanged`: the upload had the stored grid (revision kept, nothing written).
   // `image`: the request's image, left in its received bytes.
   grpc::Status upload_mask(const pathfinding::v1::UploadMaskRequest& request,
                            std::span<const std::uint8_t> image, pathfinding::v1::MaskInfo& response,
                            bool& unchanged);
+  // `areas`: the request's areas, left in its received bytes.
+  grpc::Status patch_mask(const pathfinding::v1::PatchMaskRequest& request,
+                          std::span<const std::uint8_t> areas, pathfinding::v1::MaskInfo& response);
   // `removed`: the entry deleted; null with `was_corrupt` for a corrupt mask's file.
   grpc::Status delete_mask(const pathfinding::v1::DeleteMaskRequest& request, MaskEntryPtr& removed,
                            bool& was_corrupt);
@@ -275,10 +283,7 @@ class PathfinderService final : public RawPathfinderService {
   grpc::Status get_mask(const pathfinding::v1::GetMaskRequest& request, CallReactor& call,
                         pathfinding::v1::MaskInfo& response) const;
   grpc::Status list_masks(pathfinding::v1::ListMasksResponse& response) const;
-  // In query_handlers.cc.
-  // `areas`: the request's areas, left in its received bytes.
-  grpc::Status patch_mask(const pathfinding::v1::PatchMaskRequest& request,
-                          std::span<const std::uint8_t> areas, pathfinding::v1::MaskInfo& response);
+  // In move_queries.cc.
   grpc::Status reachable(const WireReachableRequest& request,
                          pathfinding::v1::ReachableResponse& response,
                          const std::function<bool()>* interrupt);
@@ -292,10 +297,16 @@ class PathfinderService final : public RawPathfinderService {
   grpc::Status nearest_walkable(const pathfinding::v1::NearestWalkableRequest& request,
                                 pathfinding::v1::NearestWalkableResponse& response,
                                 const std::function<bool()>* interrupt);
+  // In find_path.cc, with the plan below.
   grpc::Status find_path(const pathfinding::v1::FindPathRequest& request,
                          pathfinding::v1::FindPathResponse& response, FieldSource& source);
 
-  class FindPathCall;  // a cold FindPath on the compute pool
+  // A call whose work runs on the compute pool on fields it may wait for
+  // (call_plumbing.h), and its two kinds: a cold FindPath (find_path.cc)
+  // and a BatchFindPaths on the pool (batch_find_paths.cc).
+  class ColdCall;
+  class FindPathCall;
+  class BatchFindPathsCall;
   // PrepareMask (prepare_mask.cc): the request validated, the streaming
   // call, and its stages on the compute pool.
   struct PreparePlan;
@@ -303,6 +314,9 @@ class PathfinderService final : public RawPathfinderService {
   class PrepareJob;
   grpc::Status plan_prepare(const pathfinding::v1::PrepareMaskRequest& request,
                             PreparePlan& plan) const;
+  // A streaming call whose answer is written chunk by chunk (GetField's and
+  // GetRange's; chunked_answer_stream.h).
+  class ChunkedAnswerStream;
   // GetField (field_stream.cc): the streaming call, the request's validated
   // plan, and its cold part on the compute pool.
   class FieldStream;
@@ -388,14 +402,13 @@ class PathfinderService final : public RawPathfinderService {
   grpc::Status batch_find_paths(const pathfinding::v1::BatchFindPathsRequest& request,
                                 BatchAnswer& answer, FieldSource& source,
                                 const std::function<bool()>* interrupt);
-  class BatchFindPathsCall;  // a BatchFindPaths on the compute pool
 
   // Drops what was derived from revisions of `mask` below
   // `first_live_revision` (and the smaller per-mask caches whole): after a
   // write here or, through the store's change listener, on another replica.
   void drop_stale_caches(const std::string& mask, std::uint64_t first_live_revision);
 
-  // Read-your-writes across replicas (pathfinder_service.cc): true when
+  // Read-your-writes across replicas (call_plumbing.cc): true when
   // `status` answers a mask not held (NOT_FOUND, or FAILED_PRECONDITION for
   // an expected_revision above the one held) that a shared store may know
   // newer; the call then looks the mask up (catch_up_store) on the compute
@@ -407,11 +420,15 @@ class PathfinderService final : public RawPathfinderService {
   [[nodiscard]] grpc::Status catch_up_store(const grpc::CallbackServerContext& ctx,
                                             std::string_view mask);
 
-  // Call plumbing (pathfinder_service.cc): start time for the latency metric
+  // Call plumbing (call_plumbing.cc, respond<> in call_plumbing.h): start time for the latency metric
   // and log line; admission (shutdown, token); decoding, running the body on
   // gRPC's thread or the pool; the one place every call finishes.
   Metrics::Clock::time_point start_call() const;
   grpc::Status admit(grpc::CallbackServerContext& ctx, Access access);
+  // The start of a query served outside respond<> (FindPath, BatchFindPaths):
+  // admit() for Access::kQuery, then its request decoded within the query limit.
+  grpc::Status admit_query(grpc::CallbackServerContext& ctx, const grpc::ByteBuffer& request_bytes,
+                           google::protobuf::MessageLite& request);
   template <typename Request, typename Answer, typename Body>
   grpc::ServerUnaryReactor* respond(grpc::CallbackServerContext* ctx, const char* rpc,
                                     Access access, const grpc::ByteBuffer* request_bytes,

@@ -32,6 +32,7 @@
 #include "service/cached_find_path.h"
 #include "service/pathfinder_service.h"
 #include "service/proto_convert.h"
+#include "service/request_decoding.h"
 #include "service/rpc_status.h"
 #include "service/usable_entry.h"
 
@@ -39,8 +40,6 @@ namespace pathserver {
 namespace {
 
 namespace v1 = pathfinding::v1;
-
-constexpr std::string_view kQueryLimitFlag = "--max-query-kb";
 
 }  // namespace
 

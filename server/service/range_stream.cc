@@ -22,11 +22,12 @@
 #include "pathcore/agent_clearance.h"
 #include "pathcore/movement_range.h"
 #include "pathcore/obstacles.h"
+#include "service/chunked_answer_stream.h"
+#include "service/field_options_wire.h"
 #include "service/obstacles_wire.h"
 #include "service/pathfinder_service.h"
 #include "service/proto_convert.h"
 #include "service/range_chunks.h"
-#include "service/request_decoding.h"
 #include "service/rpc_status.h"
 #include "service/usable_entry.h"
 
@@ -34,8 +35,6 @@ namespace pathserver {
 namespace {
 
 namespace v1 = pathfinding::v1;
-
-constexpr std::string_view kQueryLimitFlag = "--max-query-kb";
 
 }  // namespace
 
@@ -51,23 +50,14 @@ struct PathfinderService::RangePlan {
 
 grpc::Status PathfinderService::plan_range(const v1::GetRangeRequest& request,
                                            RangePlan& plan) const {
-  if (auto problem = mask_name_problem(request.mask())) return invalid("mask: " + *problem);
-  const auto connectivity = to_core(request.connectivity());
-  if (!connectivity) {
-    return invalid("connectivity: unknown value " + std::to_string(request.connectivity()));
-  }
-  pathcore::AreaCosts costs;
-  if (auto status = decode_area_costs(request.area_costs(), costs); !status.ok()) return status;
-  const double clearance = request.clearance();
-  if (auto status = check_clearance(clearance); !status.ok()) return status;
-  plan.clearance = clearance_key(clearance);
+  CheckedFieldOptions checked;
+  if (auto status = decode_field_options(request, checked); !status.ok()) return status;
+  plan.clearance = checked.clearance_key;
   const double max_cost = request.max_cost();
   if (!std::isfinite(max_cost) || !(max_cost > 0)) {
     return invalid("max_cost: must be a finite number > 0 (got " + std::to_string(max_cost) + ")");
   }
   plan.max_cost = max_cost;
-  pathcore::AreaSet enabled = pathcore::effective_areas(request.enabled_areas());
-  if (enabled == 0) return no_walkable_area();
   if (!request.has_start()) return invalid("start: is required");
 
   plan.entry = store_.get(request.mask());
@@ -76,35 +66,26 @@ grpc::Status PathfinderService::plan_range(const v1::GetRangeRequest& request,
     return status;
   }
   const pathcore::Mask& mask = *plan.entry->mask;
-  enabled = mask.areas_in_use(enabled);
   plan.start = to_core(request.start());
   if (!mask.contains(plan.start)) return invalid(outside("start", plan.start, *plan.entry));
-  pathcore::FieldOptions options;
-  options.enabled = enabled;
-  options.connectivity = *connectivity;
-  options.allow_corner_cutting =
-      *connectivity == pathcore::Connectivity::kEight && request.allow_corner_cutting();
-  options.area_costs = costs;
-  plan.options = pathcore::normalized(options);
+  plan.options = pathcore::normalized(checked.on(mask));
   plan.include_costs = request.include_costs();
   return grpc::Status::OK;
 }
 
-// The call. Deleted by gRPC (OnDone) after Finish.
-class PathfinderService::RangeStream final : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
+// The call (a ChunkedAnswerStream, its chunks encoded ahead). Deleted by
+// gRPC (OnDone) after Finish.
+class PathfinderService::RangeStream final : public ChunkedAnswerStream {
  public:
   RangeStream(PathfinderService& service, grpc::CallbackServerContext* ctx,
               Metrics::Clock::time_point started)
-      : service_(service), ctx_(ctx), started_(started) {}
+      : ChunkedAnswerStream(service, ctx, started, "GetRange") {}
 
   // On gRPC's thread: admits, decodes and validates the call, then hands
   // the search to the compute pool.
   void start(const grpc::ByteBuffer* request_bytes) {
-    grpc::Status status = service_.admit(*ctx_, Access::kQuery);  // entered calls_: end() leaves
-    if (status.ok()) {
-      status = decode_request(const_cast<grpc::ByteBuffer&>(*request_bytes),
-                              service_.limits_.max_query_bytes, kQueryLimitFlag, request_);
-    }
+    // admit_query enters calls_: end() leaves.
+    grpc::Status status = service_.admit_query(*ctx_, *request_bytes, request_);
     bool look_up = false;
     if (status.ok()) {
       status = service_.plan_range(request_, plan_);
@@ -121,31 +102,10 @@ class PathfinderService::RangeStream final : public grpc::ServerWriteReactor<grp
     if (grpc::Status refused = service_.submit_heavy(*ctx_, work); !refused.ok()) end(refused);
   }
 
-  void OnWriteDone(bool ok) override {
-    const bool stalled = service_.answer_watch_.write_done(this);
-    release_written();
-    if (!ok) {
-      end(stalled ? service_.answer_watch_.stalled_status()
-                  : grpc::Status(grpc::StatusCode::CANCELLED,
-                                 "the client went away during the stream"));
-      return;
-    }
-    if (chunks_.empty()) {
-      end(grpc::Status::OK);
-      return;
-    }
-    write_next();
-  }
-
-  void OnDone() override {
-    (void)service_.answer_watch_.write_done(this);
-    release_charges();
-    delete this;
-  }
-  void OnCancel() override {}  // the next write fails (OnWriteDone(false)) or call_gone says so
-
  private:
   ~RangeStream() override = default;
+
+  [[nodiscard]] std::string_view logged_mask() const override { return request_.mask(); }
 
   // On the compute pool: the search and the encoded answer, then the first write.
   void run(bool look_up) {
@@ -184,7 +144,7 @@ class PathfinderService::RangeStream final : public grpc::ServerWriteReactor<grp
     write_next();
   }
 
-  // The range, encoded into chunks_ and charged.
+  // The range, encoded and queued (charged).
   grpc::Status compute() {
     const MaskEntry& entry = *plan_.entry;
     pathcore::ObstacleSet obstacles;
@@ -216,77 +176,20 @@ class PathfinderService::RangeStream final : public grpc::ServerWriteReactor<grp
     }
     const pathcore::MovementRange range =
         pathcore::compute_range(walked, plan_.start, plan_.max_cost, plan_.options, limits);
-    std::size_t bytes = 0;
+    std::deque<grpc::ByteBuffer> chunks;
     for (v1::RangeChunk& chunk : range_chunks(range, plan_.include_costs, entry.revision)) {
-      grpc::ByteBuffer& buffer = chunks_.emplace_back();
       bool own = false;
-      if (grpc::Status status =
-              grpc::SerializationTraits<v1::RangeChunk>::Serialize(chunk, &buffer, &own);
+      if (grpc::Status status = grpc::SerializationTraits<v1::RangeChunk>::Serialize(
+              chunk, &chunks.emplace_back(), &own);
           !status.ok()) {
         return status;
       }
-      bytes += buffer.Length();
     }
-    if (bytes > kPendingAnswerMinBytes) {
-      if (!service_.pending_answers_.try_charge(bytes)) {
-        chunks_.clear();
-        return service_.pending_answers_.refusal("this stream's " + std::to_string(bytes) +
-                                                 " bytes would have to wait for its reader too");
-      }
-      charged_ = bytes;
-    }
-    return grpc::Status::OK;
+    return queue_encoded(std::move(chunks), kPendingAnswerMinBytes);
   }
 
-  void write_next() {
-    if (grpc::Status gone = service_.call_gone(*ctx_); !gone.ok()) {
-      end(gone);
-      return;
-    }
-    buffer_ = std::move(chunks_.front());
-    chunks_.pop_front();
-    writing_charge_ = charged_ != 0 ? buffer_.Length() : 0;
-    grpc::CallbackServerContext* ctx = ctx_;
-    service_.answer_watch_.write_started(this, buffer_.Length(), [ctx] { ctx->TryCancel(); });
-    StartWrite(&buffer_);
-  }
-
-  // Ends the call (once).
-  void end(const grpc::Status& status) {
-    (void)service_.answer_watch_.write_done(this);
-    release_charges();
-    service_.log_and_count("GetRange", request_.mask(), *ctx_, started_, status);
-    // gRPC may delete this call as soon as it is finished: nothing of it is
-    // touched after Finish. calls_ is left last, so shutdown waits for it.
-    PathfinderService& service = service_;
-    Finish(status);
-    service.calls_.leave();
-  }
-
-  // The chunk written is no longer the server's.
-  void release_written() {
-    if (writing_charge_ == 0) return;
-    service_.pending_answers_.release(writing_charge_);
-    charged_ -= writing_charge_;
-    writing_charge_ = 0;
-  }
-
-  void release_charges() {
-    if (charged_ != 0) service_.pending_answers_.release(charged_);
-    charged_ = 0;
-    writing_charge_ = 0;
-    chunks_.clear();
-  }
-
-  PathfinderService& service_;
-  grpc::CallbackServerContext* const ctx_;
-  const Metrics::Clock::time_point started_;
   v1::GetRangeRequest request_;
   RangePlan plan_;
-  std::deque<grpc::ByteBuffer> chunks_;  // not written yet
-  grpc::ByteBuffer buffer_;              // the chunk being written
-  std::size_t charged_ = 0;              // to pending_answers_: every chunk not written yet
-  std::size_t writing_charge_ = 0;       // of charged_, for buffer_
 };
 
 grpc::ServerWriteReactor<grpc::ByteBuffer>* PathfinderService::GetRange(

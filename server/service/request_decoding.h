@@ -12,6 +12,12 @@
 
 namespace pathserver {
 
+// The flags that set the limits requests are decoded within, for their
+// RESOURCE_EXHAUSTED answers: queries (and DeleteMask) and the writes that
+// carry an image or an area grid.
+inline constexpr std::string_view kQueryLimitFlag = "--max-query-kb";
+inline constexpr std::string_view kMessageLimitFlag = "--max-message-mb";
+
 // Requests larger than this are made flat before decoding (see decode_request).
 inline constexpr std::size_t kFlattenAboveBytes = std::size_t{1} << 20;
 

@@ -14,7 +14,7 @@
 namespace pathserver {
 
 // Runs a handler body, turning escaped exceptions into statuses (every
-// handler, in pathfinder_service.cc and the files of single RPCs).
+// handler, in the files of the RPC families and their call plumbing).
 template <typename Body>
 grpc::Status run_handler(Body&& body) {
   grpc::Status status;

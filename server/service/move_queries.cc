@@ -1,8 +1,12 @@
-// The PatchMask, Reachable and StandardMove handlers' bodies: validate the
-// request, translate it to core types, use the store / caches / core, and
-// translate the answer back.
+// The move RPCs: Reachable (served raw, its request decoded by
+// decode_reachable_request) and StandardMove: their entry points and their
+// bodies, which validate the request, translate it to core types, use the
+// store / caches / core, and translate the answer back.
 
+#include <algorithm>
+#include <cstddef>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <utility>
@@ -10,47 +14,99 @@
 #include "cache/build_progress.h"
 #include "pathcore/components.h"
 #include "pathcore/standard_move.h"
+#include "service/call_plumbing.h"
 #include "service/obstacle_entry.h"
 #include "service/obstacles_wire.h"
-#include "service/pathfinder_service.h"
 #include "service/proto_convert.h"
+#include "service/reachable_wire.h"
+#include "service/request_decoding.h"
 #include "service/rpc_status.h"
+#include "service/run_handler.h"
 
 namespace pathserver {
 namespace {
 
 namespace v1 = pathfinding::v1;
 
+// request(): holds only the mask name (for the log line); the request itself
+// is decoded by decode_reachable_request.
+using ReachableMessages = MessageCall<v1::ReachableRequest, v1::ReachableResponse>;
+
+// Pairs of decoding scratch a gRPC thread keeps between Reachable calls.
+constexpr std::size_t kKeptScratchPairs = 16384;
+
 }  // namespace
 
-grpc::Status PathfinderService::patch_mask(const v1::PatchMaskRequest& request,
-                                           std::span<const std::uint8_t> areas,
-                                           v1::MaskInfo& response) {
-  if (auto problem = mask_name_problem(request.name())) return invalid("name: " + *problem);
-  MaskPatch patch;
-  patch.expected_revision = request.expected_revision();
-  patch.x = request.x();
-  patch.y = request.y();
-  patch.width = request.width();
-  patch.height = request.height();
-  patch.areas = areas;
-  MaskEntryPtr entry;
-  try {
-    entry = store_.patch(request.name(), patch);
-  } catch (const MaskNotFound&) {
-    return mask_not_found(request.name());
-  } catch (const MaskCorrupt& e) {
-    return {grpc::StatusCode::DATA_LOSS, e.what()};
-  } catch (const RevisionMismatch& e) {
-    return {grpc::StatusCode::FAILED_PRECONDITION, e.what()};
-  } catch (const InvalidPatch& e) {
-    return invalid(e.what());
+grpc::ServerUnaryReactor* PathfinderService::Reachable(grpc::CallbackServerContext* ctx,
+                                                       const grpc::ByteBuffer* request,
+                                                       grpc::ByteBuffer* response) {
+  auto* call = new ReachableMessages(ctx, response, "Reachable", start_call());  // gRPC deletes it
+  grpc::Status status = admit(*ctx, Access::kQuery);
+  if (status.ok() && request->Length() > limits_.max_query_bytes) {
+    status = request_too_large(request->Length(), limits_.max_query_bytes, kQueryLimitFlag);
   }
-  // Entries of older revisions can no longer match (keys carry the
-  // revision); drop them now to free the memory.
-  drop_stale_caches(entry->name, entry->revision);
-  to_proto(*entry, &response);
-  return grpc::Status::OK;
+  // The request's bytes in one piece (a copy only when gRPC split them).
+  grpc::Slice bytes;
+  if (status.ok() && !request->TrySingleSlice(&bytes).ok() &&
+      !request->DumpToSingleSlice(&bytes).ok()) {
+    status = {grpc::StatusCode::INTERNAL, "could not read the request"};
+  }
+  if (status.ok()) {
+    // Decoded into this thread's scratch request, whose pair storage is reused
+    // up to the usual size: an oversized request (refused or not) must not pin
+    // its memory to the thread. Pairs beyond the limit are counted, not kept.
+    thread_local WireReachableRequest decoded;
+    const auto max_pairs = static_cast<std::size_t>(std::max(limits_.max_reachable_pairs, 0));
+    if (!decode_reachable_request(std::span(bytes.begin(), bytes.size()), decoded, max_pairs)) {
+      status = request_malformed("pathfinding.v1.ReachableRequest");
+    } else {
+      call->request().set_mask(decoded.mask);
+      call->set_logged_mask(call->request().mask());
+      bool on_pool = false;
+      try {
+        status = run_handler([&] { return reachable(decoded, call->answer(), nullptr); });
+        // Not held (or older than expected): looked up in the store on the pool.
+        on_pool = store_lookup_may_help(status, decoded.mask, decoded.expected_revision);
+      } catch (const NeedsComputePool&) {
+        on_pool = true;
+      }
+      if (on_pool) {
+        // Labels not cached: labelling runs on the pool, with its own copy
+        // of the request (the scratch belongs to this thread).
+        call->answer().Clear();
+        auto owned = std::make_shared<const WireReachableRequest>(decoded);
+        status = offload(*call, [this, call, owned](const std::function<bool()>& interrupt) {
+          grpc::Status answered = reachable(*owned, call->answer(), &interrupt);
+          if (store_lookup_may_help(answered, owned->mask, owned->expected_revision)) {
+            call->answer().Clear();
+            if (grpc::Status why = catch_up_store(call->context(), owned->mask); !why.ok()) {
+              return why;
+            }
+            answered = reachable(*owned, call->answer(), &interrupt);
+          }
+          return answered;
+        });
+        if (status.ok()) {
+          if (decoded.pairs.capacity() > kKeptScratchPairs) decoded = WireReachableRequest{};
+          return call;
+        }
+      }
+    }
+    if (decoded.pairs.capacity() > kKeptScratchPairs) decoded = WireReachableRequest{};
+  }
+  finish(*call, status);
+  return call;
+}
+
+grpc::ServerUnaryReactor* PathfinderService::StandardMove(grpc::CallbackServerContext* ctx,
+                                                          const grpc::ByteBuffer* request,
+                                                          grpc::ByteBuffer* response) {
+  using Call = MessageCall<v1::StandardMoveRequest, v1::StandardMoveResponse>;
+  return respond<v1::StandardMoveRequest, v1::StandardMoveResponse>(
+      ctx, "StandardMove", Access::kQuery, request, response,
+      [this](Call& call, const std::function<bool()>* interrupt) {
+        return standard_move(call.request(), call.answer(), interrupt);
+      });
 }
 
 grpc::Status PathfinderService::reachable(const WireReachableRequest& request,
