@@ -13,9 +13,8 @@ SANITIZE_BUILD_TYPE ?= RelWithDebInfo
 # the longest step of CI, compiles about a fifth faster than with full -g.
 # -O1: instrumented code at -O2 took twice the Release build's time to
 # compile; -O1 compiles about a third faster and the sanitized tests still
-# run in minutes. At -O1 GCC 12 reports a mismatched new/delete inside
-# Boost.Asio's coroutine frames (the HTTP gateway), a false positive.
-SANITIZE_OPT_FLAGS ?= -O1 -g1 -DNDEBUG -Wno-mismatched-new-delete
+# run in minutes.
+SANITIZE_OPT_FLAGS ?= -O1 -g1 -DNDEBUG
 # Any finding fails the test: ASan stops at the first error, UBSan does not
 # recover (-fno-sanitize-recover=all), leaks are reported at exit.
 SANITIZE_ENV := ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1:check_initialization_order=1:strict_init_order=1 \
