@@ -13,6 +13,7 @@
 #include "field/cost_range.h"
 #include "line/segment_cost.h"
 #include "mask/point_checks.h"
+#include "path/field_answer.h"
 #include "path/trace.h"
 #include "pathcore/agent_clearance.h"
 #include "pathcore/clearance.h"
@@ -192,9 +193,23 @@ bool beeline_ruled_out(const DistanceField& field, Point start) {
   return static_cast<std::int64_t>(field.at(start)) > manhattan;
 }
 
-PathResult path_from_field(const Mask& mask, const DistanceField& field, Point start,
-                           const FindPathOptions& options, const ClearanceMap* clearance,
-                           SmoothingScratch* scratch, TraceMemo* traces) {
+namespace {
+
+// The corners smoothing starts from (smoothing_trace, corners only).
+Path corner_trace(const Mask& mask, const DistanceField& field, Point start, TraceMemo* traces) {
+  return smoothing_trace(mask, field, start, /*corners_only=*/true, traces);
+}
+Path corner_trace(const Mask& mask, const RepairedField& field, Point start,
+                  TraceMemo* /*traces*/) {
+  return smoothing_trace(mask, field, start, /*corners_only=*/true);
+}
+
+// path_from_field on a DistanceField or a RepairedField (which takes no
+// trace memo).
+template <typename Field>
+PathResult answer_from_field(const Mask& mask, const Field& field, Point start,
+                             const FindPathOptions& options, const ClearanceMap* clearance,
+                             SmoothingScratch* scratch, TraceMemo* traces) {
   if (field.width() != mask.width() || field.height() != mask.height()) {
     throw InvalidArgument("distance field of " + std::to_string(field.width()) + "x" +
                           std::to_string(field.height()) + " does not fit the " +
@@ -225,12 +240,12 @@ PathResult path_from_field(const Mask& mask, const DistanceField& field, Point s
       break;
     case Smoothing::kSimplify:
       // simplify(trace_for_smoothing(...)), without the inner points.
-      result.points = smoothing_trace(mask, field, start, /*corners_only=*/true, traces);
+      result.points = corner_trace(mask, field, start, traces);
       break;
     case Smoothing::kBeautify:
-      result.points = beautify_traced(
-          smoothing_trace(mask, field, start, /*corners_only=*/true, traces), mask, wanted.enabled,
-          line_rule_for(wanted), wanted.area_costs, clearance, scratch);
+      result.points =
+          beautify_traced(corner_trace(mask, field, start, traces), mask, wanted.enabled,
+                          line_rule_for(wanted), wanted.area_costs, clearance, scratch);
       break;
   }
   result.length = polyline_length(result.points);
@@ -238,6 +253,19 @@ PathResult path_from_field(const Mask& mask, const DistanceField& field, Point s
   result.grid_cost = grid.value();
   result.cost = path_cost(result, mask, wanted, options.smoothing == Smoothing::kNone, grid);
   return result;
+}
+
+}  // namespace
+
+PathResult path_from_field(const Mask& mask, const DistanceField& field, Point start,
+                           const FindPathOptions& options, const ClearanceMap* clearance,
+                           SmoothingScratch* scratch, TraceMemo* traces) {
+  return answer_from_field(mask, field, start, options, clearance, scratch, traces);
+}
+
+PathResult path_from_repaired_field(const Mask& mask, const RepairedField& field, Point start,
+                                    const FindPathOptions& options) {
+  return answer_from_field(mask, field, start, options, nullptr, nullptr, nullptr);
 }
 
 namespace {

@@ -109,10 +109,11 @@ class TracedPoints {
 // reads the stored integers of a unit-cost field directly (the common case:
 // no decoding, a step costs 1). Both: reachable(p) for p inside; cost(p) for
 // p reachable; entered(n, c) = c plus the cost of stepping onto n.
+template <typename Field>
 class ExactCosts {
  public:
   using Cost = GridCost;
-  ExactCosts(const Mask& mask, const DistanceField& field)
+  ExactCosts(const Mask& mask, const Field& field)
       : mask_(mask), field_(field), area_costs_(field.options().area_costs) {}
   [[nodiscard]] bool reachable(Point p) const { return field_.reachable(p); }
   [[nodiscard]] Cost cost(Point p) const { return field_.exact(p); }
@@ -123,7 +124,7 @@ class ExactCosts {
 
  private:
   const Mask& mask_;
-  const DistanceField& field_;
+  const Field& field_;
   const AreaCosts& area_costs_;
 };
 
@@ -131,7 +132,7 @@ class ExactCosts {
 // index is the start's: every such pixel has a cheapest step to another
 // (its index is the lowest of its cheapest steps'), so the trace ends at the
 // goal the start's cost leads to, goals[index].
-class LabelledCosts : public ExactCosts {
+class LabelledCosts : public ExactCosts<DistanceField> {
  public:
   LabelledCosts(const Mask& mask, const DistanceField& field, std::uint32_t label)
       : ExactCosts(mask, field), field_(field), label_(label) {}
@@ -257,8 +258,8 @@ class StoredUnitCosts {
 // unit-cost fields; else null): where this trace turns, it copies the rest
 // of an earlier trace that turned the same way at the same pixel, and
 // leaves its own turns for later traces.
-template <typename Costs>
-Path trace_four(const Mask& mask, const DistanceField& field, const Costs& costs, Point start,
+template <typename Field, typename Costs>
+Path trace_four(const Mask& mask, const Field& field, const Costs& costs, Point start,
                 bool diagonal_shortcuts, bool corners_only, TraceMemo::State* memo) {
   using Cost = typename Costs::Cost;
   const AreaSet enabled = field.options().enabled;
@@ -399,8 +400,11 @@ Path trace_four(const Mask& mask, const DistanceField& field, const Costs& costs
 
 // trace, keeping every pixel or (corners_only) only simplify's points. memo:
 // see trace_four (used on unit-cost four-connected fields, corners only).
-Path trace_points(const Mask& mask, const DistanceField& field, Point start,
-                  bool diagonal_shortcuts, bool corners_only, TraceMemo::State* memo = nullptr) {
+// Field: a DistanceField, or a RepairedField (a field read through another,
+// with no several goals and no stored words of its own).
+template <typename Field>
+Path trace_points(const Mask& mask, const Field& field, Point start, bool diagonal_shortcuts,
+                  bool corners_only, TraceMemo::State* memo = nullptr) {
   if (field.width() != mask.width() || field.height() != mask.height()) {
     throw InvalidArgument("distance field does not fit the mask");
   }
@@ -410,25 +414,28 @@ Path trace_points(const Mask& mask, const DistanceField& field, Point start,
   const FieldOptions& options = field.options();
   const std::uint32_t label = field.goal_index(start);
   if (options.connectivity == Connectivity::kFour) {
-    if (field.several_goals()) {
-      return trace_four(mask, field, LabelledCosts(mask, field, label), start,
-                        diagonal_shortcuts, corners_only, nullptr);
+    // A RepairedField has neither several goals nor stored words.
+    if constexpr (std::is_same_v<Field, DistanceField>) {
+      if (field.several_goals()) {
+        return trace_four(mask, field, LabelledCosts(mask, field, label), start,
+                          diagonal_shortcuts, corners_only, nullptr);
+      }
+      if (options.area_costs == unit_area_costs()) {
+        if (!corners_only) {
+          memo = nullptr;
+        }
+        if (const auto* stored = field.template four_costs<std::uint16_t>(); stored != nullptr) {
+          return trace_four(mask, field, StoredUnitCosts(field, stored), start,
+                            diagonal_shortcuts, corners_only, memo);
+        }
+        if (const auto* stored = field.template four_costs<std::uint32_t>(); stored != nullptr) {
+          return trace_four(mask, field, StoredUnitCosts(field, stored), start,
+                            diagonal_shortcuts, corners_only, memo);
+        }
+      }
     }
-    if (options.area_costs == unit_area_costs()) {
-      if (!corners_only) {
-        memo = nullptr;
-      }
-      if (const auto* stored = field.four_costs<std::uint16_t>(); stored != nullptr) {
-        return trace_four(mask, field, StoredUnitCosts(field, stored), start, diagonal_shortcuts,
-                          corners_only, memo);
-      }
-      if (const auto* stored = field.four_costs<std::uint32_t>(); stored != nullptr) {
-        return trace_four(mask, field, StoredUnitCosts(field, stored), start, diagonal_shortcuts,
-                          corners_only, memo);
-      }
-    }
-    return trace_four(mask, field, ExactCosts(mask, field), start, diagonal_shortcuts, corners_only,
-                      nullptr);
+    return trace_four(mask, field, ExactCosts<Field>(mask, field), start, diagonal_shortcuts,
+                      corners_only, nullptr);
   }
   // Eight-connected.
   const AreaCosts& costs = options.area_costs;
@@ -514,17 +521,22 @@ void TraceMemo::clear() { state_->clear(); }
 
 std::size_t TraceMemo::memory_bytes() const { return state_->memory_bytes(); }
 
+namespace {
+
 // trace_for_smoothing, keeping every pixel or (corners_only) only simplify's
 // points.
-Path smoothing_trace(const Mask& mask, const DistanceField& field, Point start, bool corners_only,
-                     TraceMemo* memo) {
+template <typename Field>
+Path smoothing_trace_on(const Mask& mask, const Field& field, Point start, bool corners_only,
+                        TraceMemo* memo) {
   const FieldOptions& options = field.options();
   TraceMemo::State* memo_state = nullptr;
   // Unit costs only: with area costs the trace may be the plain one (below).
-  if (memo != nullptr && options.connectivity == Connectivity::kFour &&
-      options.area_costs == unit_area_costs()) {
-    memo_state = &memo->state();
-    memo_state->bind(field);
+  if constexpr (std::is_same_v<Field, DistanceField>) {
+    if (memo != nullptr && options.connectivity == Connectivity::kFour &&
+        options.area_costs == unit_area_costs()) {
+      memo_state = &memo->state();
+      memo_state->bind(field);
+    }
   }
   Path traced;
   try {
@@ -554,7 +566,23 @@ Path smoothing_trace(const Mask& mask, const DistanceField& field, Point start, 
   return traced;
 }
 
+}  // namespace
+
+Path smoothing_trace(const Mask& mask, const DistanceField& field, Point start, bool corners_only,
+                     TraceMemo* memo) {
+  return smoothing_trace_on(mask, field, start, corners_only, memo);
+}
+
+Path smoothing_trace(const Mask& mask, const RepairedField& field, Point start,
+                     bool corners_only) {
+  return smoothing_trace_on(mask, field, start, corners_only, nullptr);
+}
+
 Path trace(const Mask& mask, const DistanceField& field, Point start, bool diagonal_shortcuts) {
+  return trace_points(mask, field, start, diagonal_shortcuts, /*corners_only=*/false);
+}
+
+Path trace(const Mask& mask, const RepairedField& field, Point start, bool diagonal_shortcuts) {
   return trace_points(mask, field, start, diagonal_shortcuts, /*corners_only=*/false);
 }
 
