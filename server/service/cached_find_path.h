@@ -60,6 +60,10 @@ class FieldSource {
   [[nodiscard]] virtual const pathcore::DistanceField* held(const FieldKey& /*key*/) const {
     return nullptr;
   }
+  // The finished field for key when a cache holds it, without a fill or a
+  // wait, else null: for work that only pays off with the field at hand (a
+  // path around a request's obstacles). The default holds none.
+  [[nodiscard]] virtual FieldPtr cached(const FieldKey& /*key*/) { return nullptr; }
   // Work that reads the whole mask without a field (snapping's tables, a
   // scan: O(pixels), like a fill). Called before it: returns the interrupt
   // check the work runs with (empty: none), or throws to have it run
@@ -108,6 +112,7 @@ class CacheOnlySource final : public FieldSource {
   explicit CacheOnlySource(FieldCache& cache) : cache_(cache) {}
   [[nodiscard]] FieldLease field(const FieldKey& key, const MaskEntry& entry,
                                  pathcore::Point start) override;
+  [[nodiscard]] FieldPtr cached(const FieldKey& key) override { return cache_.get(key); }
   [[nodiscard]] const std::optional<FieldKey>& missed() const { return missed_; }
   // Throw NeedsFill: scans and builds belong on the compute pool, as fills do.
   [[nodiscard]] std::function<bool()> begin_scan() override { throw NeedsFill{}; }
@@ -155,6 +160,11 @@ class FillingSource final : public FieldSource {
 
   [[nodiscard]] FieldLease field(const FieldKey& key, const MaskEntry& entry,
                                  pathcore::Point start) override;
+  // A field given for key, else the cache's (looked up without counting:
+  // CacheOnlySource counted it on gRPC's thread).
+  [[nodiscard]] FieldPtr cached(const FieldKey& key) override {
+    return given_ && given_key_ == key ? given_ : cache_.peek(key);
+  }
   // The scan stops (pathcore::Interrupted, which cached_find_path turns into
   // RequestGone) once the request is gone or the server stops.
   [[nodiscard]] std::function<bool()> begin_scan() override;

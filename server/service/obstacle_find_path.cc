@@ -1,11 +1,14 @@
 // FindPath (and each start of BatchFindPaths) with temporary obstacles: the
-// request's own computation, run on a copy of the mask with the obstacles'
-// pixels blocked, so its answer is by construction the one the same request
-// gets on that patched mask. Everything that reads the patched mask is
-// private to the call (its fields, usable pixels, any-angle mesh and
-// snapping scans): no cache is read or written with it, and the path-answer
-// cache neither serves nor keeps such answers. The work runs on the compute
-// pool with the call's interrupt check (deadline, cancellation, shutdown).
+// answer the same request gets on a copy of the mask with the obstacles'
+// pixels blocked. When the cache holds the goal's field on the mask without
+// them, that answer comes from it (pathcore::path_around_obstacles: only
+// the pixels the obstacles shadow are repaired, as far as the start needs),
+// on gRPC's thread when the detour is small. Otherwise it is the request's
+// own computation on the patched copy: everything that reads it is private
+// to the call (its fields, usable pixels, any-angle mesh and snapping
+// scans), run on the compute pool with the call's interrupt check
+// (deadline, cancellation, shutdown). No cache keeps anything of the
+// obstacles, and the path-answer cache neither serves nor keeps such answers.
 
 #include <functional>
 #include <limits>
@@ -15,17 +18,26 @@
 
 #include "cache/any_angle_caches.h"
 #include "cache/cache_budget.h"
+#include "pathcore/detour.h"
 #include "pathcore/path.h"
 #include "service/any_angle_find_path.h"
 #include "service/cached_find_path.h"
 #include "service/obstacle_entry.h"
+#include "service/obstacles_wire.h"
 #include "service/pathfinder_service.h"
 #include "service/private_field_source.h"
+#include "service/usable_entry.h"
 #include "service/proto_convert.h"
 
 namespace pathserver {
 
 namespace v1 = pathfinding::v1;
+
+namespace {
+// The most pixels a detour may decide or repair on gRPC's thread; a larger
+// one moves to the compute pool (about a millisecond of work).
+constexpr std::size_t kDetourPixelsOnCallThread = 1 << 16;
+}  // namespace
 
 struct PathfinderService::ObstaclePlan {
   google::protobuf::RepeatedPtrField<v1::Obstacle> wire;  // the request's shapes
@@ -34,6 +46,17 @@ struct PathfinderService::ObstaclePlan {
   // and where its fields come from.
   std::optional<FindPathPlan> patched;
   std::unique_ptr<PrivateFieldSource> fields;
+  // find_path_around_obstacles's state, set up by the first start: the
+  // cached field of the goal without the obstacles, the pixels they block
+  // (grown by the clearance) and the walked mask (stored or usable) with
+  // those pixels blocked.
+  struct Detour {
+    FieldPtr field;
+    pathcore::ObstacleSet blocked;
+    std::shared_ptr<const pathcore::Mask> walked;
+  };
+  bool detour_planned = false;
+  std::optional<Detour> detour;
   // SMOOTHING_ANY_ANGLE: the patched mask's mesh, in caches of the call's own.
   CacheBudget mesh_budget{std::numeric_limits<std::size_t>::max()};
   AnyAngleCaches meshes{mesh_budget, 1};
@@ -47,10 +70,82 @@ std::shared_ptr<PathfinderService::ObstaclePlan> PathfinderService::obstacle_pla
   return plan;
 }
 
+std::optional<grpc::Status> PathfinderService::find_path_around_obstacles(
+    FindPathPlan& plan, pathcore::Point start, v1::FindPathResponse& response,
+    FieldSource& source) {
+  ObstaclePlan& obstacles = *plan.obstacles;
+  if (!obstacles.detour_planned) {
+    if (plan.any_angle || !plan.goals.empty() || !plan.goal_key) {
+      obstacles.detour_planned = true;
+      return std::nullopt;
+    }
+    FieldPtr field = source.cached(*plan.goal_key);
+    if (!field) {
+      obstacles.detour_planned = true;
+      return std::nullopt;
+    }
+    const pathcore::Mask& stored = *plan.entry->mask;
+    pathcore::ObstacleSet blocked;
+    if (grpc::Status decoded =
+            decode_obstacles(obstacles.wire, stored, limits_.max_obstacles, blocked);
+        !decoded.ok()) {
+      return decoded;
+    }
+    const pathcore::Mask* walked = &stored;
+    if (plan.clearance_key != 0) {
+      // Found or built like a plain request's (may move the call to the pool).
+      if (!plan.usable) {
+        plan.usable = usable_entry(usable_masks_, source, *plan.entry, plan.enabled,
+                                   plan.clearance_key);
+      }
+      walked = plan.usable->entry.mask.get();
+      blocked = blocked.grown_by(plan.clearance_key, stored.width(), stored.height());
+    }
+    auto walked_blocked =
+        std::make_shared<const pathcore::Mask>(pathcore::with_obstacles(*walked, blocked));
+    obstacles.detour.emplace(
+        ObstaclePlan::Detour{std::move(field), std::move(blocked), std::move(walked_blocked)});
+    obstacles.detour_planned = true;
+  }
+  if (!obstacles.detour) return std::nullopt;
+  const ObstaclePlan::Detour& detour = *obstacles.detour;
+  const pathcore::Mask& mask = *detour.walked;
+  const pathcore::Point goal = plan.goal;
+  if (!mask.walkable(start, plan.enabled) || !mask.walkable(goal, plan.enabled)) {
+    return std::nullopt;
+  }
+  std::optional<pathcore::PathResult> path = pathcore::beeline_answer(mask, start, goal, plan.options);
+  if (!path) {
+    path = pathcore::path_around_obstacles(mask, *detour.field, detour.blocked, start, plan.options,
+                                           kDetourPixelsOnCallThread);
+  }
+  if (!path) {
+    // Throws on gRPC's thread (the call moves to the pool), else the call's check.
+    const std::function<bool()> interrupt = source.begin_scan();
+    try {
+      path = pathcore::path_around_obstacles(mask, *detour.field, detour.blocked, start,
+                                             plan.options, mask.pixel_count() / 4, interrupt);
+    } catch (const pathcore::Interrupted&) {
+      throw RequestGone{};
+    }
+    if (!path) return std::nullopt;
+  }
+  if (!path->found && plan.options.snap_to_reachable) return std::nullopt;
+  // Both ends are walkable here: found, or no route, as on the patched copy.
+  pathcore::explain_result(mask, plan.enabled, start, goal, *path);
+  to_proto(*path, &response);
+  response.set_mask_revision(plan.entry->revision);
+  response.set_cache_hit(true);
+  return grpc::Status::OK;
+}
+
 grpc::Status PathfinderService::find_path_with_obstacles(FindPathPlan& plan, pathcore::Point start,
                                                          v1::FindPathResponse& response,
                                                          FieldSource& source) {
   ObstaclePlan& obstacles = *plan.obstacles;
+  if (auto answered = find_path_around_obstacles(plan, start, response, source)) {
+    return *answered;
+  }
   if (!obstacles.patched) {
     // Throws on gRPC's thread (the call moves to the pool), else the call's check.
     std::function<bool()> interrupt = source.begin_scan();

@@ -394,6 +394,18 @@ class PathfinderService final : public RawPathfinderService {
   grpc::Status find_path_with_obstacles(FindPathPlan& plan, pathcore::Point start,
                                         pathfinding::v1::FindPathResponse& response,
                                         FieldSource& source);
+  // Its first choice: when the cache holds the field of the request's goal
+  // on the mask without the obstacles, the path around them from that field
+  // (pathcore::path_around_obstacles), the same answer at the cost of the
+  // detour. nullopt where the patched copy must answer: no such field, any-
+  // angle, several goals, an end the obstacles block (snapping and its
+  // explanations), a start they cut off under snapping, or a detour too
+  // large (more than kDetourPixelsOnCallThread on gRPC's thread, where
+  // source.begin_scan() then moves the call to the pool; a quarter of the
+  // mask there).
+  std::optional<grpc::Status> find_path_around_obstacles(
+      FindPathPlan& plan, pathcore::Point start, pathfinding::v1::FindPathResponse& response,
+      FieldSource& source);
   // In batch_find_paths.cc. `interrupt`: null on gRPC's thread. Leaves each
   // start's answer as it goes on the wire (its field tag, length and
   // message) in `answer`, serialized by the thread that answered it and
