@@ -34,9 +34,13 @@ namespace pathserver {
 namespace v1 = pathfinding::v1;
 
 namespace {
-// The most pixels a detour may decide or repair on gRPC's thread; a larger
-// one moves to the compute pool (about a millisecond of work).
-constexpr std::size_t kDetourPixelsOnCallThread = 1 << 16;
+// The most pixels a detour may walk or search on gRPC's thread (a few
+// milliseconds); a larger one moves to the compute pool.
+constexpr std::size_t kDetourPixelsOnCallThread = 1 << 14;
+// On the pool, a detour may walk or search this fraction of the mask's
+// pixels before the patched copy's fill (which costs the whole mask, about
+// twenty times less a pixel) is cheaper.
+constexpr std::size_t kDetourPixelsPerMaskPixel = 32;
 }  // namespace
 
 struct PathfinderService::ObstaclePlan {
@@ -124,7 +128,8 @@ std::optional<grpc::Status> PathfinderService::find_path_around_obstacles(
     const std::function<bool()> interrupt = source.begin_scan();
     try {
       path = pathcore::path_around_obstacles(mask, *detour.field, detour.blocked, start,
-                                             plan.options, mask.pixel_count() / 4, interrupt);
+                                             plan.options, mask.pixel_count() / kDetourPixelsPerMaskPixel,
+                                             interrupt);
     } catch (const pathcore::Interrupted&) {
       throw RequestGone{};
     }

@@ -21,17 +21,16 @@ namespace pathcore {
 // blocked_mask is with the pixels of `blocked` set to area 0 (blocked_mask =
 // with_obstacles(mask, blocked), or the usable mask of that with the
 // obstacles grown by the clearance). Blocking only raises costs, so F equals
-// field except on the pixels every cheapest step of which the obstacles cut,
-// and only those uphill of the obstacles in the order of field: they are
-// found in that order, and their new costs by a Dijkstra seeded from the
-// pixels beside them, both only as far as the start needs (a trace from the
-// start reads only costs below its own). So the cost follows the detour
-// (the pixels the obstacles shadow toward the goal, no farther than the
-// start's new cost), not the mask; plus the overlay's bitmap, width * height
-// / 8 bytes. std::nullopt when that work would pass max_pixels pixels (the
-// caller fills F instead). interrupt: as for FieldBuilder, about every
-// 16,384 pixels (throws Interrupted). Throws InvalidArgument as
-// path_from_field does, and for a field to several goals or of another size.
+// field wherever a pixel keeps one of its cheapest steps to a pixel that
+// keeps its cost: that is decided only for the pixels a trace from the start
+// reads (a walk down their cheapest steps, remembered). A start whose cost
+// rose gets F on its detour from an A* over the pixels whose cost rose,
+// guided by field (a lower bound of F). So the cost follows the detour and
+// the trace, not the mask. std::nullopt when that work would pass
+// max_pixels pixels (the caller fills F instead). interrupt: as for
+// FieldBuilder, about every 16,384 pixels (throws Interrupted). Throws
+// InvalidArgument as path_from_field does, and for a field to several goals
+// or of another size.
 [[nodiscard]] std::optional<PathResult> path_around_obstacles(
     const Mask& blocked_mask, const DistanceField& field, const ObstacleSet& blocked, Point start,
     const FindPathOptions& options, std::size_t max_pixels,

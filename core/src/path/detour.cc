@@ -1,214 +1,280 @@
-// path_around_obstacles (pathcore/detour.h): the field of a mask with a few
-// more pixels blocked, repaired from the field without them only where a
-// trace from one start can look, and the path on it.
+// path_around_obstacles (pathcore/detour.h): the path on the field F of a
+// mask with a few more pixels blocked, read from the field D without them
+// (RepairedField) and searched only where the start's detour lies.
 //
-// D: the field without the obstacles; D': the field with them. D' >= D, and
-// D'(q) = D(q) unless every cheapest step of q (to a neighbour n with
-// D(n) + step = D(q)) is cut: n blocked, n affected itself, or a diagonal
-// step losing a pixel beside it. Such "affected" pixels are found in the
-// order of D (a pixel's cheapest steps all lead to cheaper pixels, decided
-// before it), each with D'(q) > D(q). Their D' is a Dijkstra over them,
-// seeded from their unaffected neighbours (D(n) + step). A trace from the
-// start steps only onto pixels cheaper than the start (by D'), so:
-//  - an unaffected start needs affected pixels decided up to D(start) only,
-//    and no new costs: it never steps onto an affected pixel (D'(q) > D(q)
-//    >= D(p) - step), nor onto an undecided one (dearer than the start);
-//  - an affected start needs the Dijkstra until the start is settled, with
-//    every pixel cheaper than the Dijkstra's key decided before that key is
-//    taken (D(q) < D'(q) orders the two searches); the pixels it has not
-//    settled cost at least the start's D', so none is a step of the trace.
+// An alive start (F = D there) needs nothing more: a trace steps from an
+// alive pixel only onto alive ones (a dead n has F(n) > D(n) >= D(p) - step),
+// which RepairedField decides as the trace reads them.
+//
+// A dead start (every cheapest way it had is cut) needs F on the dead
+// pixels of its cheapest paths. Those pixels come first on every cheapest
+// path from the start (after an alive pixel a cheapest path stays on alive
+// ones, by the triangle inequality of D), so an A* from the start that
+// expands only dead pixels, with D as its heuristic (admissible and
+// consistent: blocking only removes steps) and every alive neighbour a
+// terminal at its exact F = D, finds C = F(start) when the first terminal
+// leaves the queue. It goes on while the queue's smallest f is at most C:
+// then it has expanded every dead pixel x with dist(start, x) + D(x) <= C,
+// which includes every dead pixel of a cheapest path. A Dijkstra over those
+// expanded pixels, seeded from their alive neighbours, gives each its cost
+// within them: exactly F on the cheapest paths, at least F elsewhere (so
+// never a false downhill step: an equality with an exact cost is exact).
+// Dead pixels not expanded lie on no cheapest path and read unreachable.
 #include "pathcore/detour.h"
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <limits>
 #include <queue>
 #include <utility>
 #include <vector>
 
-#include "mask/interrupt_check.h"
 #include "mask/point_checks.h"
 #include "path/field_answer.h"
+#include "path/paged_pixels.h"
 #include "path/repaired_field.h"
 #include "path/steps.h"
 
 namespace pathcore {
 namespace {
 
+// Cardinal steps first, so a four-connected field uses the first four.
 constexpr std::array<Step, 8> kAllSteps = {{kCardinalSteps[0], kCardinalSteps[1],
                                              kCardinalSteps[2], kCardinalSteps[3],
                                              kDiagonalSteps[0], kDiagonalSteps[1],
                                              kDiagonalSteps[2], kDiagonalSteps[3]}};
+// The step back: kAllSteps[kOpposite[s]] = -kAllSteps[s].
+constexpr std::array<std::size_t, 8> kOpposite = {2, 3, 0, 1, 6, 7, 4, 5};
 
 GridCost plus(GridCost c, GridCost d) { return {c.straight + d.straight, c.diagonal + d.diagonal}; }
 
-struct Queued {
-  double key = 0;
-  GridCost cost;
-  Point at;
-  // Repair entries: the neighbour the cost came through, and whether its
-  // cost was D (valid while that neighbour is not affected) or D'.
-  Point via;
-  bool via_base = false;
-};
-struct Later {
-  bool operator()(const Queued& a, const Queued& b) const { return a.key > b.key; }
-};
-using Queue = std::priority_queue<Queued, std::vector<Queued>, Later>;
-
-class Repair {
- public:
-  Repair(const Mask& mask, RepairedField& field, std::size_t max_pixels,
-         const std::function<bool()>& interrupt)
-      : mask_(mask),
-        field_(field),
-        base_(field.base()),
-        options_(base_.options()),
-        steps_(options_.connectivity == Connectivity::kFour ? 4 : 8),
-        max_pixels_(max_pixels),
-        check_(interrupt) {}
-
-  // Repairs field_ for a trace from start (reachable in the base field, not
-  // blocked); false when the work passed max_pixels.
-  bool run(Point start) {
-    std::size_t seeds = 0;
-    bool over = false;
-    field_.blocked().for_each([&](Point b) {
-      if (over || ++seeds > max_pixels_) {
-        over = true;
-        return;
-      }
-      push_uphill(b, GridCost{}, /*blocked=*/true);
-    });
-    if (over) return false;
-    const GridCost start_cost = base_.exact(start);
-    const double start_key = start_cost.value();
-    while (!decide_.empty() && decide_.top().key <= start_key) {
-      if (!decide_next()) return false;
+// The A* over the dead pixels from a dead start, then F written into the
+// field for the dead pixels of its cheapest paths (see the file comment).
+void search_detour(RepairedField& field, Point start) {
+  const DistanceField& base = field.base();
+  struct Queued {
+    double f = 0;
+    double g = 0;
+    std::size_t index = 0;
+  };
+  // Smallest f first; among equal f the deepest (largest g): it reaches a
+  // terminal soonest.
+  struct Later {
+    bool operator()(const Queued& a, const Queued& b) const {
+      return a.f > b.f || (a.f == b.f && a.g < b.g);
     }
-    if (!field_.affected(field_.index(start))) return true;
-    for (;;) {
-      const double next_key = repair_.empty() ? std::numeric_limits<double>::infinity()
-                                              : repair_.top().key;
-      if (!decide_.empty() && decide_.top().key < next_key) {
-        if (!decide_next()) return false;
+  };
+  std::priority_queue<Queued, std::vector<Queued>, Later> queue;
+  enum Stage : std::uint8_t { kUnseen = 0, kQueued, kExpanded, kOnCheapestPath };
+  struct Seen {
+    GridCost g;
+    Stage stage = kUnseen;
+  };
+  const std::size_t width = base.width();
+  const auto point = [width](std::size_t i) {
+    return Point{static_cast<std::int32_t>(i % width), static_cast<std::int32_t>(i / width)};
+  };
+  PagedPixels<Seen> seen(width * base.height());
+  seen.at(field.index(start)).stage = kQueued;
+  queue.push({base.exact(start).value(), 0, field.index(start)});
+  // The cheapest way through a terminal found so far: C once the queue's
+  // smallest f passes it (a terminal on a cheapest path is found from a
+  // dead pixel whose f is at most C, expanded before anything dearer).
+  double best = std::numeric_limits<double>::infinity();
+  // Dead pixels with a step onto a terminal, and the cost through it.
+  struct Exit {
+    std::size_t index;
+    GridCost cost;
+  };
+  std::vector<Exit> exits;
+  while (!queue.empty() && queue.top().f <= best) {
+    const Queued entry = queue.top();
+    queue.pop();
+    Seen& here = seen.at(entry.index);
+    if (here.stage == kExpanded || here.g.value() != entry.g) continue;
+    here.stage = kExpanded;
+    field.count();
+    const Point at = point(entry.index);
+    const GridCost at_g = here.g;
+    for (std::uint8_t left = field.open_steps(at); left != 0; left &= left - 1) {
+      const auto s = static_cast<std::size_t>(std::countr_zero(left));
+      const Point n = at + kAllSteps[s];
+      if (!base.reachable(n)) continue;
+      const GridCost g = plus(at_g, field.step_cost(at, s));
+      const GridCost through = plus(g, base.exact(n));
+      const double f = through.value();
+      if (field.alive(n)) {
+        if (f <= best) {
+          best = f;
+          exits.push_back({entry.index, through});
+        }
         continue;
       }
-      if (repair_.empty()) return true;  // the start cannot reach the goal now
-      const Queued entry = repair_.top();
-      repair_.pop();
-      const std::size_t i = field_.index(entry.at);
-      if (field_.repaired(i)) continue;
-      if (entry.via_base && field_.affected(field_.index(entry.via))) continue;  // stale
-      if (!count()) return false;
-      field_.repair(i, entry.cost);
-      
-      if (entry.at == start) return true;
-      // Affected neighbours that may step onto this pixel now.
-      for (std::size_t s = 0; s < steps_; ++s) {
-        const Point r = entry.at + kAllSteps[s];
-        if (!field_.contains(r)) continue;
-        const std::size_t ri = field_.index(r);
-        if (!field_.affected(ri) || field_.repaired(ri) || !step_open(r, entry.at, s)) continue;
-        const GridCost cost = plus(entry.cost, step_cost(entry.at, s >= 4));
-        repair_.push({cost.value(), cost, r, entry.at, false});
+      Seen& next = seen.at(field.index(n));
+      if (next.stage == kExpanded || (next.stage == kQueued && next.g.value() <= g.value())) {
+        continue;
+      }
+      next = {g, kQueued};
+      queue.push({f, g.value(), field.index(n)});
+    }
+  }
+  if (exits.empty()) return;  // the start is cut off
+  // The dead pixels of the cheapest paths: back from the exits at cost C
+  // along steps their costs from the start fit exactly. F = C - g there.
+  GridCost cheapest;
+  for (const Exit& exit : exits) {
+    if (exit.cost.value() == best) cheapest = exit.cost;
+  }
+  std::vector<std::size_t> on_path;
+  for (const Exit& exit : exits) {
+    Seen& x = seen.at(exit.index);
+    if (exit.cost == cheapest && x.stage != kOnCheapestPath) {
+      x.stage = kOnCheapestPath;
+      on_path.push_back(exit.index);
+    }
+  }
+  while (!on_path.empty()) {
+    const std::size_t i = on_path.back();
+    on_path.pop_back();
+    const Point at = point(i);
+    const GridCost g = seen.get(i).g;
+    field.count();
+    field.repair(at, {cheapest.straight - g.straight, cheapest.diagonal - g.diagonal});
+    for (std::uint8_t left = field.open_steps(at); left != 0; left &= left - 1) {
+      const auto s = static_cast<std::size_t>(std::countr_zero(left));
+      const Point w = at + kAllSteps[s];
+      const std::size_t wi = field.index(w);
+      Seen& before = seen.at(wi);
+      if (before.stage == kExpanded && plus(before.g, field.step_cost(w, kOpposite[s])) == g) {
+        before.stage = kOnCheapestPath;
+        on_path.push_back(wi);
       }
     }
   }
-
- private:
-  // Blocked now: pixels with the obstacles' area 0 (and outside).
-  [[nodiscard]] bool open(Point p) const { return mask_.walkable(p, options_.enabled); }
-  // The cost of a step onto n (its area's), diagonal or not.
-  [[nodiscard]] GridCost step_cost(Point n, bool diagonal) const {
-    const std::uint32_t c = options_.area_costs[mask_.area(n)];
-    return diagonal ? GridCost{0, c} : GridCost{c, 0};
-  }
-  // Whether the step from p to its neighbour n (kAllSteps[s], n = p + step)
-  // exists on the blocked mask: n walkable, and a diagonal step's two pixels
-  // beside it unless corners may be cut.
-  [[nodiscard]] bool step_open(Point p, Point n, std::size_t s) const {
-    if (!open(n)) return false;
-    if (s < 4 || options_.allow_corner_cutting) return true;
-    return open(Point{n.x, p.y}) && open(Point{p.x, n.y});
-  }
-  bool count() {
-    check_.after(1);
-    return ++work_ <= max_pixels_;
-  }
-
-  // Queues the pixels whose cheapest steps may have gone through p: the
-  // neighbours dearer than p when p is affected (of base cost `cost`); every
-  // neighbour when it is blocked, which also cuts the diagonal steps beside
-  // it (between two of its neighbours).
-  void push_uphill(Point p, GridCost cost, bool blocked) {
-    const double key = cost.value();
-    for (std::size_t s = 0; s < steps_; ++s) {
-      const Point q = p + kAllSteps[s];
-      if (!base_.reachable(q) || field_.blocked().blocks(q)) continue;
-      const GridCost q_cost = base_.exact(q);
-      if (blocked || q_cost.value() > key) decide_.push({q_cost.value(), q_cost, q, {}, false});
-    }
-  }
-
-  // Decides the cheapest queued pixel: affected when none of its cheapest
-  // steps survives. False when the work passed max_pixels.
-  bool decide_next() {
-    const Queued entry = decide_.top();
-    decide_.pop();
-    const Point q = entry.at;
-    const std::size_t qi = field_.index(q);
-    if (field_.affected(qi) || !seen(qi)) return true;
-    if (!count()) return false;
-    if (entry.cost == GridCost{}) return true;  // the goal: no step to survive
-    for (std::size_t s = 0; s < steps_; ++s) {
-      const Point n = q + kAllSteps[s];
-      if (!base_.reachable(n) || !step_open(q, n, s) || field_.affected(field_.index(n))) continue;
-      if (plus(base_.exact(n), step_cost(n, s >= 4)) == entry.cost) return true;  // survives
-    }
-    field_.mark_affected(qi);
-    
-    push_uphill(q, entry.cost, /*blocked=*/false);
-    // Its first costs for the repair: through each neighbour it can step
-    // onto, at the neighbour's base cost while that one is not affected, or
-    // its new cost once repaired.
-    for (std::size_t s = 0; s < steps_; ++s) {
-      const Point n = q + kAllSteps[s];
-      if (!base_.reachable(n) || !step_open(q, n, s)) continue;
-      const std::size_t ni = field_.index(n);
-      if (!field_.affected(ni)) {
-        const GridCost cost = plus(base_.exact(n), step_cost(n, s >= 4));
-        repair_.push({cost.value(), cost, q, n, true});
-      } else if (field_.repaired(ni)) {
-        const GridCost cost = plus(field_.exact(n), step_cost(n, s >= 4));
-        repair_.push({cost.value(), cost, q, n, false});
-      }
-    }
-    return true;
-  }
-  // True the first time pixel i is decided.
-  bool seen(std::size_t i) {
-    if (decided_.empty()) decided_.assign((base_.width() * std::size_t{base_.height()} + 63) / 64, 0);
-    const std::uint64_t bit = std::uint64_t{1} << (i % 64);
-    if ((decided_[i / 64] & bit) != 0) return false;
-    decided_[i / 64] |= bit;
-    return true;
-  }
-
-  const Mask& mask_;
-  RepairedField& field_;
-  const DistanceField& base_;
-  const FieldOptions& options_;
-  std::size_t steps_;
-  std::size_t max_pixels_;
-  InterruptCheck check_;
-  std::size_t work_ = 0;
-  Queue decide_;
-  Queue repair_;
-  std::vector<std::uint64_t> decided_;
-};
+}
 
 }  // namespace
+
+RepairedField::RepairedField(const DistanceField& base, const Mask& blocked_mask,
+                             std::size_t max_work, const std::function<bool()>& interrupt)
+    : base_(base),
+      blocked_mask_(blocked_mask),
+      steps_(base.options().connectivity == Connectivity::kFour ? 4 : 8),
+      max_work_(max_work),
+      check_(interrupt),
+      states_(static_cast<std::size_t>(base.width()) * base.height()),
+      repaired_(static_cast<std::size_t>(base.width()) * base.height()) {}
+
+void RepairedField::count() const {
+  check_.after(1);
+  if (++work_ > max_work_) throw DetourTooCostly{};
+}
+
+GridCost RepairedField::step_cost(Point p, std::size_t s) const {
+  const std::uint32_t c = base_.options().area_costs[blocked_mask_.area(p + kAllSteps[s])];
+  return s >= 4 ? GridCost{0, c} : GridCost{c, 0};
+}
+
+std::uint8_t RepairedField::open_steps(Point p) const {
+  // The 3x3 block around p, read once.
+  std::array<bool, 9> walkable{};
+  for (std::int32_t dy = -1; dy <= 1; ++dy) {
+    for (std::int32_t dx = -1; dx <= 1; ++dx) {
+      walkable[static_cast<std::size_t>((dy + 1) * 3 + dx + 1)] = open({p.x + dx, p.y + dy});
+    }
+  }
+  const auto at = [&](std::int32_t dx, std::int32_t dy) {
+    return walkable[static_cast<std::size_t>((dy + 1) * 3 + dx + 1)];
+  };
+  const bool cutting = base_.options().allow_corner_cutting;
+  std::uint8_t steps = 0;
+  for (std::size_t s = 0; s < steps_; ++s) {
+    const Step step = kAllSteps[s];
+    if (!at(step.dx, step.dy)) continue;
+    if (s >= 4 && !cutting && !(at(step.dx, 0) && at(0, step.dy))) continue;
+    steps |= static_cast<std::uint8_t>(1U << s);
+  }
+  return steps;
+}
+
+std::uint8_t RepairedField::cheapest_steps(Point p, GridCost cost) const {
+  std::uint8_t steps = 0;
+  for (std::uint8_t left = open_steps(p); left != 0; left &= left - 1) {
+    const auto s = static_cast<std::size_t>(std::countr_zero(left));
+    const Point n = p + kAllSteps[s];
+    if (base_.reachable(n) && plus(base_.exact(n), step_cost(p, s)) == cost) {
+      steps |= static_cast<std::uint8_t>(1U << s);
+    }
+  }
+  return steps;
+}
+
+bool RepairedField::alive(Point p) const {
+  if (!open(p) || !base_.reachable(p) || !open(base_.goal())) return false;
+  if (const State known = state(index(p)); known != kUnknown) return known == kAlive;
+  if (p == base_.goal()) {
+    set_state(index(p), kAlive);
+    return true;
+  }
+  // Depth first down the cheapest steps of D, each frame descending first
+  // where a trace would step (its previous direction, else the one most
+  // toward the goal): walks from neighbouring pixels then run into each
+  // other, and into the trace, within a few steps. A frame keeps the steps
+  // it has not ruled out; the one it descended into stays until decided.
+  struct Frame {
+    Point at;
+    std::uint8_t left;
+    std::uint8_t previous;  // the step that led here; kNoStep at the first
+  };
+  constexpr std::uint8_t kNoStep = 8;
+  const Point goal = base_.goal();
+  std::vector<Frame> stack;
+  count();
+  stack.push_back({p, cheapest_steps(p, base_.exact(p)), kNoStep});
+  while (!stack.empty()) {
+    Frame& frame = stack.back();
+    bool found = false;
+    for (std::uint8_t left = frame.left; left != 0; left &= left - 1) {
+      const auto s = static_cast<std::size_t>(std::countr_zero(left));
+      const State known = state(index(frame.at + kAllSteps[s]));
+      if (known == kAlive) {
+        found = true;
+        break;
+      }
+      if (known == kDead) frame.left &= static_cast<std::uint8_t>(~(1U << s));
+    }
+    if (found || frame.left == 0) {
+      set_state(index(frame.at), found ? kAlive : kDead);
+      stack.pop_back();
+      continue;
+    }
+    std::size_t chosen = kNoStep;
+    if (frame.previous != kNoStep && ((frame.left >> frame.previous) & 1U) != 0) {
+      chosen = frame.previous;
+    } else {
+      const std::int64_t to_x = std::int64_t{goal.x} - frame.at.x;
+      const std::int64_t to_y = std::int64_t{goal.y} - frame.at.y;
+      std::int64_t best_score = 0;
+      for (std::uint8_t left = frame.left; left != 0; left &= left - 1) {
+        const auto s = static_cast<std::size_t>(std::countr_zero(left));
+        const std::int64_t score = kAllSteps[s].dx * to_x + kAllSteps[s].dy * to_y;
+        if (chosen == kNoStep || score > best_score) {
+          chosen = s;
+          best_score = score;
+        }
+      }
+    }
+    const Point n = frame.at + kAllSteps[chosen];
+    if (n == goal) {
+      set_state(index(n), kAlive);
+      continue;
+    }
+    count();
+    stack.push_back({n, cheapest_steps(n, base_.exact(n)), static_cast<std::uint8_t>(chosen)});
+  }
+  return state(index(p)) == kAlive;
+}
 
 std::optional<PathResult> path_around_obstacles(const Mask& blocked_mask,
                                                 const DistanceField& field,
@@ -223,18 +289,16 @@ std::optional<PathResult> path_around_obstacles(const Mask& blocked_mask,
     throw InvalidArgument("path_around_obstacles needs a field to one goal");
   }
   require_inside(blocked_mask, start, "start");
-  RepairedField repaired(field, blocked);
-  if (blocked.blocks(field.goal())) {
-    // F reaches nowhere: the start reads unreachable as an affected pixel
-    // never repaired.
-    repaired.mark_affected(repaired.index(start));
-  } else if (field.reachable(start) && !blocked.blocks(start)) {
-    Repair repair(blocked_mask, repaired, max_pixels, interrupt);
-    if (!repair.run(start)) return std::nullopt;
+  RepairedField repaired(field, blocked_mask, max_pixels, interrupt);
+  try {
+    if (!blocked.blocks(field.goal()) && !blocked.blocks(start) && repaired.open(start) &&
+        field.reachable(start) && !repaired.alive(start)) {
+      search_detour(repaired, start);
+    }
+    return path_from_repaired_field(blocked_mask, repaired, start, options);
+  } catch (const DetourTooCostly&) {
+    return std::nullopt;
   }
-  // Else the start is blocked, or was cut off already: unreachable in the
-  // repaired field as in F.
-  return path_from_repaired_field(blocked_mask, repaired, start, options);
 }
 
 }  // namespace pathcore

@@ -1,27 +1,40 @@
 #pragma once
-// The distance field of a mask with a few more pixels blocked, read as the
-// field of the mask without them (cached) overlaid with the pixels the
-// blocking changed: what path_around_obstacles (detour.cc) traces on. It
-// answers like that field wherever a trace from its start can look (see
-// detour.cc), and is built only there.
+// The distance field of a mask with a few more pixels blocked (F), read as
+// the field of the mask without them (D, cached) where the blocking left a
+// pixel's cost alone, and decided pixel by pixel only where a trace reads:
+// what path_around_obstacles (detour.cc) traces on.
+//
+// D <= F everywhere, and F(p) = D(p) exactly when p is "alive": p is the goal,
+// or one of p's cheapest steps under D (to n with D(n) + step = D(p)) is
+// still open and leads to an alive pixel. Aliveness is decided on demand by a
+// depth-first walk down those steps, remembered for every pixel walked. The
+// pixels that are not alive ("dead") read as unreachable, except the few a
+// trace from a dead start crosses, whose F the detour search wrote in
+// (repair): see detour.cc for why that is exact for the trace.
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
-#include <unordered_map>
-#include <vector>
+#include <functional>
 
+#include "mask/interrupt_check.h"
 #include "pathcore/distance_field.h"
-#include "pathcore/obstacles.h"
+#include "pathcore/mask.h"
+#include "path/paged_pixels.h"
 
 namespace pathcore {
 
+// Thrown by a RepairedField whose work passed its limit (detour.cc catches it).
+struct DetourTooCostly {};
+
 class RepairedField {
  public:
-  // base: the field of the unblocked mask; blocked: the pixels blocked on top.
-  RepairedField(const DistanceField& base, const ObstacleSet& blocked)
-      : base_(base),
-        blocked_(blocked),
-        affected_((static_cast<std::size_t>(base.width()) * base.height() + 63) / 64, 0) {}
+  // base: D, the field of the mask without the obstacles; blocked_mask: that
+  // mask with them (the pixels a step may enter). Work (pixels walked or
+  // searched) past max_work throws DetourTooCostly; interrupt as for
+  // FieldBuilder.
+  RepairedField(const DistanceField& base, const Mask& blocked_mask, std::size_t max_work,
+                const std::function<bool()>& interrupt);
 
   [[nodiscard]] std::uint32_t width() const { return base_.width(); }
   [[nodiscard]] std::uint32_t height() const { return base_.height(); }
@@ -37,37 +50,57 @@ class RepairedField {
   }
 
   [[nodiscard]] bool contains(Point p) const { return base_.contains(p); }
-  // The base field's, except blocked pixels (never) and pixels whose cost
-  // the blocking raised (only once repaired).
+  // Alive pixels, and dead ones with a repaired cost. Decides aliveness
+  // (may throw DetourTooCostly or Interrupted).
   [[nodiscard]] bool reachable(Point p) const {
-    if (!base_.reachable(p) || blocked_.blocks(p)) return false;
-    const std::size_t i = index(p);
-    return !affected(i) || repaired_.contains(i);
+    if (!open(p) || !base_.reachable(p)) return false;
+    return repaired_.get(index(p)) != GridCost{} || alive(p);
   }
   // p must be reachable.
   [[nodiscard]] GridCost exact(Point p) const {
-    const std::size_t i = index(p);
-    return affected(i) ? repaired_.at(i) : base_.exact(p);
+    const GridCost repaired = repaired_.get(index(p));
+    return repaired != GridCost{} ? repaired : base_.exact(p);
   }
 
-  // For the repair (detour.cc).
+  // For the detour search (detour.cc).
   [[nodiscard]] const DistanceField& base() const { return base_; }
-  [[nodiscard]] const ObstacleSet& blocked() const { return blocked_; }
   [[nodiscard]] std::size_t index(Point p) const {
     return static_cast<std::size_t>(p.y) * base_.width() + static_cast<std::size_t>(p.x);
   }
-  [[nodiscard]] bool affected(std::size_t i) const { return ((affected_[i / 64] >> (i % 64)) & 1U) != 0; }
-  void mark_affected(std::size_t i) { affected_[i / 64] |= std::uint64_t{1} << (i % 64); }
-  [[nodiscard]] bool repaired(std::size_t i) const { return repaired_.contains(i); }
-  void repair(std::size_t i, GridCost cost) { repaired_.emplace(i, cost); }
+  // Whether F(p) = D(p) (p walkable on the blocked mask and reached by D).
+  [[nodiscard]] bool alive(Point p) const;
+  // Sets F(p) for a dead pixel p (its cost is never 0: only the goal's is).
+  void repair(Point p, GridCost cost) { repaired_.at(index(p)) = cost; }
+  // Counts one unit of work (throws past the limit).
+  void count() const;
+  // Walkable on the blocked mask under the field's areas.
+  [[nodiscard]] bool open(Point p) const { return blocked_mask_.walkable(p, base_.options().enabled); }
+  // The steps (bit s: step s in detour order) open from p on the blocked
+  // mask: onto a walkable pixel, a diagonal step with both pixels beside it
+  // walkable unless corners may be cut.
+  [[nodiscard]] std::uint8_t open_steps(Point p) const;
+  // The open steps from p onto a pixel n with D(n) + step = cost (p's D).
+  [[nodiscard]] std::uint8_t cheapest_steps(Point p, GridCost cost) const;
+  // The cost of step s from p (entering its pixel).
+  [[nodiscard]] GridCost step_cost(Point p, std::size_t s) const;
+  [[nodiscard]] std::size_t step_count() const { return steps_; }
+  [[nodiscard]] std::size_t work() const { return work_; }
 
  private:
+  enum State : std::uint8_t { kUnknown = 0, kAlive = 1, kDead = 2 };
+  [[nodiscard]] State state(std::size_t i) const { return static_cast<State>(states_.get(i)); }
+  void set_state(std::size_t i, State s) const { states_.at(i) = s; }
+
   const DistanceField& base_;
-  const ObstacleSet& blocked_;
-  // Pixels every cheapest step of which the blocking cut (their cost rose).
-  std::vector<std::uint64_t> affected_;
-  // Their new costs, as far as the repair went.
-  std::unordered_map<std::size_t, GridCost> repaired_;
+  const Mask& blocked_mask_;
+  std::size_t steps_;
+  std::size_t max_work_;
+  mutable InterruptCheck check_;
+  mutable std::size_t work_ = 0;
+  // Aliveness (State), decided on demand.
+  mutable PagedPixels<std::uint8_t> states_;
+  // F of the dead pixels a trace from a dead start crosses ({} for others).
+  PagedPixels<GridCost> repaired_;
 };
 
 }  // namespace pathcore
