@@ -177,11 +177,21 @@ GridCost RepairedField::step_cost(Point p, std::size_t s) const {
 }
 
 std::uint8_t RepairedField::open_steps(Point p) const {
-  // The 3x3 block around p, read once.
+  // The 3x3 block around p, read once (straight from the grid inside it).
   std::array<bool, 9> walkable{};
-  for (std::int32_t dy = -1; dy <= 1; ++dy) {
-    for (std::int32_t dx = -1; dx <= 1; ++dx) {
-      walkable[static_cast<std::size_t>((dy + 1) * 3 + dx + 1)] = open({p.x + dx, p.y + dy});
+  const AreaSet enabled = base_.options().enabled;
+  if (p.x > 0 && p.y > 0 && static_cast<std::uint32_t>(p.x) + 1 < base_.width() &&
+      static_cast<std::uint32_t>(p.y) + 1 < base_.height()) {
+    const std::size_t width = base_.width();
+    const std::uint8_t* row = blocked_mask_.areas().data() + index(p) - width - 1;
+    for (std::size_t r = 0; r < 3; ++r, row += width) {
+      for (std::size_t c = 0; c < 3; ++c) walkable[r * 3 + c] = ((enabled >> row[c]) & 1U) != 0;
+    }
+  } else {
+    for (std::int32_t dy = -1; dy <= 1; ++dy) {
+      for (std::int32_t dx = -1; dx <= 1; ++dx) {
+        walkable[static_cast<std::size_t>((dy + 1) * 3 + dx + 1)] = open({p.x + dx, p.y + dy});
+      }
     }
   }
   const auto at = [&](std::int32_t dx, std::int32_t dy) {
@@ -222,14 +232,9 @@ bool RepairedField::alive(Point p) const {
   // toward the goal): walks from neighbouring pixels then run into each
   // other, and into the trace, within a few steps. A frame keeps the steps
   // it has not ruled out; the one it descended into stays until decided.
-  struct Frame {
-    Point at;
-    std::uint8_t left;
-    std::uint8_t previous;  // the step that led here; kNoStep at the first
-  };
   constexpr std::uint8_t kNoStep = 8;
   const Point goal = base_.goal();
-  std::vector<Frame> stack;
+  std::vector<Frame>& stack = walk_;  // empty between calls; kept for its capacity
   count();
   stack.push_back({p, cheapest_steps(p, base_.exact(p)), kNoStep});
   while (!stack.empty()) {

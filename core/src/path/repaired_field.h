@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 #include "mask/interrupt_check.h"
 #include "pathcore/distance_field.h"
@@ -99,6 +100,13 @@ class RepairedField {
   mutable std::size_t work_ = 0;
   // Aliveness (State), decided on demand.
   mutable PagedPixels<std::uint8_t> states_;
+  // alive()'s depth-first stack: the pixel walked and its steps not ruled out.
+  struct Frame {
+    Point at;
+    std::uint8_t left;
+    std::uint8_t previous;  // the step that led here; 8 at the first
+  };
+  mutable std::vector<Frame> walk_;
   // F of the dead pixels a trace from a dead start crosses ({} for others).
   PagedPixels<GridCost> repaired_;
 };
