@@ -34,9 +34,14 @@ namespace pathserver {
 namespace v1 = pathfinding::v1;
 
 namespace {
-// The most pixels a detour may walk or search on gRPC's thread (a few
-// milliseconds); a larger one moves to the compute pool.
-constexpr std::size_t kDetourPixelsOnCallThread = 1 << 14;
+// The most pixels a detour may walk or search on gRPC's thread (about 3 ms,
+// as long as a warm trace across a large mask); a larger one moves to the
+// compute pool, which starts it again (a hop costs about as much as the
+// detour past the obstacles of a full-HD route, 41,000 pixels).
+constexpr std::size_t kDetourPixelsOnCallThread = 1 << 16;
+// The largest mask whose blocked copy is made on gRPC's thread (a memcpy of
+// about 0.4 ms into a kept buffer); a larger one is copied on the pool.
+constexpr std::size_t kCopyPixelsOnCallThread = std::size_t{1} << 22;
 // On the pool, a detour may walk or search this fraction of the mask's
 // pixels before the patched copy's fill (which costs the whole mask, about
 // twenty times less a pixel) is cheaper.
@@ -52,12 +57,13 @@ struct PathfinderService::ObstaclePlan {
   std::unique_ptr<PrivateFieldSource> fields;
   // find_path_around_obstacles's state, set up by the first start: the
   // cached field of the goal without the obstacles, the pixels they block
-  // (grown by the clearance) and the walked mask (stored or usable) with
-  // those pixels blocked.
+  // (grown by the clearance), and buffers from the service's pool holding
+  // the walked mask (stored or usable) with those pixels blocked and what
+  // the detours learnt so far (for the next attempt or start).
   struct Detour {
     FieldPtr field;
     pathcore::ObstacleSet blocked;
-    std::shared_ptr<const pathcore::Mask> walked;
+    std::shared_ptr<DetourBuffers> buffers;
   };
   bool detour_planned = false;
   std::optional<Detour> detour;
@@ -105,15 +111,23 @@ std::optional<grpc::Status> PathfinderService::find_path_around_obstacles(
       walked = plan.usable->entry.mask.get();
       blocked = blocked.grown_by(plan.clearance_key, stored.width(), stored.height());
     }
-    auto walked_blocked =
-        std::make_shared<const pathcore::Mask>(pathcore::with_obstacles(*walked, blocked));
+    if (walked->pixel_count() > kCopyPixelsOnCallThread) {
+      (void)source.begin_scan();  // throws on gRPC's thread: the call moves to the pool
+    }
+    std::shared_ptr<DetourBuffers> buffers = detour_buffers_->take(walked->pixel_count());
+    if (buffers->blocked) {
+      pathcore::with_obstacles(*walked, blocked, *buffers->blocked);
+    } else {
+      buffers->blocked.emplace(pathcore::with_obstacles(*walked, blocked));
+    }
     obstacles.detour.emplace(
-        ObstaclePlan::Detour{std::move(field), std::move(blocked), std::move(walked_blocked)});
+        ObstaclePlan::Detour{std::move(field), std::move(blocked), std::move(buffers)});
     obstacles.detour_planned = true;
   }
   if (!obstacles.detour) return std::nullopt;
   const ObstaclePlan::Detour& detour = *obstacles.detour;
-  const pathcore::Mask& mask = *detour.walked;
+  const pathcore::Mask& mask = *detour.buffers->blocked;
+  pathcore::DetourScratch& scratch = detour.buffers->scratch;
   const pathcore::Point goal = plan.goal;
   if (!mask.walkable(start, plan.enabled) || !mask.walkable(goal, plan.enabled)) {
     return std::nullopt;
@@ -121,15 +135,16 @@ std::optional<grpc::Status> PathfinderService::find_path_around_obstacles(
   std::optional<pathcore::PathResult> path = pathcore::beeline_answer(mask, start, goal, plan.options);
   if (!path) {
     path = pathcore::path_around_obstacles(mask, *detour.field, detour.blocked, start, plan.options,
-                                           kDetourPixelsOnCallThread);
+                                           kDetourPixelsOnCallThread, {}, nullptr, &scratch);
   }
   if (!path) {
     // Throws on gRPC's thread (the call moves to the pool), else the call's check.
     const std::function<bool()> interrupt = source.begin_scan();
     try {
-      path = pathcore::path_around_obstacles(mask, *detour.field, detour.blocked, start,
-                                             plan.options, mask.pixel_count() / kDetourPixelsPerMaskPixel,
-                                             interrupt);
+      // Goes on from what the attempt on gRPC's thread learnt (scratch).
+      path = pathcore::path_around_obstacles(
+          mask, *detour.field, detour.blocked, start, plan.options,
+          mask.pixel_count() / kDetourPixelsPerMaskPixel, interrupt, nullptr, &scratch);
     } catch (const pathcore::Interrupted&) {
       throw RequestGone{};
     }

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cache/detour_buffer_pool.h"
 #include "cache/any_angle_caches.h"
 #include "cache/field_cache.h"
 #include "cache/field_flights.h"
@@ -540,6 +541,10 @@ class PathfinderService final : public RawPathfinderService {
   UsableMaskCache usable_masks_{cache_.budget(), "usable_masks", limits_.usable_mask_entries};
   // NearestWalkable's and snapping's distance transforms, charged to the same budget.
   NearestCache nearest_{cache_.budget(), "nearest", limits_.nearest_entries};
+  // The blocked masks and scratch of FindPath calls answered around temporary
+  // obstacles, kept for the next such call (a share of the cache's size).
+  std::shared_ptr<DetourBufferPool> detour_buffers_ = std::make_shared<DetourBufferPool>(
+      cache_.budget().total_bytes() / FieldCache::kStoragePoolShare);
   // Fills in progress, one per field (single flight), and usable-mask builds.
   FieldFlights flights_;
   // Large answers not yet read by their clients.

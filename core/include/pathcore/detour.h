@@ -5,8 +5,10 @@
 // of the detour instead of a fill.
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <optional>
+#include <vector>
 
 #include "pathcore/distance_field.h"
 #include "pathcore/mask.h"
@@ -28,12 +30,46 @@ namespace pathcore {
 // guided by field (a lower bound of F). So the cost follows the detour and
 // the trace, not the mask. std::nullopt when that work would pass
 // max_pixels pixels (the caller fills F instead). interrupt: as for
-// FieldBuilder, about every 16,384 pixels (throws Interrupted). Throws
+// FieldBuilder, about every 16,384 pixels (throws Interrupted). scratch:
+// what earlier calls on the same field and blocked_mask learnt, and memory
+// kept for the next (one of its own when null). Throws
 // InvalidArgument as path_from_field does, and for a field to several goals
 // or of another size.
+// What path_around_obstacles learns and the memory it uses, kept from call
+// to call (one call at a time): whether a pixel keeps its cost (a state
+// byte per pixel of the mask). That is a fact about one field and one
+// blocked mask, so calls on the same pair (the starts of a batch, a call
+// that gave up at its work limit and is tried again) go on from it; clear()
+// before a call on another pair. A fresh scratch pays its pages' first
+// touches, about as much as copying the mask; a kept one only the pixels
+// walked.
+class DetourScratch {
+ public:
+  // Forgets what was learnt (O(pixels walked since the last clear)).
+  void clear() {
+    for (const std::size_t i : touched_) states_[i] = 0;
+    touched_.clear();
+  }
+  [[nodiscard]] std::size_t memory_bytes() const {
+    return states_.capacity() + touched_.capacity() * sizeof(std::size_t);
+  }
+
+ private:
+  friend class RepairedField;
+  std::vector<std::uint8_t> states_;  // 0 (unknown) where not in touched_
+  std::vector<std::size_t> touched_;  // the states set since the last clear()
+};
+
+// What path_around_obstacles did (benchmarks and tests read it).
+struct DetourWork {
+  std::size_t walked = 0;    // pixels walked to decide aliveness
+  std::size_t dead = 0;      // of them, found dead
+  std::size_t expanded = 0;  // pixels the detour's A* expanded
+};
 [[nodiscard]] std::optional<PathResult> path_around_obstacles(
     const Mask& blocked_mask, const DistanceField& field, const ObstacleSet& blocked, Point start,
     const FindPathOptions& options, std::size_t max_pixels,
-    const std::function<bool()>& interrupt = {});
+    const std::function<bool()>& interrupt = {}, DetourWork* work = nullptr,
+    DetourScratch* scratch = nullptr);
 
 }  // namespace pathcore

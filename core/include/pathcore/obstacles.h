@@ -103,5 +103,8 @@ class ObstacleSet {
 // (its clearance, snapping and fills all see them). O(mask pixels).
 // obstacles must have been built for this mask's size.
 [[nodiscard]] Mask with_obstacles(const Mask& mask, const ObstacleSet& obstacles);
+// The same, written into `into` (any mask) in the memory it has: a buffer
+// kept from call to call is copied into without a fresh one's page faults.
+void with_obstacles(const Mask& mask, const ObstacleSet& obstacles, Mask& into);
 
 }  // namespace pathcore

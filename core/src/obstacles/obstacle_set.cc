@@ -125,4 +125,10 @@ Mask with_obstacles(const Mask& mask, const ObstacleSet& obstacles) {
   });
 }
 
+void with_obstacles(const Mask& mask, const ObstacleSet& obstacles, Mask& into) {
+  into.assign_blocked_each(mask, [&](const auto& visit) {
+    obstacles.for_each([&](Point p) { visit(mask.index(p)); });
+  });
+}
+
 }  // namespace pathcore

@@ -95,6 +95,7 @@ void search_detour(RepairedField& field, Point start) {
     if (here.stage == kExpanded || here.g.value() != entry.g) continue;
     here.stage = kExpanded;
     field.count();
+    field.count_expanded();
     const Point at = point(entry.index);
     const GridCost at_g = here.g;
     for (std::uint8_t left = field.open_steps(at); left != 0; left &= left - 1) {
@@ -157,14 +158,24 @@ void search_detour(RepairedField& field, Point start) {
 }  // namespace
 
 RepairedField::RepairedField(const DistanceField& base, const Mask& blocked_mask,
-                             std::size_t max_work, const std::function<bool()>& interrupt)
+                             std::size_t max_work, const std::function<bool()>& interrupt,
+                             DetourScratch& scratch)
     : base_(base),
       blocked_mask_(blocked_mask),
       steps_(base.options().connectivity == Connectivity::kFour ? 4 : 8),
       max_work_(max_work),
       check_(interrupt),
-      states_(static_cast<std::size_t>(base.width()) * base.height()),
-      repaired_(static_cast<std::size_t>(base.width()) * base.height()) {}
+      scratch_(scratch),
+      tiles_across_((std::size_t{base.width()} + 7) / 8),
+      states_(nullptr),
+      repaired_(static_cast<std::size_t>(base.width()) * base.height()) {
+  const std::size_t slots = tiles_across_ * ((std::size_t{base.height()} + 7) / 8) * 64;
+  if (scratch_.states_.size() != slots) {
+    scratch_.states_.assign(slots, kUnknown);
+    scratch_.touched_.clear();
+  }
+  states_ = scratch_.states_.data();
+}
 
 void RepairedField::count() const {
   check_.after(1);
@@ -222,11 +233,55 @@ std::uint8_t RepairedField::cheapest_steps(Point p, GridCost cost) const {
 
 bool RepairedField::alive(Point p) const {
   if (!open(p) || !base_.reachable(p) || !open(base_.goal())) return false;
-  if (const State known = state(index(p)); known != kUnknown) return known == kAlive;
+  if (const State known = state(p); known != kUnknown) return known == kAlive;
   if (p == base_.goal()) {
-    set_state(index(p), kAlive);
+    set_state(p, kAlive);
     return true;
   }
+  if (const auto* words = unit_four_words<std::uint16_t>(); words != nullptr) {
+    return walk(p, [&](Point n) { return unit_four_cheapest_steps(words, n); });
+  }
+  if (const auto* words = unit_four_words<std::uint32_t>(); words != nullptr) {
+    return walk(p, [&](Point n) { return unit_four_cheapest_steps(words, n); });
+  }
+  return walk(p, [&](Point n) { return cheapest_steps(n, base_.exact(n)); });
+}
+
+template <typename Word>
+const Word* RepairedField::unit_four_words() const {
+  const FieldOptions& options = base_.options();
+  if (options.connectivity != Connectivity::kFour || options.area_costs != unit_area_costs() ||
+      base_.stride() != std::size_t{base_.width()} + 2 || base_.origin() != base_.stride() + 1) {
+    return nullptr;
+  }
+  return base_.template four_costs<Word>();
+}
+
+template <typename Word>
+std::uint8_t RepairedField::unit_four_cheapest_steps(const Word* words, Point p) const {
+  // A bordered unit-cost field: the neighbours' words are read without a
+  // bounds check (the border is unreachable, all ones and above), and a
+  // pixel one cheaper is reachable, so walkable on the mask without the
+  // obstacles; only the blocked mask's own pixel is read besides.
+  const std::size_t stride = base_.stride();
+  const std::size_t width = base_.width();
+  const Word* w = words + base_.origin() + static_cast<std::size_t>(p.y) * stride +
+                  static_cast<std::size_t>(p.x);
+  if (*w == 0) return 0;
+  const Word down = static_cast<Word>(*w - 1);
+  const std::uint8_t* area = blocked_mask_.areas().data() + index(p);
+  const AreaSet enabled = base_.options().enabled;
+  const auto open_area = [enabled](std::uint8_t a) { return ((enabled >> a) & 1U) != 0; };
+  std::uint8_t steps = 0;
+  if (w[1] == down && open_area(area[1])) steps |= 1U;
+  if (w[stride] == down && open_area(area[width])) steps |= 2U;
+  if (w[-1] == down && open_area(*(area - 1))) steps |= 4U;
+  if (*(w - stride) == down && open_area(*(area - width))) steps |= 8U;
+  return steps;
+}
+
+template <typename CheapestSteps>
+bool RepairedField::walk(Point p, CheapestSteps&& cheapest) const {
   // Depth first down the cheapest steps of D, each frame descending first
   // where a trace would step (its previous direction, else the one most
   // toward the goal): walks from neighbouring pixels then run into each
@@ -236,13 +291,14 @@ bool RepairedField::alive(Point p) const {
   const Point goal = base_.goal();
   std::vector<Frame>& stack = walk_;  // empty between calls; kept for its capacity
   count();
-  stack.push_back({p, cheapest_steps(p, base_.exact(p)), kNoStep});
+  ++tally_.walked;
+  stack.push_back({p, cheapest(p), kNoStep});
   while (!stack.empty()) {
     Frame& frame = stack.back();
     bool found = false;
     for (std::uint8_t left = frame.left; left != 0; left &= left - 1) {
       const auto s = static_cast<std::size_t>(std::countr_zero(left));
-      const State known = state(index(frame.at + kAllSteps[s]));
+      const State known = state(frame.at + kAllSteps[s]);
       if (known == kAlive) {
         found = true;
         break;
@@ -250,7 +306,8 @@ bool RepairedField::alive(Point p) const {
       if (known == kDead) frame.left &= static_cast<std::uint8_t>(~(1U << s));
     }
     if (found || frame.left == 0) {
-      set_state(index(frame.at), found ? kAlive : kDead);
+      set_state(frame.at, found ? kAlive : kDead);
+      if (!found) ++tally_.dead;
       stack.pop_back();
       continue;
     }
@@ -272,13 +329,14 @@ bool RepairedField::alive(Point p) const {
     }
     const Point n = frame.at + kAllSteps[chosen];
     if (n == goal) {
-      set_state(index(n), kAlive);
+      set_state(n, kAlive);
       continue;
     }
     count();
-    stack.push_back({n, cheapest_steps(n, base_.exact(n)), static_cast<std::uint8_t>(chosen)});
+    ++tally_.walked;
+    stack.push_back({n, cheapest(n), static_cast<std::uint8_t>(chosen)});
   }
-  return state(index(p)) == kAlive;
+  return state(p) == kAlive;
 }
 
 std::optional<PathResult> path_around_obstacles(const Mask& blocked_mask,
@@ -286,7 +344,8 @@ std::optional<PathResult> path_around_obstacles(const Mask& blocked_mask,
                                                 const ObstacleSet& blocked, Point start,
                                                 const FindPathOptions& options,
                                                 std::size_t max_pixels,
-                                                const std::function<bool()>& interrupt) {
+                                                const std::function<bool()>& interrupt,
+                                                DetourWork* work, DetourScratch* scratch) {
   if (field.width() != blocked_mask.width() || field.height() != blocked_mask.height()) {
     throw InvalidArgument("distance field does not fit the mask");
   }
@@ -294,14 +353,19 @@ std::optional<PathResult> path_around_obstacles(const Mask& blocked_mask,
     throw InvalidArgument("path_around_obstacles needs a field to one goal");
   }
   require_inside(blocked_mask, start, "start");
-  RepairedField repaired(field, blocked_mask, max_pixels, interrupt);
+  DetourScratch own_scratch;
+  RepairedField repaired(field, blocked_mask, max_pixels, interrupt,
+                         scratch != nullptr ? *scratch : own_scratch);
   try {
     if (!blocked.blocks(field.goal()) && !blocked.blocks(start) && repaired.open(start) &&
         field.reachable(start) && !repaired.alive(start)) {
       search_detour(repaired, start);
     }
-    return path_from_repaired_field(blocked_mask, repaired, start, options);
+    PathResult result = path_from_repaired_field(blocked_mask, repaired, start, options);
+    if (work != nullptr) *work = repaired.tally();
+    return result;
   } catch (const DetourTooCostly&) {
+    if (work != nullptr) *work = repaired.tally();
     return std::nullopt;
   }
 }

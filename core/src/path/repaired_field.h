@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "mask/interrupt_check.h"
+#include "pathcore/detour.h"
 #include "pathcore/distance_field.h"
 #include "pathcore/mask.h"
 #include "path/paged_pixels.h"
@@ -35,7 +36,9 @@ class RepairedField {
   // searched) past max_work throws DetourTooCostly; interrupt as for
   // FieldBuilder.
   RepairedField(const DistanceField& base, const Mask& blocked_mask, std::size_t max_work,
-                const std::function<bool()>& interrupt);
+                const std::function<bool()>& interrupt, DetourScratch& scratch);
+  RepairedField(const RepairedField&) = delete;
+  RepairedField& operator=(const RepairedField&) = delete;
 
   [[nodiscard]] std::uint32_t width() const { return base_.width(); }
   [[nodiscard]] std::uint32_t height() const { return base_.height(); }
@@ -62,6 +65,19 @@ class RepairedField {
     const GridCost repaired = repaired_.get(index(p));
     return repaired != GridCost{} ? repaired : base_.exact(p);
   }
+  // A trace's reads of a neighbour, without deciding aliveness: whether it
+  // may be reachable (open, reached by D, not known dead unless repaired) and the cost it
+  // has if so (exact()). A trace steps onto a neighbour only where that
+  // cost makes the step downhill, and only then asks confirmed(), which
+  // decides: a dead pixel's F is above D, so its step is never downhill
+  // where D's is not, and most neighbours are never walked.
+  [[nodiscard]] bool maybe_reachable(Point p) const {
+    return open(p) && base_.reachable(p) &&
+           (state(p) != kDead || repaired_.get(index(p)) != GridCost{});
+  }
+  [[nodiscard]] bool confirmed(Point p) const {
+    return repaired_.get(index(p)) != GridCost{} || alive(p);
+  }
 
   // For the detour search (detour.cc).
   [[nodiscard]] const DistanceField& base() const { return base_; }
@@ -86,11 +102,35 @@ class RepairedField {
   [[nodiscard]] GridCost step_cost(Point p, std::size_t s) const;
   [[nodiscard]] std::size_t step_count() const { return steps_; }
   [[nodiscard]] std::size_t work() const { return work_; }
+  [[nodiscard]] const DetourWork& tally() const { return tally_; }
+  void count_expanded() { ++tally_.expanded; }
 
  private:
   enum State : std::uint8_t { kUnknown = 0, kAlive = 1, kDead = 2 };
-  [[nodiscard]] State state(std::size_t i) const { return static_cast<State>(states_.get(i)); }
-  void set_state(std::size_t i, State s) const { states_.at(i) = s; }
+  // alive()'s depth-first walk from p (unknown, not the goal); cheapest(n):
+  // n's cheapest_steps.
+  template <typename CheapestSteps>
+  bool walk(Point p, CheapestSteps&& cheapest) const;
+  // A unit-cost four-connected field's stored words, when it has a border
+  // (nullptr else), and cheapest_steps read straight from them.
+  template <typename Word>
+  [[nodiscard]] const Word* unit_four_words() const;
+  template <typename Word>
+  [[nodiscard]] std::uint8_t unit_four_cheapest_steps(const Word* words, Point p) const;
+  // States lie in tiles of 8x8 pixels, 64 bytes each: a walk goes up and
+  // down as much as across, and a tile keeps its neighbours in one cache line.
+  [[nodiscard]] std::size_t state_slot(Point p) const {
+    const auto x = static_cast<std::size_t>(p.x);
+    const auto y = static_cast<std::size_t>(p.y);
+    return (((y >> 3) * tiles_across_ + (x >> 3)) << 6) | ((y & 7) << 3) | (x & 7);
+  }
+  [[nodiscard]] State state(Point p) const { return static_cast<State>(states_[state_slot(p)]); }
+  // Each pixel's state is set once (unknown to alive or dead).
+  void set_state(Point p, State s) const {
+    const std::size_t i = state_slot(p);
+    states_[i] = s;
+    scratch_.touched_.push_back(i);
+  }
 
   const DistanceField& base_;
   const Mask& blocked_mask_;
@@ -98,8 +138,11 @@ class RepairedField {
   std::size_t max_work_;
   mutable InterruptCheck check_;
   mutable std::size_t work_ = 0;
+  mutable DetourWork tally_;
   // Aliveness (State), decided on demand.
-  mutable PagedPixels<std::uint8_t> states_;
+  DetourScratch& scratch_;
+  std::size_t tiles_across_;
+  std::uint8_t* states_;  // scratch_'s, one per pixel (state_slot)
   // alive()'s depth-first stack: the pixel walked and its steps not ruled out.
   struct Frame {
     Point at;

@@ -109,14 +109,24 @@ class TracedPoints {
 // reads the stored integers of a unit-cost field directly (the common case:
 // no decoding, a step costs 1). Both: reachable(p) for p inside; cost(p) for
 // p reachable; entered(n, c) = c plus the cost of stepping onto n.
+// A field's reads of a neighbour for a trace: whether it may be reachable,
+// its cost if so, and whether that cost is the field's (asked only when the
+// cost makes a step downhill). A DistanceField's reads are final; a
+// RepairedField's are D's until confirmed (RepairedField::maybe_reachable).
+bool read_reachable(const DistanceField& field, Point p) { return field.reachable(p); }
+bool read_reachable(const RepairedField& field, Point p) { return field.maybe_reachable(p); }
+bool confirmed(const DistanceField& /*field*/, Point /*p*/) { return true; }
+bool confirmed(const RepairedField& field, Point p) { return field.confirmed(p); }
+
 template <typename Field>
 class ExactCosts {
  public:
   using Cost = GridCost;
   ExactCosts(const Mask& mask, const Field& field)
       : mask_(mask), field_(field), area_costs_(field.options().area_costs) {}
-  [[nodiscard]] bool reachable(Point p) const { return field_.reachable(p); }
+  [[nodiscard]] bool reachable(Point p) const { return read_reachable(field_, p); }
   [[nodiscard]] Cost cost(Point p) const { return field_.exact(p); }
+  [[nodiscard]] bool confirmed(Point p) const { return pathcore::confirmed(field_, p); }
   [[nodiscard]] Cost entered(Point n, Cost c) const {
     c.straight += area_costs_[mask_.area(n)];
     return c;
@@ -158,6 +168,7 @@ class StoredUnitCosts {
   [[nodiscard]] bool reachable(Point p) const { return stored(p) < kNotReachable; }
   [[nodiscard]] Cost cost(Point p) const { return stored(p); }
   [[nodiscard]] static Cost entered(Point /*n*/, Cost c) { return c + 1; }
+  [[nodiscard]] static bool confirmed(Point /*p*/) { return true; }
 
   // A FieldBuilder's field: a one-pixel border of unreachable values around
   // the pixels, so the neighbours of any pixel can be read without a bounds
@@ -278,7 +289,7 @@ Path trace_four(const Mask& mask, const Field& field, const Costs& costs, Point 
       return false;
     }
     cost = costs.cost(n);
-    return costs.entered(n, cost) == here;
+    return costs.entered(n, cost) == here && costs.confirmed(n);
   };
   while (here != Cost{}) {
     if constexpr (std::is_same_v<Cost, std::uint32_t>) {
@@ -332,7 +343,7 @@ Path trace_four(const Mask& mask, const Field& field, const Costs& costs, Point 
         if ((down_a || down_b) && mask.walkable(side_a, enabled) &&
             mask.walkable(side_b, enabled) && costs.reachable(n)) {
           const Cost via = costs.entered(n, costs.cost(n));
-          take = (down_a && via == cost_a) || (down_b && via == cost_b);
+          take = ((down_a && via == cost_a) || (down_b && via == cost_b)) && costs.confirmed(n);
         }
       } else {
         Cost unused{};
@@ -354,7 +365,7 @@ Path trace_four(const Mask& mask, const Field& field, const Costs& costs, Point 
       walkable[s] = mask.walkable(n, enabled);
       if (walkable[s] && costs.reachable(n)) {
         cost[s] = costs.cost(n);
-        down[s] = costs.entered(n, cost[s]) == here;
+        down[s] = costs.entered(n, cost[s]) == here && costs.confirmed(n);
       }
     }
     if (diagonal_shortcuts) {
@@ -371,7 +382,8 @@ Path trace_four(const Mask& mask, const Field& field, const Costs& costs, Point 
           continue;
         }
         const Cost via = costs.entered(n, costs.cost(n));
-        if ((down[side_a] && via == cost[side_a]) || (down[side_b] && via == cost[side_b])) {
+        if (((down[side_a] && via == cost[side_a]) || (down[side_b] && via == cost[side_b])) &&
+            costs.confirmed(n)) {
           chooser.offer(kDiagonalSteps[d]);
         }
       }
@@ -443,13 +455,13 @@ Path trace_points(const Mask& mask, const Field& field, Point start, bool diagon
   const bool cutting = options.allow_corner_cutting;
   // True when the step to n (diagonal or not) leads exactly downhill from `here`.
   const auto downhill = [&](GridCost here, Point n, bool diagonal) {
-    if (!field.reachable(n) || field.goal_index(n) != label) {
+    if (!read_reachable(field, n) || field.goal_index(n) != label) {
       return false;  // with several goals: only toward the start's
     }
     GridCost via = field.exact(n);
     const std::uint32_t step = costs[mask.area(n)];
     (diagonal ? via.diagonal : via.straight) += step;
-    return via == here;
+    return via == here && confirmed(field, n);
   };
   const Point goal = field.goal(label);
   TracedPoints points(start, corners_only);

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -94,6 +95,29 @@ TEST(MaskWithBlocked, StatisticsMatchAMaskBuiltFromTheSameGrid) {
   EXPECT_THROW((void)mask.with_blocked(outside), InvalidArgument);
 }
 
+// with_obstacles into a mask that held anything (another size, other
+// areas): the same grid and statistics as the copy it returns.
+TEST(WithObstaclesInto, MatchesTheCopyWhateverTheMaskHeld) {
+  std::mt19937_64 rng(11);
+  Mask into(1, 1, {1});
+  for (int trial = 0; trial < 200; ++trial) {
+    const auto width = static_cast<std::uint32_t>(1 + rng() % 30);
+    const auto height = static_cast<std::uint32_t>(1 + rng() % 30);
+    const Mask mask =
+        pathtest::random_mask(rng, width, height, 0.3, 1 + static_cast<int>(rng() % 4));
+    const ObstacleSet blocked(width, height,
+                              random_shapes(rng, mask, 1 + static_cast<int>(rng() % 5)));
+    const Mask expected = with_obstacles(mask, blocked);
+    with_obstacles(mask, blocked, into);
+    ASSERT_EQ(into.width(), width);
+    ASSERT_EQ(into.height(), height);
+    ASSERT_EQ(into.areas(), expected.areas()) << trial;
+    EXPECT_EQ(into.areas_present(), expected.areas_present()) << trial;
+    EXPECT_EQ(into.walkable_pixels(), expected.walkable_pixels()) << trial;
+    EXPECT_EQ(into.row_boundaries(), expected.row_boundaries()) << trial;
+  }
+}
+
 struct Case {
   Connectivity connectivity;
   bool cutting;
@@ -110,7 +134,11 @@ TEST_P(DetourMatchesPatchedField, OnRandomMasksAndShapes) {
                       static_cast<std::uint64_t>(c.smoothing) * 101);
   int answered = 0;
   int detoured = 0;
+  // Kept across the starts of a trial (one field and blocked mask), cleared
+  // for the next trial's, like the server's pooled buffers.
+  DetourScratch kept;
   for (int trial = 0; trial < 150; ++trial) {
+    kept.clear();
     const auto width = static_cast<std::uint32_t>(8 + rng() % 40);
     const auto height = static_cast<std::uint32_t>(8 + rng() % 40);
     const double ratio = 0.05 + 0.3 * std::uniform_real_distribution<double>(0, 1)(rng);
@@ -132,8 +160,20 @@ TEST_P(DetourMatchesPatchedField, OnRandomMasksAndShapes) {
     for (int s = 0; s < 6; ++s) {
       const Point start = pathtest::random_point(rng, mask);
       const PathResult expected = reference(patched, start, goal, options);
-      const auto got = path_around_obstacles(patched, field, blocked, start, options,
-                                             std::numeric_limits<std::size_t>::max());
+      // Odd trials: a fresh scratch per call. Even ones: the kept scratch,
+      // every other start first with a bound of a few pixels (the server's
+      // attempt on gRPC's thread), then again without: it goes on from what
+      // the attempt learnt.
+      DetourScratch* scratch = trial % 2 == 0 ? &kept : nullptr;
+      std::optional<PathResult> got;
+      if (scratch != nullptr && s % 2 == 0) {
+        got = path_around_obstacles(patched, field, blocked, start, options, 1 + rng() % 24, {},
+                                    nullptr, scratch);
+      }
+      if (!got) {
+        got = path_around_obstacles(patched, field, blocked, start, options,
+                                    std::numeric_limits<std::size_t>::max(), {}, nullptr, scratch);
+      }
       ASSERT_TRUE(got.has_value());
       ASSERT_EQ(describe(*got), describe(expected))
           << dump(patched, start, goal) << "trial " << trial << " start " << start.x << "," << start.y << " goal " << goal.x
