@@ -2,8 +2,9 @@
 // answer the same request gets on a copy of the mask with the obstacles'
 // pixels blocked. When the cache holds the goal's field on the mask without
 // them, that answer comes from it (pathcore::path_around_obstacles: only
-// the pixels the obstacles shadow are repaired, as far as the start needs),
-// on gRPC's thread when the detour is small. Otherwise it is the request's
+// the pixels the trace reads are checked, and a start whose cost rose
+// searched from), on gRPC's thread when the detour is small, in buffers
+// the service keeps for the next such call (DetourBufferPool). Otherwise it is the request's
 // own computation on the patched copy: everything that reads it is private
 // to the call (its fields, usable pixels, any-angle mesh and snapping
 // scans), run on the compute pool with the call's interrupt check
@@ -34,18 +35,19 @@ namespace pathserver {
 namespace v1 = pathfinding::v1;
 
 namespace {
-// The most pixels a detour may walk or search on gRPC's thread (about 3 ms,
-// as long as a warm trace across a large mask); a larger one moves to the
-// compute pool, which starts it again (a hop costs about as much as the
-// detour past the obstacles of a full-HD route, 41,000 pixels).
-constexpr std::size_t kDetourPixelsOnCallThread = 1 << 16;
+// The most work (pathcore::path_around_obstacles: about a pixel walked on
+// a unit-cost four-connected field) a detour may do on gRPC's thread, about
+// 3 ms, as long as a warm trace across a large mask; a larger one moves to
+// the compute pool, which starts it again (the hop costs about as much as
+// the detour past ten obstacles on a full-HD route, 41,000 pixels).
+constexpr std::size_t kDetourWorkOnCallThread = 1 << 16;
+// On the pool, a detour may do this fraction of the mask's pixels in work
+// before the patched copy's fill answers instead: a detour that gives up
+// there has cost at most about a quarter of that fill.
+constexpr std::size_t kDetourWorkPerMaskPixel = 16;
 // The largest mask whose blocked copy is made on gRPC's thread (a memcpy of
 // about 0.4 ms into a kept buffer); a larger one is copied on the pool.
 constexpr std::size_t kCopyPixelsOnCallThread = std::size_t{1} << 22;
-// On the pool, a detour may walk or search this fraction of the mask's
-// pixels before the patched copy's fill (which costs the whole mask, about
-// twenty times less a pixel) is cheaper.
-constexpr std::size_t kDetourPixelsPerMaskPixel = 32;
 }  // namespace
 
 struct PathfinderService::ObstaclePlan {
@@ -135,7 +137,7 @@ std::optional<grpc::Status> PathfinderService::find_path_around_obstacles(
   std::optional<pathcore::PathResult> path = pathcore::beeline_answer(mask, start, goal, plan.options);
   if (!path) {
     path = pathcore::path_around_obstacles(mask, *detour.field, detour.blocked, start, plan.options,
-                                           kDetourPixelsOnCallThread, {}, nullptr, &scratch);
+                                           kDetourWorkOnCallThread, {}, nullptr, &scratch);
   }
   if (!path) {
     // Throws on gRPC's thread (the call moves to the pool), else the call's check.
@@ -144,7 +146,7 @@ std::optional<grpc::Status> PathfinderService::find_path_around_obstacles(
       // Goes on from what the attempt on gRPC's thread learnt (scratch).
       path = pathcore::path_around_obstacles(
           mask, *detour.field, detour.blocked, start, plan.options,
-          mask.pixel_count() / kDetourPixelsPerMaskPixel, interrupt, nullptr, &scratch);
+          mask.pixel_count() / kDetourWorkPerMaskPixel, interrupt, nullptr, &scratch);
     } catch (const pathcore::Interrupted&) {
       throw RequestGone{};
     }

@@ -17,24 +17,6 @@
 
 namespace pathcore {
 
-// path_from_field(blocked_mask, F, start, options), where F is the field of
-// blocked_mask toward field.goal() under field.options(), without filling F.
-// field: a finished one-goal field (for options.field) of the mask that
-// blocked_mask is with the pixels of `blocked` set to area 0 (blocked_mask =
-// with_obstacles(mask, blocked), or the usable mask of that with the
-// obstacles grown by the clearance). Blocking only raises costs, so F equals
-// field wherever a pixel keeps one of its cheapest steps to a pixel that
-// keeps its cost: that is decided only for the pixels a trace from the start
-// reads (a walk down their cheapest steps, remembered). A start whose cost
-// rose gets F on its detour from an A* over the pixels whose cost rose,
-// guided by field (a lower bound of F). So the cost follows the detour and
-// the trace, not the mask. std::nullopt when that work would pass
-// max_pixels pixels (the caller fills F instead). interrupt: as for
-// FieldBuilder, about every 16,384 pixels (throws Interrupted). scratch:
-// what earlier calls on the same field and blocked_mask learnt, and memory
-// kept for the next (one of its own when null). Throws
-// InvalidArgument as path_from_field does, and for a field to several goals
-// or of another size.
 // What path_around_obstacles learns and the memory it uses, kept from call
 // to call (one call at a time): whether a pixel keeps its cost (a state
 // byte per pixel of the mask). That is a fact about one field and one
@@ -66,9 +48,31 @@ struct DetourWork {
   std::size_t dead = 0;      // of them, found dead
   std::size_t expanded = 0;  // pixels the detour's A* expanded
 };
+
+// path_from_field(blocked_mask, F, start, options), where F is the field of
+// blocked_mask toward field.goal() under field.options(), without filling F.
+// field: a finished one-goal field (for options.field) of the mask that
+// blocked_mask is with the pixels of `blocked` set to area 0 (blocked_mask =
+// with_obstacles(mask, blocked), or the usable mask of that with the
+// obstacles grown by the clearance). Blocking only raises costs, so F equals
+// field wherever a pixel keeps one of its cheapest steps to a pixel that
+// keeps its cost: that is decided only for the pixels a trace from the start
+// reads (a walk down their cheapest steps, remembered). A start whose cost
+// rose gets F on its detour from an A* over the pixels whose cost rose,
+// guided by field (a lower bound of F). So the cost follows the detour and
+// the trace, not the mask. std::nullopt when that work would pass
+// max_work (the caller fills F instead): a pixel walked counts 1 on a
+// unit-cost four-connected field (whose stored costs the walk reads
+// directly), 4 on any other, and a pixel the A* expands 16, about what each
+// costs in time. interrupt: as for FieldBuilder, about every 16,384 of
+// that work (throws Interrupted). work: what was done, when not null.
+// scratch: what earlier calls on the same field and blocked_mask learnt,
+// and memory kept for the next (one of its own when null). Throws
+// InvalidArgument as path_from_field does, and for a field to several
+// goals or of another size.
 [[nodiscard]] std::optional<PathResult> path_around_obstacles(
     const Mask& blocked_mask, const DistanceField& field, const ObstacleSet& blocked, Point start,
-    const FindPathOptions& options, std::size_t max_pixels,
+    const FindPathOptions& options, std::size_t max_work,
     const std::function<bool()>& interrupt = {}, DetourWork* work = nullptr,
     DetourScratch* scratch = nullptr);
 

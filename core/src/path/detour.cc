@@ -94,7 +94,7 @@ void search_detour(RepairedField& field, Point start) {
     Seen& here = seen.at(entry.index);
     if (here.stage == kExpanded || here.g.value() != entry.g) continue;
     here.stage = kExpanded;
-    field.count();
+    field.count(RepairedField::kExpansionWork);
     field.count_expanded();
     const Point at = point(entry.index);
     const GridCost at_g = here.g;
@@ -140,7 +140,7 @@ void search_detour(RepairedField& field, Point start) {
     on_path.pop_back();
     const Point at = point(i);
     const GridCost g = seen.get(i).g;
-    field.count();
+    field.count(RepairedField::kStepWork);
     field.repair(at, {cheapest.straight - g.straight, cheapest.diagonal - g.diagonal});
     for (std::uint8_t left = field.open_steps(at); left != 0; left &= left - 1) {
       const auto s = static_cast<std::size_t>(std::countr_zero(left));
@@ -177,9 +177,10 @@ RepairedField::RepairedField(const DistanceField& base, const Mask& blocked_mask
   states_ = scratch_.states_.data();
 }
 
-void RepairedField::count() const {
-  check_.after(1);
-  if (++work_ > max_work_) throw DetourTooCostly{};
+void RepairedField::count(std::size_t work) const {
+  check_.after(work);
+  work_ += work;
+  if (work_ > max_work_) throw DetourTooCostly{};
 }
 
 GridCost RepairedField::step_cost(Point p, std::size_t s) const {
@@ -239,12 +240,12 @@ bool RepairedField::alive(Point p) const {
     return true;
   }
   if (const auto* words = unit_four_words<std::uint16_t>(); words != nullptr) {
-    return walk(p, [&](Point n) { return unit_four_cheapest_steps(words, n); });
+    return walk(p, 1, [&](Point n) { return unit_four_cheapest_steps(words, n); });
   }
   if (const auto* words = unit_four_words<std::uint32_t>(); words != nullptr) {
-    return walk(p, [&](Point n) { return unit_four_cheapest_steps(words, n); });
+    return walk(p, 1, [&](Point n) { return unit_four_cheapest_steps(words, n); });
   }
-  return walk(p, [&](Point n) { return cheapest_steps(n, base_.exact(n)); });
+  return walk(p, kStepWork, [&](Point n) { return cheapest_steps(n, base_.exact(n)); });
 }
 
 template <typename Word>
@@ -281,7 +282,7 @@ std::uint8_t RepairedField::unit_four_cheapest_steps(const Word* words, Point p)
 }
 
 template <typename CheapestSteps>
-bool RepairedField::walk(Point p, CheapestSteps&& cheapest) const {
+bool RepairedField::walk(Point p, std::size_t step_work, CheapestSteps&& cheapest) const {
   // Depth first down the cheapest steps of D, each frame descending first
   // where a trace would step (its previous direction, else the one most
   // toward the goal): walks from neighbouring pixels then run into each
@@ -290,7 +291,7 @@ bool RepairedField::walk(Point p, CheapestSteps&& cheapest) const {
   constexpr std::uint8_t kNoStep = 8;
   const Point goal = base_.goal();
   std::vector<Frame>& stack = walk_;  // empty between calls; kept for its capacity
-  count();
+  count(step_work);
   ++tally_.walked;
   stack.push_back({p, cheapest(p), kNoStep});
   while (!stack.empty()) {
@@ -332,7 +333,7 @@ bool RepairedField::walk(Point p, CheapestSteps&& cheapest) const {
       set_state(n, kAlive);
       continue;
     }
-    count();
+    count(step_work);
     ++tally_.walked;
     stack.push_back({n, cheapest(n), static_cast<std::uint8_t>(chosen)});
   }
@@ -343,7 +344,7 @@ std::optional<PathResult> path_around_obstacles(const Mask& blocked_mask,
                                                 const DistanceField& field,
                                                 const ObstacleSet& blocked, Point start,
                                                 const FindPathOptions& options,
-                                                std::size_t max_pixels,
+                                                std::size_t max_work,
                                                 const std::function<bool()>& interrupt,
                                                 DetourWork* work, DetourScratch* scratch) {
   if (field.width() != blocked_mask.width() || field.height() != blocked_mask.height()) {
@@ -354,7 +355,7 @@ std::optional<PathResult> path_around_obstacles(const Mask& blocked_mask,
   }
   require_inside(blocked_mask, start, "start");
   DetourScratch own_scratch;
-  RepairedField repaired(field, blocked_mask, max_pixels, interrupt,
+  RepairedField repaired(field, blocked_mask, max_work, interrupt,
                          scratch != nullptr ? *scratch : own_scratch);
   try {
     if (!blocked.blocks(field.goal()) && !blocked.blocks(start) && repaired.open(start) &&

@@ -32,8 +32,8 @@ struct DetourTooCostly {};
 class RepairedField {
  public:
   // base: D, the field of the mask without the obstacles; blocked_mask: that
-  // mask with them (the pixels a step may enter). Work (pixels walked or
-  // searched) past max_work throws DetourTooCostly; interrupt as for
+  // mask with them (the pixels a step may enter). Work (count()) past
+  // max_work throws DetourTooCostly; interrupt as for
   // FieldBuilder.
   RepairedField(const DistanceField& base, const Mask& blocked_mask, std::size_t max_work,
                 const std::function<bool()>& interrupt, DetourScratch& scratch);
@@ -88,8 +88,13 @@ class RepairedField {
   [[nodiscard]] bool alive(Point p) const;
   // Sets F(p) for a dead pixel p (its cost is never 0: only the goal's is).
   void repair(Point p, GridCost cost) { repaired_.at(index(p)) = cost; }
-  // Counts one unit of work (throws past the limit).
-  void count() const;
+  // Counts work (throws past the limit). A pixel walked on a unit-cost
+  // four-connected field (read straight from its stored costs) is 1; on
+  // any other, kStepWork; a pixel the detour's A* expands, kExpansionWork:
+  // about what each costs in time, relative to the first.
+  static constexpr std::size_t kStepWork = 4;
+  static constexpr std::size_t kExpansionWork = 16;
+  void count(std::size_t work) const;
   // Walkable on the blocked mask under the field's areas.
   [[nodiscard]] bool open(Point p) const { return blocked_mask_.walkable(p, base_.options().enabled); }
   // The steps (bit s: step s in detour order) open from p on the blocked
@@ -108,9 +113,9 @@ class RepairedField {
  private:
   enum State : std::uint8_t { kUnknown = 0, kAlive = 1, kDead = 2 };
   // alive()'s depth-first walk from p (unknown, not the goal); cheapest(n):
-  // n's cheapest_steps.
+  // n's cheapest_steps; step_work: the work counted per pixel walked.
   template <typename CheapestSteps>
-  bool walk(Point p, CheapestSteps&& cheapest) const;
+  bool walk(Point p, std::size_t step_work, CheapestSteps&& cheapest) const;
   // A unit-cost four-connected field's stored words, when it has a border
   // (nullptr else), and cheapest_steps read straight from them.
   template <typename Word>
