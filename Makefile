@@ -9,9 +9,11 @@ DATA_DIR ?= data
 # `make test-sanitize`: its own build tree, AddressSanitizer + UBSan.
 SANITIZE_BUILD_DIR ?= build-sanitize
 SANITIZE_BUILD_TYPE ?= RelWithDebInfo
-# -g1 (line tables only): reports still name file and line, and the build,
-# the longest step of CI, compiles about a fifth faster than with full -g.
-SANITIZE_OPT_FLAGS ?= -O2 -g1 -DNDEBUG
+# The build is the longest step of CI: instrumented code at -O0 compiles in a
+# third of -O2's time (core and the test references, where the tests spend
+# their time, at -O1: pathfinder_hot_code in CMakeLists.txt), and -g1 (line
+# tables only; reports still name file and line) about a fifth faster than -g.
+SANITIZE_OPT_FLAGS ?= -O0 -g1 -DNDEBUG
 # Any finding fails the test: ASan stops at the first error, UBSan does not
 # recover (-fno-sanitize-recover=all), leaks are reported at exit.
 SANITIZE_ENV := ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1:check_initialization_order=1:strict_init_order=1 \
@@ -44,11 +46,13 @@ test: build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j$(JOBS)
 
 # Core, server, client and end-to-end tests built with -fsanitize=address,undefined
-# (PATHFINDER_SANITIZE=ON; no benchmarks). The e2e tests run the sanitized
+# (PATHFINDER_SANITIZE=ON; no benchmarks). Warnings are not errors there: GCC 12
+# reports false ones under ASan at some levels (mismatched new/delete in Boost.Asio's
+# coroutine frames); the Release build keeps them errors. The e2e tests run the sanitized
 # server and CLI binaries too, with the same options.
 test-sanitize: deps
 	cmake -S . -B $(SANITIZE_BUILD_DIR) -DCMAKE_BUILD_TYPE=$(SANITIZE_BUILD_TYPE) \
-		-DPATHFINDER_SANITIZE=ON -DPATHFINDER_BUILD_BENCH=OFF \
+		-DPATHFINDER_SANITIZE=ON -DPATHFINDER_BUILD_BENCH=OFF -DPATHFINDER_WERROR=OFF \
 		-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$(SANITIZE_OPT_FLAGS)"
 	$(SANITIZE_ENV) cmake --build $(SANITIZE_BUILD_DIR) -j$(JOBS)
 	$(SANITIZE_ENV) ctest --test-dir $(SANITIZE_BUILD_DIR) --output-on-failure -j$(JOBS)
