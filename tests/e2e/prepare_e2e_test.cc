@@ -159,13 +159,22 @@ TEST(PrepareE2eTest, ANearestWalkableTransformOutlivesItsCallersDeadline) {
   const auto first = hasty.nearest_walkable(request);
   ASSERT_EQ(first.status.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED)
       << first.status.error_message();
-  EXPECT_THAT(
-      first.status.error_message(),
-      AllOf(HasSubstr("nearest-walkable transform for mask 'near' rev 1"),
-            MatchesRegex(".*: ([0-9]+% built|building);.*"), HasSubstr("the build goes on")));
-  // The transform lands in the cache (bounded wait), and the patient call uses it.
+  const auto named = AllOf(HasSubstr("nearest-walkable transform for mask 'near' rev 1"),
+                           MatchesRegex(".*: ([0-9]+% built|building);.*"),
+                           HasSubstr("the build goes on"));
+#ifdef PATHFINDER_SANITIZE
+  // An instrumented server (its request path at -O0) under the other tests'
+  // load may not reach the build within the 50 ms: then the client's own
+  // timer answers. What follows checks that the build went on all the same.
+  EXPECT_THAT(first.status.error_message(), AnyOf(named, HasSubstr("Deadline Exceeded")));
+#else
+  EXPECT_THAT(first.status.error_message(), named);
+#endif
+  // The transform lands in the cache (bounded wait: 30 s, as an instrumented
+  // build under the other tests' load takes many seconds), and the patient
+  // call uses it.
   double bytes = 0;
-  for (int i = 0; i < 100 && bytes <= 0; ++i) {
+  for (int i = 0; i < 300 && bytes <= 0; ++i) {
     bytes = server.metric("pathfinder_cache_bytes{cache=\"nearest\"}");
     if (bytes <= 0) std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
