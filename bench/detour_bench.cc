@@ -43,7 +43,9 @@ int main(int argc, char** argv) {
   const Mask mask = pathbench::random_obstacle_mask(kWidth, kHeight, 0.20, 42);
   const Point start = pathbench::walkable_near(mask, {40, 40});
   const Point goal = pathbench::walkable_near(mask, {kWidth - 40, kHeight - 40});
-  std::printf("| connectivity | plain trace ms | detour ms | ratio | patched fill ms | walked | dead | expanded | same answer |\n");
+  std::printf(
+      "| connectivity | plain trace ms | detour ms | ratio | patched fill ms | walked | dead | "
+      "expanded | same answer |\n");
   std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
   for (const Connectivity connectivity : {Connectivity::kFour, Connectivity::kEight}) {
     if (!only.empty() && only != (connectivity == Connectivity::kFour ? "four" : "eight")) continue;
@@ -68,7 +70,8 @@ int main(int argc, char** argv) {
     std::vector<double> detour_times;
     const int runs = only.empty() ? 51 : 401;
     for (int i = 0; i < runs; ++i) {
-      plain_times.push_back(median_ms(1, [&] { (void)path_from_field(mask, field, start, options); }));
+      plain_times.push_back(
+          median_ms(1, [&] { (void)path_from_field(mask, field, start, options); }));
       detour_times.push_back(median_ms(1, [&] {
         scratch.clear();  // a new request: nothing learnt, the memory kept
         detour = path_around_obstacles(blocked_mask, field, blocked, start, options, 1U << 30, {},
@@ -84,9 +87,10 @@ int main(int argc, char** argv) {
       const DistanceField patched = compute_distance_field(blocked_mask, goal, options.field);
       reference = path_from_field(blocked_mask, patched, start, options);
     });
-    const bool same = detour && detour->points == reference.points && detour->cost == reference.cost;
+    const bool same =
+        detour && detour->points == reference.points && detour->cost == reference.cost;
     std::printf("| %s | %.3f | %.3f | %.1fx | %.2f | %zu | %zu | %zu | %s |\n",
-                connectivity == Connectivity::kFour ? "four" : "eight", plain, around, around / plain,
-                fill, work.walked, work.dead, work.expanded, same ? "yes" : "NO");
+                connectivity == Connectivity::kFour ? "four" : "eight", plain, around,
+                around / plain, fill, work.walked, work.dead, work.expanded, same ? "yes" : "NO");
   }
 }

@@ -4,8 +4,8 @@
 // them, that answer comes from it (pathcore::path_around_obstacles: only
 // the pixels the trace reads are checked, and a start whose cost rose
 // searched from), on gRPC's thread when the detour is small, in buffers
-// the service keeps for the next such call (DetourBufferPool). Otherwise it is the request's
-// own computation on the patched copy: everything that reads it is private
+// the service keeps for the next such call (DetourBufferPool). Otherwise it
+// is the request's own computation on the patched copy: everything that reads it is private
 // to the call (its fields, usable pixels, any-angle mesh and snapping
 // scans), run on the compute pool with the call's interrupt check
 // (deadline, cancellation, shutdown). No cache keeps anything of the
@@ -27,8 +27,8 @@
 #include "service/obstacles_wire.h"
 #include "service/pathfinder_service.h"
 #include "service/private_field_source.h"
-#include "service/usable_entry.h"
 #include "service/proto_convert.h"
+#include "service/usable_entry.h"
 
 namespace pathserver {
 
@@ -107,8 +107,8 @@ std::optional<grpc::Status> PathfinderService::find_path_around_obstacles(
     if (plan.clearance_key != 0) {
       // Found or built like a plain request's (may move the call to the pool).
       if (!plan.usable) {
-        plan.usable = usable_entry(usable_masks_, source, *plan.entry, plan.enabled,
-                                   plan.clearance_key);
+        plan.usable =
+            usable_entry(usable_masks_, source, *plan.entry, plan.enabled, plan.clearance_key);
       }
       walked = plan.usable->entry.mask.get();
       blocked = blocked.grown_by(plan.clearance_key, stored.width(), stored.height());
@@ -134,7 +134,8 @@ std::optional<grpc::Status> PathfinderService::find_path_around_obstacles(
   if (!mask.walkable(start, plan.enabled) || !mask.walkable(goal, plan.enabled)) {
     return std::nullopt;
   }
-  std::optional<pathcore::PathResult> path = pathcore::beeline_answer(mask, start, goal, plan.options);
+  std::optional<pathcore::PathResult> path =
+      pathcore::beeline_answer(mask, start, goal, plan.options);
   if (!path) {
     path = pathcore::path_around_obstacles(mask, *detour.field, detour.blocked, start, plan.options,
                                            kDetourWorkOnCallThread, {}, nullptr, &scratch);
@@ -143,7 +144,8 @@ std::optional<grpc::Status> PathfinderService::find_path_around_obstacles(
     // Throws on gRPC's thread (the call moves to the pool), else the call's check.
     const std::function<bool()> interrupt = source.begin_scan();
     try {
-      // Goes on from what the attempt on gRPC's thread learnt (scratch).
+      // Here on the pool: goes on from what the bounded attempt above
+      // learnt (scratch). From gRPC's thread the call starts again there.
       path = pathcore::path_around_obstacles(
           mask, *detour.field, detour.blocked, start, plan.options,
           mask.pixel_count() / kDetourWorkPerMaskPixel, interrupt, nullptr, &scratch);
@@ -172,8 +174,8 @@ grpc::Status PathfinderService::find_path_with_obstacles(FindPathPlan& plan, pat
     // Throws on gRPC's thread (the call moves to the pool), else the call's check.
     std::function<bool()> interrupt = source.begin_scan();
     MaskEntryPtr entry;
-    if (grpc::Status decoded = decode_patched_entry(obstacles.wire, *plan.entry,
-                                                    limits_.max_obstacles, entry);
+    if (grpc::Status decoded =
+            decode_patched_entry(obstacles.wire, *plan.entry, limits_.max_obstacles, entry);
         !decoded.ok()) {
       return decoded;
     }
@@ -192,8 +194,8 @@ grpc::Status PathfinderService::find_path_with_obstacles(FindPathPlan& plan, pat
     patched.any_angle_options = plan.any_angle_options;
     patched.any_angle_options.enabled = patched.enabled;
     if (!patched.any_angle) {
-      patched.goal_key = field_key(*entry, patched.options.field, patched.goal,
-                                   patched.clearance_key);
+      patched.goal_key =
+          field_key(*entry, patched.options.field, patched.goal, patched.clearance_key);
       patched.goal_key->goals = patched.goals;
     }
     if (patched.clearance_key != 0) {

@@ -175,6 +175,12 @@ class DistanceField {
   }
   [[nodiscard]] std::size_t stride() const { return stride_; }
   [[nodiscard]] std::size_t origin() const { return origin_; }
+  // Whether the stored costs have a one-pixel border of unreachable values
+  // around the pixels (a FieldBuilder's field), so a pixel's neighbours can
+  // be read without a bounds check.
+  [[nodiscard]] bool bordered() const {
+    return stride_ == std::size_t{width_} + 2 && origin_ == stride_ + 1;
+  }
 
   // Bytes of distance storage per pixel (2, 4 or 8), see the class comment.
   [[nodiscard]] std::size_t bytes_per_pixel() const {

@@ -40,10 +40,9 @@ namespace pathcore {
 namespace {
 
 // Cardinal steps first, so a four-connected field uses the first four.
-constexpr std::array<Step, 8> kAllSteps = {{kCardinalSteps[0], kCardinalSteps[1],
-                                             kCardinalSteps[2], kCardinalSteps[3],
-                                             kDiagonalSteps[0], kDiagonalSteps[1],
-                                             kDiagonalSteps[2], kDiagonalSteps[3]}};
+constexpr std::array<Step, 8> kAllSteps = {{kCardinalSteps[0], kCardinalSteps[1], kCardinalSteps[2],
+                                            kCardinalSteps[3], kDiagonalSteps[0], kDiagonalSteps[1],
+                                            kDiagonalSteps[2], kDiagonalSteps[3]}};
 // The step back: kAllSteps[kOpposite[s]] = -kAllSteps[s].
 constexpr std::array<std::size_t, 8> kOpposite = {2, 3, 0, 1, 6, 7, 4, 5};
 
@@ -94,8 +93,7 @@ void search_detour(RepairedField& field, Point start) {
     Seen& here = seen.at(entry.index);
     if (here.stage == kExpanded || here.g.value() != entry.g) continue;
     here.stage = kExpanded;
-    field.count(RepairedField::kExpansionWork);
-    field.count_expanded();
+    field.count_expansion();
     const Point at = point(entry.index);
     const GridCost at_g = here.g;
     for (std::uint8_t left = field.open_steps(at); left != 0; left &= left - 1) {
@@ -140,7 +138,7 @@ void search_detour(RepairedField& field, Point start) {
     on_path.pop_back();
     const Point at = point(i);
     const GridCost g = seen.get(i).g;
-    field.count(RepairedField::kStepWork);
+    field.count_write_back();
     field.repair(at, {cheapest.straight - g.straight, cheapest.diagonal - g.diagonal});
     for (std::uint8_t left = field.open_steps(at); left != 0; left &= left - 1) {
       const auto s = static_cast<std::size_t>(std::countr_zero(left));
@@ -162,6 +160,8 @@ RepairedField::RepairedField(const DistanceField& base, const Mask& blocked_mask
                              DetourScratch& scratch)
     : base_(base),
       blocked_mask_(blocked_mask),
+      unit_words16_(unit_four_words<std::uint16_t>(base)),
+      unit_words32_(unit_four_words<std::uint32_t>(base)),
       steps_(base.options().connectivity == Connectivity::kFour ? 4 : 8),
       max_work_(max_work),
       check_(interrupt),
@@ -239,23 +239,23 @@ bool RepairedField::alive(Point p) const {
     set_state(p, kAlive);
     return true;
   }
-  if (const auto* words = unit_four_words<std::uint16_t>(); words != nullptr) {
-    return walk(p, 1, [&](Point n) { return unit_four_cheapest_steps(words, n); });
+  if (unit_words16_ != nullptr) {
+    return walk(p, 1, [&](Point n) { return unit_four_cheapest_steps(unit_words16_, n); });
   }
-  if (const auto* words = unit_four_words<std::uint32_t>(); words != nullptr) {
-    return walk(p, 1, [&](Point n) { return unit_four_cheapest_steps(words, n); });
+  if (unit_words32_ != nullptr) {
+    return walk(p, 1, [&](Point n) { return unit_four_cheapest_steps(unit_words32_, n); });
   }
   return walk(p, kStepWork, [&](Point n) { return cheapest_steps(n, base_.exact(n)); });
 }
 
 template <typename Word>
-const Word* RepairedField::unit_four_words() const {
-  const FieldOptions& options = base_.options();
+const Word* RepairedField::unit_four_words(const DistanceField& field) {
+  const FieldOptions& options = field.options();
   if (options.connectivity != Connectivity::kFour || options.area_costs != unit_area_costs() ||
-      base_.stride() != std::size_t{base_.width()} + 2 || base_.origin() != base_.stride() + 1) {
+      !field.bordered()) {
     return nullptr;
   }
-  return base_.template four_costs<Word>();
+  return field.template four_costs<Word>();
 }
 
 template <typename Word>
@@ -291,8 +291,7 @@ bool RepairedField::walk(Point p, std::size_t step_work, CheapestSteps&& cheapes
   constexpr std::uint8_t kNoStep = 8;
   const Point goal = base_.goal();
   std::vector<Frame>& stack = walk_;  // empty between calls; kept for its capacity
-  count(step_work);
-  ++tally_.walked;
+  count_walked(step_work);
   stack.push_back({p, cheapest(p), kNoStep});
   while (!stack.empty()) {
     Frame& frame = stack.back();
@@ -333,20 +332,16 @@ bool RepairedField::walk(Point p, std::size_t step_work, CheapestSteps&& cheapes
       set_state(n, kAlive);
       continue;
     }
-    count(step_work);
-    ++tally_.walked;
+    count_walked(step_work);
     stack.push_back({n, cheapest(n), static_cast<std::uint8_t>(chosen)});
   }
   return state(p) == kAlive;
 }
 
-std::optional<PathResult> path_around_obstacles(const Mask& blocked_mask,
-                                                const DistanceField& field,
-                                                const ObstacleSet& blocked, Point start,
-                                                const FindPathOptions& options,
-                                                std::size_t max_work,
-                                                const std::function<bool()>& interrupt,
-                                                DetourWork* work, DetourScratch* scratch) {
+std::optional<PathResult> path_around_obstacles(
+    const Mask& blocked_mask, const DistanceField& field, const ObstacleSet& blocked, Point start,
+    const FindPathOptions& options, std::size_t max_work, const std::function<bool()>& interrupt,
+    DetourWork* work, DetourScratch* scratch) {
   if (field.width() != blocked_mask.width() || field.height() != blocked_mask.height()) {
     throw InvalidArgument("distance field does not fit the mask");
   }

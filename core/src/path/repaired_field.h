@@ -19,10 +19,10 @@
 #include <vector>
 
 #include "mask/interrupt_check.h"
+#include "path/paged_pixels.h"
 #include "pathcore/detour.h"
 #include "pathcore/distance_field.h"
 #include "pathcore/mask.h"
-#include "path/paged_pixels.h"
 
 namespace pathcore {
 
@@ -45,20 +45,13 @@ class RepairedField {
   [[nodiscard]] const FieldOptions& options() const { return base_.options(); }
   [[nodiscard]] Point goal() const { return base_.goal(); }
   [[nodiscard]] Point goal(std::size_t /*index*/) const { return base_.goal(); }
-  [[nodiscard]] static bool several_goals() { return false; }
   [[nodiscard]] static std::uint32_t goal_index(Point /*p*/) { return 0; }
-  // No stored words to read directly: traces read exact().
-  template <typename Word>
-  [[nodiscard]] static const Word* four_costs() {
-    return nullptr;
-  }
 
   [[nodiscard]] bool contains(Point p) const { return base_.contains(p); }
   // Alive pixels, and dead ones with a repaired cost. Decides aliveness
   // (may throw DetourTooCostly or Interrupted).
   [[nodiscard]] bool reachable(Point p) const {
-    if (!open(p) || !base_.reachable(p)) return false;
-    return repaired_.get(index(p)) != GridCost{} || alive(p);
+    return open(p) && base_.reachable(p) && confirmed(p);
   }
   // p must be reachable.
   [[nodiscard]] GridCost exact(Point p) const {
@@ -66,8 +59,8 @@ class RepairedField {
     return repaired != GridCost{} ? repaired : base_.exact(p);
   }
   // A trace's reads of a neighbour, without deciding aliveness: whether it
-  // may be reachable (open, reached by D, not known dead unless repaired) and the cost it
-  // has if so (exact()). A trace steps onto a neighbour only where that
+  // may be reachable (open, reached by D, not known dead unless repaired)
+  // and the cost it has if so (exact()). A trace steps onto a neighbour only where that
   // cost makes the step downhill, and only then asks confirmed(), which
   // decides: a dead pixel's F is above D, so its step is never downhill
   // where D's is not, and most neighbours are never walked.
@@ -88,15 +81,17 @@ class RepairedField {
   [[nodiscard]] bool alive(Point p) const;
   // Sets F(p) for a dead pixel p (its cost is never 0: only the goal's is).
   void repair(Point p, GridCost cost) { repaired_.at(index(p)) = cost; }
-  // Counts work (throws past the limit). A pixel walked on a unit-cost
-  // four-connected field (read straight from its stored costs) is 1; on
-  // any other, kStepWork; a pixel the detour's A* expands, kExpansionWork:
-  // about what each costs in time, relative to the first.
-  static constexpr std::size_t kStepWork = 4;
-  static constexpr std::size_t kExpansionWork = 16;
-  void count(std::size_t work) const;
+  // Counts the work of a pixel the detour's A* expands, or of one it
+  // writes a cost back to (throws past the limit).
+  void count_expansion() const {
+    count(kExpansionWork);
+    ++tally_.expanded;
+  }
+  void count_write_back() const { count(kStepWork); }
   // Walkable on the blocked mask under the field's areas.
-  [[nodiscard]] bool open(Point p) const { return blocked_mask_.walkable(p, base_.options().enabled); }
+  [[nodiscard]] bool open(Point p) const {
+    return blocked_mask_.walkable(p, base_.options().enabled);
+  }
   // The steps (bit s: step s in detour order) open from p on the blocked
   // mask: onto a walkable pixel, a diagonal step with both pixels beside it
   // walkable unless corners may be cut.
@@ -105,13 +100,22 @@ class RepairedField {
   [[nodiscard]] std::uint8_t cheapest_steps(Point p, GridCost cost) const;
   // The cost of step s from p (entering its pixel).
   [[nodiscard]] GridCost step_cost(Point p, std::size_t s) const;
-  [[nodiscard]] std::size_t step_count() const { return steps_; }
-  [[nodiscard]] std::size_t work() const { return work_; }
   [[nodiscard]] const DetourWork& tally() const { return tally_; }
-  void count_expanded() { ++tally_.expanded; }
 
  private:
   enum State : std::uint8_t { kUnknown = 0, kAlive = 1, kDead = 2 };
+  // Work (throws past max_work): a pixel walked on a unit-cost
+  // four-connected field (read straight from its stored costs) counts 1; on
+  // any other, kStepWork; a pixel the detour's A* expands, kExpansionWork:
+  // about what each costs in time, relative to the first.
+  static constexpr std::size_t kStepWork = 4;
+  static constexpr std::size_t kExpansionWork = 16;
+  void count(std::size_t work) const;
+  // A pixel the walk enters.
+  void count_walked(std::size_t step_work) const {
+    count(step_work);
+    ++tally_.walked;
+  }
   // alive()'s depth-first walk from p (unknown, not the goal); cheapest(n):
   // n's cheapest_steps; step_work: the work counted per pixel walked.
   template <typename CheapestSteps>
@@ -119,7 +123,7 @@ class RepairedField {
   // A unit-cost four-connected field's stored words, when it has a border
   // (nullptr else), and cheapest_steps read straight from them.
   template <typename Word>
-  [[nodiscard]] const Word* unit_four_words() const;
+  [[nodiscard]] static const Word* unit_four_words(const DistanceField& field);
   template <typename Word>
   [[nodiscard]] std::uint8_t unit_four_cheapest_steps(const Word* words, Point p) const;
   // States lie in tiles of 8x8 pixels, 64 bytes each: a walk goes up and
@@ -139,6 +143,9 @@ class RepairedField {
 
   const DistanceField& base_;
   const Mask& blocked_mask_;
+  // base_'s stored words when the walk may read them (unit_four_words).
+  const std::uint16_t* unit_words16_;
+  const std::uint32_t* unit_words32_;
   std::size_t steps_;
   std::size_t max_work_;
   mutable InterruptCheck check_;

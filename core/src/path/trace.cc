@@ -1,5 +1,7 @@
 // Walking down a distance field from a start to its goal: trace, simplify
 // and trace_for_smoothing (pathcore/path.h).
+#include "path/trace.h"
+
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -10,7 +12,6 @@
 
 #include "mask/point_checks.h"
 #include "path/steps.h"
-#include "path/trace.h"
 #include "path/trace_memo.h"
 
 namespace pathcore {
@@ -104,11 +105,6 @@ class TracedPoints {
   Path path_;
 };
 
-// How trace_four reads a kFour field. ExactCosts decodes a GridCost per
-// pixel and adds the entered pixel's area cost (any field); StoredUnitCosts
-// reads the stored integers of a unit-cost field directly (the common case:
-// no decoding, a step costs 1). Both: reachable(p) for p inside; cost(p) for
-// p reachable; entered(n, c) = c plus the cost of stepping onto n.
 // A field's reads of a neighbour for a trace: whether it may be reachable,
 // its cost if so, and whether that cost is the field's (asked only when the
 // cost makes a step downhill). A DistanceField's reads are final; a
@@ -118,6 +114,11 @@ bool read_reachable(const RepairedField& field, Point p) { return field.maybe_re
 bool confirmed(const DistanceField& /*field*/, Point /*p*/) { return true; }
 bool confirmed(const RepairedField& field, Point p) { return field.confirmed(p); }
 
+// How trace_four reads a kFour field. ExactCosts decodes a GridCost per
+// pixel and adds the entered pixel's area cost (any field); StoredUnitCosts
+// reads the stored integers of a unit-cost field directly (the common case:
+// no decoding, a step costs 1). Both: reachable(p) for p inside; cost(p) for
+// p reachable; entered(n, c) = c plus the cost of stepping onto n.
 template <typename Field>
 class ExactCosts {
  public:
@@ -163,8 +164,7 @@ class StoredUnitCosts {
       : costs_(costs),
         stride_(field.stride()),
         origin_(field.origin()),
-        bordered_(field.stride() == std::size_t{field.width()} + 2 &&
-                  field.origin() == field.stride() + 1) {}
+        bordered_(field.bordered()) {}
   [[nodiscard]] bool reachable(Point p) const { return stored(p) < kNotReachable; }
   [[nodiscard]] Cost cost(Point p) const { return stored(p); }
   [[nodiscard]] static Cost entered(Point /*n*/, Cost c) { return c + 1; }
@@ -429,20 +429,20 @@ Path trace_points(const Mask& mask, const Field& field, Point start, bool diagon
     // A RepairedField has neither several goals nor stored words.
     if constexpr (std::is_same_v<Field, DistanceField>) {
       if (field.several_goals()) {
-        return trace_four(mask, field, LabelledCosts(mask, field, label), start,
-                          diagonal_shortcuts, corners_only, nullptr);
+        return trace_four(mask, field, LabelledCosts(mask, field, label), start, diagonal_shortcuts,
+                          corners_only, nullptr);
       }
       if (options.area_costs == unit_area_costs()) {
         if (!corners_only) {
           memo = nullptr;
         }
         if (const auto* stored = field.template four_costs<std::uint16_t>(); stored != nullptr) {
-          return trace_four(mask, field, StoredUnitCosts(field, stored), start,
-                            diagonal_shortcuts, corners_only, memo);
+          return trace_four(mask, field, StoredUnitCosts(field, stored), start, diagonal_shortcuts,
+                            corners_only, memo);
         }
         if (const auto* stored = field.template four_costs<std::uint32_t>(); stored != nullptr) {
-          return trace_four(mask, field, StoredUnitCosts(field, stored), start,
-                            diagonal_shortcuts, corners_only, memo);
+          return trace_four(mask, field, StoredUnitCosts(field, stored), start, diagonal_shortcuts,
+                            corners_only, memo);
         }
       }
     }
@@ -585,8 +585,7 @@ Path smoothing_trace(const Mask& mask, const DistanceField& field, Point start, 
   return smoothing_trace_on(mask, field, start, corners_only, memo);
 }
 
-Path smoothing_trace(const Mask& mask, const RepairedField& field, Point start,
-                     bool corners_only) {
+Path smoothing_trace(const Mask& mask, const RepairedField& field, Point start, bool corners_only) {
   return smoothing_trace_on(mask, field, start, corners_only, nullptr);
 }
 

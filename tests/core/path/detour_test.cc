@@ -4,6 +4,8 @@
 // costs and smoothing; and Mask::with_blocked's statistics against a mask
 // built from the same grid.
 
+#include "pathcore/detour.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -13,7 +15,6 @@
 #include <string>
 #include <vector>
 
-#include "pathcore/detour.h"
 #include "pathcore/distance_field.h"
 #include "pathcore/mask.h"
 #include "pathcore/obstacles.h"
@@ -77,7 +78,8 @@ TEST(MaskWithBlocked, StatisticsMatchAMaskBuiltFromTheSameGrid) {
   for (int trial = 0; trial < 300; ++trial) {
     const auto width = static_cast<std::uint32_t>(1 + rng() % 24);
     const auto height = static_cast<std::uint32_t>(1 + rng() % 24);
-    const Mask mask = pathtest::random_mask(rng, width, height, 0.3, 1 + static_cast<int>(rng() % 4));
+    const Mask mask =
+        pathtest::random_mask(rng, width, height, 0.3, 1 + static_cast<int>(rng() % 4));
     std::vector<std::size_t> pixels;
     const std::size_t count = rng() % (mask.pixel_count() + 2);
     for (std::size_t i = 0; i < count; ++i) pixels.push_back(rng() % mask.pixel_count());
@@ -153,8 +155,7 @@ TEST_P(DetourMatchesPatchedField, OnRandomMasksAndShapes) {
     const Point goal = pathtest::random_point(rng, mask);
     if (!mask.walkable(goal, kAllAreas)) continue;
     const DistanceField field = compute_distance_field(mask, goal, options.field);
-    const std::vector<Obstacle> shapes =
-        random_shapes(rng, mask, 1 + static_cast<int>(rng() % 6));
+    const std::vector<Obstacle> shapes = random_shapes(rng, mask, 1 + static_cast<int>(rng() % 6));
     const ObstacleSet blocked(width, height, shapes);
     const Mask patched = with_obstacles(mask, blocked);
     for (int s = 0; s < 6; ++s) {
@@ -176,8 +177,8 @@ TEST_P(DetourMatchesPatchedField, OnRandomMasksAndShapes) {
       }
       ASSERT_TRUE(got.has_value());
       ASSERT_EQ(describe(*got), describe(expected))
-          << dump(patched, start, goal) << "trial " << trial << " start " << start.x << "," << start.y << " goal " << goal.x
-          << "," << goal.y;
+          << dump(patched, start, goal) << "trial " << trial << " start " << start.x << ","
+          << start.y << " goal " << goal.x << "," << goal.y;
       ++answered;
       if (expected.found && field.reachable(start) &&
           field.exact(start) != compute_distance_field(patched, goal, options.field).exact(start)) {
