@@ -21,13 +21,13 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 template <typename Work>
-double median_ms(int runs, Work&& work) {
-  std::vector<double> times;
-  for (int i = 0; i < runs; ++i) {
-    const auto begin = Clock::now();
-    work();
-    times.push_back(std::chrono::duration<double, std::milli>(Clock::now() - begin).count());
-  }
+double elapsed_ms(Work&& work) {
+  const auto begin = Clock::now();
+  work();
+  return std::chrono::duration<double, std::milli>(Clock::now() - begin).count();
+}
+
+double median(std::vector<double> times) {
   std::sort(times.begin(), times.end());
   return times[times.size() / 2];
 }
@@ -71,22 +71,24 @@ int main(int argc, char** argv) {
     const int runs = only.empty() ? 51 : 401;
     for (int i = 0; i < runs; ++i) {
       plain_times.push_back(
-          median_ms(1, [&] { (void)path_from_field(mask, field, start, options); }));
-      detour_times.push_back(median_ms(1, [&] {
+          elapsed_ms([&] { (void)path_from_field(mask, field, start, options); }));
+      detour_times.push_back(elapsed_ms([&] {
         scratch.clear();  // a new request: nothing learnt, the memory kept
         detour = path_around_obstacles(blocked_mask, field, blocked, start, options, 1U << 30, {},
                                        &work, &scratch);
       }));
     }
-    std::sort(plain_times.begin(), plain_times.end());
-    std::sort(detour_times.begin(), detour_times.end());
-    const double plain = plain_times[plain_times.size() / 2];
-    const double around = detour_times[detour_times.size() / 2];
+    const double plain = median(plain_times);
+    const double around = median(detour_times);
     PathResult reference;
-    const double fill = median_ms(5, [&] {
-      const DistanceField patched = compute_distance_field(blocked_mask, goal, options.field);
-      reference = path_from_field(blocked_mask, patched, start, options);
-    });
+    std::vector<double> fill_times;
+    for (int i = 0; i < 5; ++i) {
+      fill_times.push_back(elapsed_ms([&] {
+        const DistanceField patched = compute_distance_field(blocked_mask, goal, options.field);
+        reference = path_from_field(blocked_mask, patched, start, options);
+      }));
+    }
+    const double fill = median(fill_times);
     const bool same =
         detour && detour->points == reference.points && detour->cost == reference.cost;
     std::printf("| %s | %.3f | %.3f | %.1fx | %.2f | %zu | %zu | %zu | %s |\n",
