@@ -380,13 +380,15 @@ bool PathfinderService::store_lookup_may_help(const grpc::Status& status, std::s
     return false;
   }
   if (mask_name_problem(mask)) return false;
+  // The store is asked first, what it holds second: what it holds only moves
+  // forward, so a listener that takes the write between the two questions is
+  // seen by the second (asked the other way round, that write fell between
+  // them and the call answered NOT_FOUND for a mask this server then held).
+  if (store_.may_know_more(mask, expected_revision)) return true;
   // The store's listener may have taken the write since the call looked:
   // running the call again answers it.
-  if (const MaskEntryPtr now = store_.get(mask);
-      now != nullptr && (expected_revision == 0 || now->revision == expected_revision)) {
-    return true;
-  }
-  return store_.may_know_more(mask, expected_revision);
+  const MaskEntryPtr now = store_.get(mask);
+  return now != nullptr && (expected_revision == 0 || now->revision == expected_revision);
 }
 
 grpc::Status PathfinderService::catch_up_store(const grpc::CallbackServerContext& ctx,

@@ -5,6 +5,7 @@
 #include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -118,6 +119,113 @@ TEST(RemoteChangeService, AnnouncedRevisionsDropTheFieldsOfOlderOnes) {
   server->Shutdown();
   service.reset();
   store.announce("m", second->revision + 1);
+}
+
+// A shared store whose listener takes another replica's upload at a chosen
+// moment: the mask is in "the database" from the start, and get() answers it
+// from the `looks`-th question the store is asked on (get or may_know_more),
+// or once catch_up() reads the database.
+class LateListenerStore final : public MaskStore {
+ public:
+  LateListenerStore(const std::string& dir, int looks) : files_(dir), looks_left_(looks) {}
+  MaskEntryPtr put(std::string_view name, pathcore::Mask mask, bool* unchanged) override {
+    return files_.put(name, std::move(mask), unchanged);
+  }
+  MaskEntryPtr patch(std::string_view name, const MaskPatch& patch) override {
+    return files_.patch(name, patch);
+  }
+  MaskEntryPtr remove(std::string_view name, bool* was_corrupt) override {
+    return files_.remove(name, was_corrupt);
+  }
+  [[nodiscard]] MaskEntryPtr get(std::string_view name) const override {
+    MaskEntryPtr answer = taken_ ? files_.get(name) : nullptr;
+    look();
+    return answer;
+  }
+  [[nodiscard]] bool may_know_more(std::string_view /*name*/,
+                                   std::uint64_t /*min_revision*/) const override {
+    const bool answer = !taken_;
+    look();
+    return answer;
+  }
+  bool catch_up(std::string_view /*name*/,
+                std::chrono::steady_clock::time_point /*deadline*/) override {
+    taken_ = true;
+    return true;
+  }
+  [[nodiscard]] std::vector<MaskEntryPtr> list() const override { return files_.list(); }
+  [[nodiscard]] bool is_corrupt(std::string_view name) const override {
+    return files_.is_corrupt(name);
+  }
+  [[nodiscard]] std::size_t corrupt_count() const override { return files_.corrupt_count(); }
+  [[nodiscard]] std::size_t size() const override { return files_.size(); }
+  [[nodiscard]] std::uint64_t stored_bytes() const override { return files_.stored_bytes(); }
+  [[nodiscard]] const StoreLimits& limits() const override { return files_.limits(); }
+
+ private:
+  // The listener takes the write after this question has been answered.
+  void look() const {
+    if (looks_left_.fetch_sub(1) == 1) taken_ = true;
+  }
+
+  FileMaskStore files_;
+  mutable std::atomic<int> looks_left_;
+  mutable std::atomic<bool> taken_{false};
+};
+
+// Wherever the listener's write falls among a call's questions to the store,
+// a call on a mask already in the database answers it, never NOT_FOUND.
+TEST(RemoteChangeService, AWriteTakenBetweenTheCallsQuestionsIsAnswered) {
+  for (int looks = 1; looks <= 6; ++looks) {
+    for (const bool field_call : {false, true}) {
+      SCOPED_TRACE(std::string(field_call ? "GetField" : "FindPath") + ", the write taken after " +
+                   std::to_string(looks) + " questions");
+      pathtest::TempDir dir("pathfinder-late-listener");
+      LateListenerStore store(dir.file("data"), looks);
+      (void)store.put("m", open_mask(1), nullptr);
+      FieldCache cache(std::size_t{64} << 20);
+      auto service = std::make_unique<PathfinderService>(store, cache, ServiceLimits{});
+      grpc::ServerBuilder builder;
+      int port = 0;
+      builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
+      builder.RegisterService(service.get());
+      const std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+      ASSERT_NE(server, nullptr);
+      const auto stub = pb::Pathfinder::NewStub(grpc::CreateChannel(
+          "127.0.0.1:" + std::to_string(port), grpc::InsecureChannelCredentials()));
+      grpc::ClientContext ctx;
+      ctx.set_deadline(std::chrono::system_clock::now() + 30s);
+      grpc::Status status;
+      if (field_call) {
+        pb::GetFieldRequest request;
+        request.set_mask("m");
+        request.mutable_goal()->set_x(40);
+        request.mutable_goal()->set_y(30);
+        auto reader = stub->GetField(&ctx, request);
+        pb::FieldChunk chunk;
+        int chunks = 0;
+        while (reader->Read(&chunk)) ++chunks;
+        status = reader->Finish();
+        if (status.ok()) {
+          EXPECT_GT(chunks, 0);
+        }
+      } else {
+        pb::FindPathRequest request;
+        request.set_mask("m");
+        request.mutable_start()->set_x(1);
+        request.mutable_start()->set_y(1);
+        request.mutable_goal()->set_x(40);
+        request.mutable_goal()->set_y(30);
+        pb::FindPathResponse response;
+        status = stub->FindPath(&ctx, request, &response);
+        if (status.ok()) {
+          EXPECT_TRUE(response.found());
+        }
+      }
+      EXPECT_TRUE(status.ok()) << status.error_code() << ": " << status.error_message();
+      server->Shutdown();
+    }
+  }
 }
 
 }  // namespace
