@@ -43,7 +43,7 @@ build-server: configure
 	cmake --build $(BUILD_DIR) -j$(JOBS) --target pathfinder-server pathfind
 
 test: build
-	ctest --test-dir $(BUILD_DIR) --output-on-failure -j$(JOBS)
+	ctest --test-dir $(BUILD_DIR) --output-on-failure -j$(JOBS) --output-junit ctest-results.xml
 
 # Core, server, client and end-to-end tests built with -fsanitize=address,undefined
 # (PATHFINDER_SANITIZE=ON; no benchmarks). Warnings are not errors there: GCC 12
@@ -55,7 +55,8 @@ test-sanitize: deps
 		-DPATHFINDER_SANITIZE=ON -DPATHFINDER_BUILD_BENCH=OFF -DPATHFINDER_WERROR=OFF \
 		-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$(SANITIZE_OPT_FLAGS)"
 	$(SANITIZE_ENV) cmake --build $(SANITIZE_BUILD_DIR) -j$(JOBS)
-	$(SANITIZE_ENV) ctest --test-dir $(SANITIZE_BUILD_DIR) --output-on-failure -j$(JOBS)
+	$(SANITIZE_ENV) ctest --test-dir $(SANITIZE_BUILD_DIR) --output-on-failure -j$(JOBS) \
+		--output-junit ctest-results.xml
 
 # Starts the server with the bundled demo level loaded as mask `demo`.
 run: build-server

@@ -244,12 +244,6 @@ bool running(pid_t pid) {
   return status.find("\nState:\tZ") == std::string::npos;
 }
 
-// True when the server binary takes --store (the PostgreSQL store is in).
-bool server_has_store_option() {
-  const auto help = pathtest::run_command({PATHFINDER_SERVER_BIN, "--help"});
-  return help.out.find("--store") != std::string::npos;
-}
-
 // ---- file store: the balancer alone -----------------------------------------
 
 TEST(ClusterE2eTest, TheHeaderPinsAMaskToOneReplicaAndCallsWithoutItAreSpread) {
@@ -369,10 +363,6 @@ TEST(ClusterE2eTest, DownIsSafeTwiceAndStopsEveryProcess) {
 class SharedStoreE2eTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!server_has_store_option()) {
-      GTEST_SKIP() << "pathfinder-server has no --store option yet (the PostgreSQL store of "
-                      "issue 22 is not in this build): the shared-store cluster tests are off";
-    }
     cluster_ = make_cluster("postgres", server_args());
   }
   // More arguments for every replica.

@@ -339,12 +339,6 @@ template <class T>
 #define ASSERT_OK(expr) ASSERT_TRUE(IsOk(expr))
 #define EXPECT_CODE(expr, code) EXPECT_TRUE(HasCode((expr), grpc::StatusCode::code))
 
-// Skips the rest of a test when the server does not implement the RPC yet.
-#define SKIP_IF_UNIMPLEMENTED(result)                                                    \
-  if ((result).status.error_code() == grpc::StatusCode::UNIMPLEMENTED) {                 \
-    GTEST_SKIP() << "server answers UNIMPLEMENTED: " << (result).status.error_message(); \
-  }
-
 // ---------------------------------------------------------------------------
 // Fixture: one fresh server (and data dir) per test.
 
@@ -725,7 +719,6 @@ TEST_F(FindPathE2eTest, EightConnectivityCostIsOctileOptimal) {
   auto request = find_request("maze", start, goal, pb::SMOOTHING_NONE);
   request.set_connectivity(pb::CONNECTIVITY_EIGHT);
   const auto result = client_->find_path(request);
-  SKIP_IF_UNIMPLEMENTED(result);
   ASSERT_OK(result);
   expect_path_invariants(*grid_, request, result.value);
   const double expected = dijkstra(*grid_, start, 0, true, {})[grid_->index(goal.x, goal.y)];
@@ -757,7 +750,6 @@ TEST_F(FindPathE2eTest, AreaCostsGiveTheWeightedOptimum) {
   auto request = find_request("terrain", start, goal, pb::SMOOTHING_NONE);
   (*request.mutable_area_costs())[2] = 9;
   const auto result = client_->find_path(request);
-  SKIP_IF_UNIMPLEMENTED(result);
   ASSERT_OK(result);
   expect_path_invariants(terrain, request, result.value);
   const std::map<std::uint32_t, std::uint32_t> costs{{2, 9}};
@@ -776,7 +768,6 @@ TEST_F(FindPathE2eTest, SnapToReachableEndsOnAReachablePixel) {
   auto request = find_request("maze", {1, 1}, {0, 0}, pb::SMOOTHING_NONE);  // (0,0) is wall
   request.set_snap_to_reachable(true);
   const auto result = client_->find_path(request);
-  SKIP_IF_UNIMPLEMENTED(result);
   ASSERT_OK(result);
   ASSERT_TRUE(result.value.found());
   const P snapped = to_p(result.value.goal());

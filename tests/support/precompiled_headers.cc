@@ -1,0 +1,1 @@
+// Compiled only to make the test binaries' precompiled headers (tests/CMakeLists.txt).
