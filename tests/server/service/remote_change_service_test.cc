@@ -26,13 +26,11 @@ namespace {
 namespace pb = pathfinding::v1;
 using namespace std::chrono_literals;
 
-// A FileMaskStore that can announce changes as a shared store does.
-class AnnouncingStore final : public MaskStore {
+// A store that keeps its masks in a FileMaskStore; the test stores below
+// change only what they say.
+class FileBackedStore : public MaskStore {
  public:
-  explicit AnnouncingStore(const std::string& dir) : files_(dir) {}
-  void announce(const std::string& name, std::uint64_t first_live_revision) const {
-    tell_change_listener(name, first_live_revision);
-  }
+  explicit FileBackedStore(const std::string& dir) : files_(dir) {}
   MaskEntryPtr put(std::string_view name, pathcore::Mask mask, bool* unchanged) override {
     return files_.put(name, std::move(mask), unchanged);
   }
@@ -54,6 +52,15 @@ class AnnouncingStore final : public MaskStore {
 
  private:
   FileMaskStore files_;
+};
+
+// A FileMaskStore that can announce changes as a shared store does.
+class AnnouncingStore final : public FileBackedStore {
+ public:
+  using FileBackedStore::FileBackedStore;
+  void announce(const std::string& name, std::uint64_t first_live_revision) const {
+    tell_change_listener(name, first_live_revision);
+  }
 };
 
 pathcore::Mask open_mask(std::uint8_t area) {
@@ -125,20 +132,11 @@ TEST(RemoteChangeService, AnnouncedRevisionsDropTheFieldsOfOlderOnes) {
 // moment: the mask is in "the database" from the start, and get() answers it
 // from the `looks`-th question the store is asked on (get or may_know_more),
 // or once catch_up() reads the database.
-class LateListenerStore final : public MaskStore {
+class LateListenerStore final : public FileBackedStore {
  public:
-  LateListenerStore(const std::string& dir, int looks) : files_(dir), looks_left_(looks) {}
-  MaskEntryPtr put(std::string_view name, pathcore::Mask mask, bool* unchanged) override {
-    return files_.put(name, std::move(mask), unchanged);
-  }
-  MaskEntryPtr patch(std::string_view name, const MaskPatch& patch) override {
-    return files_.patch(name, patch);
-  }
-  MaskEntryPtr remove(std::string_view name, bool* was_corrupt) override {
-    return files_.remove(name, was_corrupt);
-  }
+  LateListenerStore(const std::string& dir, int looks) : FileBackedStore(dir), looks_left_(looks) {}
   [[nodiscard]] MaskEntryPtr get(std::string_view name) const override {
-    MaskEntryPtr answer = taken_ ? files_.get(name) : nullptr;
+    MaskEntryPtr answer = taken_ ? FileBackedStore::get(name) : nullptr;
     look();
     return answer;
   }
@@ -153,14 +151,6 @@ class LateListenerStore final : public MaskStore {
     taken_ = true;
     return true;
   }
-  [[nodiscard]] std::vector<MaskEntryPtr> list() const override { return files_.list(); }
-  [[nodiscard]] bool is_corrupt(std::string_view name) const override {
-    return files_.is_corrupt(name);
-  }
-  [[nodiscard]] std::size_t corrupt_count() const override { return files_.corrupt_count(); }
-  [[nodiscard]] std::size_t size() const override { return files_.size(); }
-  [[nodiscard]] std::uint64_t stored_bytes() const override { return files_.stored_bytes(); }
-  [[nodiscard]] const StoreLimits& limits() const override { return files_.limits(); }
 
  private:
   // The listener takes the write after this question has been answered.
@@ -168,7 +158,6 @@ class LateListenerStore final : public MaskStore {
     if (looks_left_.fetch_sub(1) == 1) taken_ = true;
   }
 
-  FileMaskStore files_;
   mutable std::atomic<int> looks_left_;
   mutable std::atomic<bool> taken_{false};
 };
