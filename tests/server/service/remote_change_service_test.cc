@@ -18,6 +18,7 @@
 #include "pathfinding/v1/pathfinding.grpc.pb.h"
 #include "service/pathfinder_service.h"
 #include "store/file_mask_store.h"
+#include "support/loopback_service.h"
 #include "support/server_process.h"
 
 namespace pathserver {
@@ -82,14 +83,8 @@ TEST(RemoteChangeService, AnnouncedRevisionsDropTheFieldsOfOlderOnes) {
   const MaskEntryPtr first = store.put("m", open_mask(1), nullptr);
   FieldCache cache(std::size_t{64} << 20);
   auto service = std::make_unique<PathfinderService>(store, cache, ServiceLimits{});
-  grpc::ServerBuilder builder;
-  int port = 0;
-  builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
-  builder.RegisterService(service.get());
-  const std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
-  ASSERT_NE(server, nullptr);
-  const auto stub = pb::Pathfinder::NewStub(
-      grpc::CreateChannel("127.0.0.1:" + std::to_string(port), grpc::InsecureChannelCredentials()));
+  auto loopback = std::make_unique<pathtest::LoopbackService>(*service);
+  pb::Pathfinder::Stub* const stub = &loopback->stub();
 
   // Goals in two masks' fields: "m" (to be replaced elsewhere) and "other".
   (void)store.put("other", open_mask(1), nullptr);
@@ -123,7 +118,7 @@ TEST(RemoteChangeService, AnnouncedRevisionsDropTheFieldsOfOlderOnes) {
   EXPECT_EQ(cache.size(), 0U);
 
   // After the service is gone the store no longer calls into it.
-  server->Shutdown();
+  loopback.reset();
   service.reset();
   store.announce("m", second->revision + 1);
 }
@@ -173,15 +168,9 @@ TEST(RemoteChangeService, AWriteTakenBetweenTheCallsQuestionsIsAnswered) {
       LateListenerStore store(dir.file("data"), looks);
       (void)store.put("m", open_mask(1), nullptr);
       FieldCache cache(std::size_t{64} << 20);
-      auto service = std::make_unique<PathfinderService>(store, cache, ServiceLimits{});
-      grpc::ServerBuilder builder;
-      int port = 0;
-      builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
-      builder.RegisterService(service.get());
-      const std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
-      ASSERT_NE(server, nullptr);
-      const auto stub = pb::Pathfinder::NewStub(grpc::CreateChannel(
-          "127.0.0.1:" + std::to_string(port), grpc::InsecureChannelCredentials()));
+      PathfinderService service(store, cache, ServiceLimits{});
+      const pathtest::LoopbackService loopback(service);
+      pb::Pathfinder::Stub& stub = loopback.stub();
       grpc::ClientContext ctx;
       ctx.set_deadline(std::chrono::system_clock::now() + 30s);
       grpc::Status status;
@@ -190,7 +179,7 @@ TEST(RemoteChangeService, AWriteTakenBetweenTheCallsQuestionsIsAnswered) {
         request.set_mask("m");
         request.mutable_goal()->set_x(40);
         request.mutable_goal()->set_y(30);
-        auto reader = stub->GetField(&ctx, request);
+        auto reader = stub.GetField(&ctx, request);
         pb::FieldChunk chunk;
         int chunks = 0;
         while (reader->Read(&chunk)) ++chunks;
@@ -206,13 +195,12 @@ TEST(RemoteChangeService, AWriteTakenBetweenTheCallsQuestionsIsAnswered) {
         request.mutable_goal()->set_x(40);
         request.mutable_goal()->set_y(30);
         pb::FindPathResponse response;
-        status = stub->FindPath(&ctx, request, &response);
+        status = stub.FindPath(&ctx, request, &response);
         if (status.ok()) {
           EXPECT_TRUE(response.found());
         }
       }
       EXPECT_TRUE(status.ok()) << status.error_code() << ": " << status.error_message();
-      server->Shutdown();
     }
   }
 }
