@@ -103,6 +103,7 @@ int run(const ServerConfig& config, const sigset_t& stop_signals) {
        .pending_answer_bytes = static_cast<std::size_t>(config.pending_answers_mb) * 1024 * 1024,
        .stalled_stream_timeout = std::chrono::milliseconds(
            std::llround(config.stalled_stream_timeout_s * 1000)),
+       .max_watchers = static_cast<std::size_t>(config.max_watchers),
        .compute_threads = config.compute_threads,
        .compute_niceness = config.compute_niceness,
        .compute_queue = config.compute_queue,

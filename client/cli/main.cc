@@ -33,6 +33,7 @@
 #include "query_commands.h"
 #include "render_command.h"
 #include "server_address.h"
+#include "watch_command.h"
 
 namespace {
 
@@ -140,6 +141,7 @@ int main(int argc, char** argv) {
     list.push_back(cli::add_field_command(app));
     list.push_back(cli::add_range_command(app));
     list.push_back(cli::add_prepare_command(app));
+    list.push_back(cli::add_watch_command(app));
     return list;
   }();
 

@@ -231,11 +231,12 @@ std::string json_seconds(std::chrono::milliseconds duration) {
 std::string retry_service_config(const RetryPolicy& policy) {
   if (!policy.enabled) return "";
   // The calls that change nothing: repeating one is always safe.
-  // GetField and GetRange stream: gRPC retries them only until the first chunk arrives.
+  // GetField, GetRange and WatchMask stream: gRPC retries them only until the
+  // first message arrives.
   static constexpr const char* kIdempotent[] = {
       "FindPath",        "Reachable", "StandardMove", "BatchFindPaths", "LineOfSight",
       "NearestWalkable", "GetField",  "GetMask",      "ListMasks",      "PrepareMask",
-      "GetRange"};
+      "GetRange",        "WatchMask"};
   std::ostringstream json;
   json << R"({"methodConfig":[{"name":[)";
   const char* separator = "";
@@ -483,6 +484,34 @@ Result<pb::PrepareProgress> Client::prepare_mask(
     result.status = {grpc::StatusCode::INTERNAL, "PrepareMask: the stream ended before done"};
   }
   return result;
+}
+
+grpc::Status Client::watch_mask(const std::string& mask,
+                                const std::function<bool(const pb::MaskChange&)>& on_change,
+                                std::optional<std::chrono::milliseconds> duration) {
+  grpc::ClientContext context;
+  if (duration) context.set_deadline(std::chrono::system_clock::now() + *duration);
+  add_bearer_token(context, options_.bearer_token);
+  if (options_.send_mask_header) add_mask_header(context, mask);
+  pb::WatchMaskRequest request;
+  request.set_mask(mask);
+  const std::unique_ptr<grpc::ClientReader<pb::MaskChange>> reader =
+      stub_->WatchMask(&context, request);
+  pb::MaskChange change;
+  while (reader->Read(&change)) {
+    if (!on_change(change)) {
+      context.TryCancel();
+      while (reader->Read(&change)) {
+      }
+      (void)reader->Finish();
+      return grpc::Status::OK;
+    }
+  }
+  grpc::Status status = reader->Finish();
+  if (duration && status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED) {
+    return grpc::Status::OK;
+  }
+  return status;
 }
 
 Result<pb::LineOfSightResponse> Client::line_of_sight(const pb::LineOfSightRequest& request) {

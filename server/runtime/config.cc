@@ -187,6 +187,12 @@ std::optional<int> parse_config(int argc, char** argv, ServerConfig& config) {
       ->type_name("N")
       ->check(CLI::Range(1, 65535))
       ->capture_default_str();
+  app.add_option("--max-watchers", config.max_watchers,
+                 "Most WatchMask calls open at once on this server (more is RESOURCE_EXHAUSTED; "
+                 "an idle watch holds no thread)")
+      ->type_name("N")
+      ->check(CLI::Range(1, 1 << 20))
+      ->capture_default_str();
   app.add_option("--max-line-pairs", config.max_line_pairs,
                  "Most pairs one LineOfSight request may carry (more is RESOURCE_EXHAUSTED)")
       ->type_name("N")

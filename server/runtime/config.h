@@ -23,6 +23,9 @@ inline constexpr int kDefaultMaxNearestPoints = 100000;
 // request) and max_goals (--max-goals: goals per request).
 inline constexpr int kDefaultMaxObstacles = 256;
 inline constexpr int kDefaultMaxGoals = 1024;
+// Default ServiceLimits::max_watchers and --max-watchers: WatchMask calls open
+// at once (an idle watch holds no thread, a few KiB of the transport's).
+inline constexpr int kDefaultMaxWatchers = 10000;
 
 // What pathfinder-server was asked to do: one field per flag, defaults as
 // --help shows them.
@@ -56,6 +59,7 @@ struct ServerConfig {
   int max_nearest_points = kDefaultMaxNearestPoints;
   int max_obstacles = kDefaultMaxObstacles;
   int max_goals = kDefaultMaxGoals;
+  int max_watchers = kDefaultMaxWatchers;
   std::vector<std::string> seed_masks;  // NAME=FILE
   std::string port_file;
   std::string http_listen;  // empty: no HTTP endpoint (Connect, gRPC-Web, the viewer)

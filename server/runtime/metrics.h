@@ -19,10 +19,10 @@
 namespace pathserver {
 
 // The RPCs of pathfinding.v1.Pathfinder, as they appear in the `rpc` label.
-inline constexpr std::array<std::string_view, 14> kMetricsRpcNames = {
+inline constexpr std::array<std::string_view, 15> kMetricsRpcNames = {
     "UploadMask",  "PatchMask",       "DeleteMask",   "GetMask",        "ListMasks",
     "FindPath",    "Reachable",       "StandardMove", "BatchFindPaths", "GetField",
-    "LineOfSight", "NearestWalkable", "PrepareMask",  "GetRange"};
+    "LineOfSight", "NearestWalkable", "PrepareMask",  "GetRange",       "WatchMask"};
 
 // gRPC status codes 0 (OK) .. 16 (UNAUTHENTICATED).
 inline constexpr std::size_t kMetricsStatusCodes = 17;

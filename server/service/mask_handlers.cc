@@ -178,7 +178,11 @@ grpc::Status PathfinderService::upload_mask(const v1::UploadMaskRequest& request
 
   const MaskEntryPtr entry = store_.put(request.name(), std::move(*mask), &unchanged);
   if (!unchanged) {  // the same grid keeps its revision, and so its cached answers
-    drop_stale_caches(entry->name, entry->revision);
+    changed({.name = entry->name,
+             .revision = entry->revision,
+             .kind = StoreChange::Kind::kReplaced,
+             .patched = {},
+             .entry = entry});
   }
   to_proto(*entry, &response);
   return grpc::Status::OK;
@@ -190,7 +194,11 @@ grpc::Status PathfinderService::delete_mask(const v1::DeleteMaskRequest& request
   removed = store_.remove(request.name(), &was_corrupt);
   if (was_corrupt) return grpc::Status::OK;  // nothing of it was ever served or cached
   if (!removed) return mask_not_found(request.name());
-  drop_stale_caches(request.name(), removed->revision + 1);
+  changed({.name = request.name(),
+           .revision = removed->revision,
+           .kind = StoreChange::Kind::kDeleted,
+           .patched = {},
+           .entry = nullptr});
   return grpc::Status::OK;
 }
 
@@ -248,8 +256,13 @@ grpc::Status PathfinderService::patch_mask(const v1::PatchMaskRequest& request,
     return invalid(e.what());
   }
   // Entries of older revisions can no longer match (keys carry the
-  // revision); drop them now to free the memory.
-  drop_stale_caches(entry->name, entry->revision);
+  // revision); drop them now to free the memory. A patch that changed
+  // nothing kept the revision: its watchers hear nothing.
+  changed({.name = entry->name,
+           .revision = entry->revision,
+           .kind = StoreChange::Kind::kPatched,
+           .patched = {patch.x, patch.y, patch.width, patch.height},
+           .entry = entry});
   to_proto(*entry, &response);
   return grpc::Status::OK;
 }

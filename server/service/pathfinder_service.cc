@@ -12,7 +12,12 @@
 
 namespace pathserver {
 
-void PathfinderService::stop_accepting() { calls_.close(); }
+void PathfinderService::stop_accepting() {
+  calls_.close();
+  // Watches never end by themselves: they end now, so their clients watch
+  // again on another replica and shutdown need not wait for them.
+  watchers_.shut_all();
+}
 
 void PathfinderService::stop_running_calls() {
   stopping_calls_.store(true, std::memory_order_relaxed);
@@ -33,9 +38,7 @@ PathfinderService::PathfinderService(MaskStore& store, FieldCache& cache, Servic
             limits_.max_heavy_per_client) {
   // Writes by other replicas (a shared store) free their old revisions'
   // fields here too, rather than leaving them to age out of the LRU.
-  store_.set_change_listener([this](const std::string& mask, std::uint64_t first_live_revision) {
-    drop_stale_caches(mask, first_live_revision);
-  });
+  store_.set_change_listener([this](const StoreChange& change) { changed(change); });
 }
 
 PathfinderService::~PathfinderService() {
@@ -43,6 +46,11 @@ PathfinderService::~PathfinderService() {
   // Fills still running (finishing fields for the cache) stop at their next
   // check; then pool_ runs what is queued and joins.
   flights_.stop();
+}
+
+void PathfinderService::changed(const StoreChange& change) {
+  drop_stale_caches(change.name, change.first_live_revision());
+  watchers_.publish(change);
 }
 
 void PathfinderService::drop_stale_caches(const std::string& mask,

@@ -29,6 +29,7 @@
 #include "service/cached_find_path.h"
 #include "service/endpoint_snapping.h"
 #include "service/in_flight_calls.h"
+#include "service/mask_watchers.h"
 #include "service/raw_call.h"
 #include "service/reachable_wire.h"
 #include "service/usable_entry.h"
@@ -84,6 +85,8 @@ struct ServiceLimits {
   // client has not read for this long is cancelled and its memory released
   // (AnswerWatch); 0: never.
   std::chrono::milliseconds stalled_stream_timeout{30000};
+  // WatchMask calls open at once; more are refused with RESOURCE_EXHAUSTED.
+  std::size_t max_watchers = kDefaultMaxWatchers;
   // Threads that run heavy work (flood fills, labelling, StandardMove's
   // search, image decoding, uploads); 0: one per hardware thread.
   std::size_t compute_threads = 0;
@@ -167,7 +170,8 @@ using RawPathfinderService = pathfinding::v1::Pathfinder::WithRawCallbackMethod_
                                             pathfinding::v1::Pathfinder::WithRawCallbackMethod_NearestWalkable<
                                                 pathfinding::v1::Pathfinder::WithRawCallbackMethod_PrepareMask<
                                                     pathfinding::v1::Pathfinder::WithRawCallbackMethod_GetRange<
-                                                        pathfinding::v1::Pathfinder::CallbackService>>>>>>>>>>>>>>;
+                                                        pathfinding::v1::Pathfinder::WithRawCallbackMethod_WatchMask<
+                                                            pathfinding::v1::Pathfinder::CallbackService>>>>>>>>>>>>>>>;
 
 // How long before its deadline a call gives up waiting for a shared build.
 inline constexpr std::chrono::milliseconds kGiveUpMargin{20};
@@ -262,6 +266,11 @@ class PathfinderService final : public RawPathfinderService {
   // In prepare_mask.cc: server streaming, progress messages as stages build.
   grpc::ServerWriteReactor<grpc::ByteBuffer>* PrepareMask(grpc::CallbackServerContext* ctx,
                                                           const grpc::ByteBuffer* request) override;
+  // In watch_stream.cc: server streaming, one message per change of the mask.
+  grpc::ServerWriteReactor<grpc::ByteBuffer>* WatchMask(grpc::CallbackServerContext* ctx,
+                                                        const grpc::ByteBuffer* request) override;
+  // Open WatchMask calls (metrics, tests).
+  [[nodiscard]] std::size_t open_watches() const { return watchers_.size(); }
 
  private:
   // Handler bodies. `interrupt` is null on gRPC's thread: a body that needs
@@ -315,6 +324,8 @@ class PathfinderService final : public RawPathfinderService {
   class PrepareJob;
   grpc::Status plan_prepare(const pathfinding::v1::PrepareMaskRequest& request,
                             PreparePlan& plan) const;
+  // WatchMask (watch_stream.cc): one open watch.
+  class WatchStream;
   // A streaming call whose answer is written chunk by chunk (GetField's and
   // GetRange's; chunked_answer_stream.h).
   class ChunkedAnswerStream;
@@ -420,6 +431,9 @@ class PathfinderService final : public RawPathfinderService {
   // `first_live_revision` (and the smaller per-mask caches whole): after a
   // write here or, through the store's change listener, on another replica.
   void drop_stale_caches(const std::string& mask, std::uint64_t first_live_revision);
+  // A change made here or, through the store's change listener, on another
+  // replica: its stale caches dropped, its watchers told.
+  void changed(const StoreChange& change);
 
   // Read-your-writes across replicas (call_plumbing.cc): true when
   // `status` answers a mask not held (NOT_FOUND, or FAILED_PRECONDITION for
@@ -553,6 +567,8 @@ class PathfinderService final : public RawPathfinderService {
   SharedCharges pinned_fields_{pending_answers_};
   // Ends calls whose readers stall; returns freed answers' memory to the system.
   AnswerWatch answer_watch_{pending_answers_, limits_.stalled_stream_timeout};
+  // The open WatchMask calls, by mask.
+  MaskWatchers watchers_{limits_.max_watchers};
   // Runs cold FindPath calls and finishes their fields; declared last, so it
   // is stopped (its queue run, its threads joined) before the rest goes.
   ComputePool pool_;

@@ -1,5 +1,6 @@
 #include "store/mask_store.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -158,6 +159,18 @@ void check_store_limits(const StoreLimits& limits, const StoredTotals& stored,
                              ", the limit is " + std::to_string(limits.max_bytes) +
                              " bytes stored (--max-stored-mb)");
   }
+}
+
+PixelRect bounding_union(const PixelRect& a, const PixelRect& b) {
+  if (a.width == 0 || a.height == 0) return b;
+  if (b.width == 0 || b.height == 0) return a;
+  const std::uint64_t left = std::min(a.x, b.x);
+  const std::uint64_t top = std::min(a.y, b.y);
+  const std::uint64_t right = std::max(std::uint64_t{a.x} + a.width, std::uint64_t{b.x} + b.width);
+  const std::uint64_t bottom =
+      std::max(std::uint64_t{a.y} + a.height, std::uint64_t{b.y} + b.height);
+  return {static_cast<std::uint32_t>(left), static_cast<std::uint32_t>(top),
+          static_cast<std::uint32_t>(right - left), static_cast<std::uint32_t>(bottom - top)};
 }
 
 }  // namespace pathserver

@@ -166,6 +166,39 @@ void check_expected_revision(const MaskPatch& patch, std::string_view name,
 // then says why).
 [[nodiscard]] bool patch_changes_nothing(const MaskEntry& current, const MaskPatch& patch);
 
+// A rectangle of pixels: columns x..x+width-1, rows y..y+height-1.
+struct PixelRect {
+  std::uint32_t x = 0;
+  std::uint32_t y = 0;
+  std::uint32_t width = 0;
+  std::uint32_t height = 0;
+  friend bool operator==(const PixelRect&, const PixelRect&) = default;
+};
+
+// The smallest rectangle holding both (an empty one holds nothing).
+[[nodiscard]] PixelRect bounding_union(const PixelRect& a, const PixelRect& b);
+
+// One change of a stored name, as far as whoever tells it knows it.
+struct StoreChange {
+  enum class Kind {
+    kReplaced,  // a new grid (an upload), or a change the teller cannot describe
+    kPatched,   // only `patched` was written over
+    kDeleted,
+  };
+  std::string name;
+  // The name's revision after the change; for a delete, the revision deleted.
+  std::uint64_t revision = 0;
+  Kind kind = Kind::kReplaced;
+  PixelRect patched;  // kPatched only
+  // The entry at `revision` (null for a delete, or when the teller has none).
+  MaskEntryPtr entry;
+
+  // Revisions below this one are gone (a delete of revision R passes R + 1).
+  [[nodiscard]] std::uint64_t first_live_revision() const {
+    return kind == Kind::kDeleted ? revision + 1 : revision;
+  }
+};
+
 // What is stored now, for check_store_limits.
 struct StoredTotals {
   std::size_t masks = 0;     // stored names
@@ -279,13 +312,12 @@ class MaskStore {
   }
 
   // Told when a shared store's entry for a name changes, whoever wrote it
-  // (another replica included): every revision of `name` below
-  // `first_live_revision` is gone (a delete up to revision R passes R + 1),
-  // so whatever was derived from those revisions can be dropped. Called on
-  // the store's own threads, never with the store's locks held. A store of
-  // its own (FileMaskStore) never calls it: its only writer is the caller.
-  using ChangeListener =
-      std::function<void(const std::string& name, std::uint64_t first_live_revision)>;
+  // (another replica included): every revision of change.name below
+  // change.first_live_revision() is gone, so whatever was derived from those
+  // revisions can be dropped. Called on the store's own threads, never with
+  // the store's locks held. A store of its own (FileMaskStore) never calls
+  // it: its only writer is the caller.
+  using ChangeListener = std::function<void(const StoreChange& change)>;
   // Replaces the listener (empty: none). Once it returns, the previous
   // listener is not running and will not be called again.
   void set_change_listener(ChangeListener listener) {
@@ -295,9 +327,9 @@ class MaskStore {
 
  protected:
   MaskStore() = default;
-  void tell_change_listener(const std::string& name, std::uint64_t first_live_revision) const {
+  void tell_change_listener(const StoreChange& change) const {
     const std::lock_guard lock(listener_mutex_);
-    if (listener_) listener_(name, first_live_revision);
+    if (listener_) listener_(change);
   }
 
  private:

@@ -7,6 +7,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
 #include <tuple>
 #include <utility>
 
@@ -20,6 +24,9 @@ namespace {
 constexpr std::int64_t kSchemaLock = 0x7066'0001;
 constexpr std::int64_t kPutLock = 0x7066'0002;
 
+// Patch rectangles kept for notices still to come (each comes right after
+// its rectangle; a flood of rectangles without notices is dropped).
+constexpr std::size_t kMaxPatchNotices = 1024;
 // How long the listener waits on its socket before it looks at the stop flag.
 constexpr int kListenPollMs = 200;
 // Names whose rows one statement fetches when re-reading.
@@ -94,6 +101,32 @@ void notify(PgConnection& connection, std::uint64_t revision, std::string_view n
   connection.exec("SELECT pg_notify($1, $2)", {kMaskChannel, payload});
 }
 
+void notify_patch(PgConnection& connection, std::uint64_t revision, std::string_view name,
+                  const MaskPatch& patch) {
+  const std::string payload = std::to_string(revision) + " " + std::string(name) + " " +
+                              std::to_string(patch.x) + " " + std::to_string(patch.y) + " " +
+                              std::to_string(patch.width) + " " + std::to_string(patch.height);
+  connection.exec("SELECT pg_notify($1, $2)", {kMaskPatchChannel, payload});
+}
+
+// A kMaskPatchChannel payload: '<revision> <name> <x> <y> <width> <height>'.
+struct PatchPayload {
+  std::string name;
+  std::uint64_t revision = 0;
+  PixelRect rect;
+};
+
+std::optional<PatchPayload> parse_patch_notice(std::string_view payload) {
+  std::istringstream words{std::string(payload)};
+  PatchPayload notice;
+  if (!(words >> notice.revision >> notice.name >> notice.rect.x >> notice.rect.y >>
+        notice.rect.width >> notice.rect.height) ||
+      mask_name_problem(notice.name)) {
+    return std::nullopt;
+  }
+  return notice;
+}
+
 // A notification's payload: '<revision> <name>' or '<revision> <name> deleted'.
 struct Notice {
   std::uint64_t revision = 0;
@@ -138,6 +171,7 @@ PostgresMaskStore::PostgresMaskStore(const std::string& conninfo, StoreLimits li
   // LISTEN before the first read, so no write between them goes unseen.
   auto listener = std::make_unique<PgConnection>(conninfo_, options_.timeout);
   listener->exec("LISTEN pathfinder_masks");
+  listener->exec("LISTEN pathfinder_mask_patches");
   sync(*listener);
   available_ = true;
   listener_ = std::thread([this, connection = std::move(listener)]() mutable {
@@ -185,9 +219,21 @@ auto order_of(std::uint64_t revision, bool deleted) { return std::tuple(revision
 }  // namespace
 
 bool PostgresMaskStore::hold(const std::string& name, std::uint64_t revision, State state,
-                             MaskEntryPtr entry) {
+                             MaskEntryPtr entry, std::optional<PixelRect> patched) {
+  StoreChange change{.name = name,
+                     .revision = revision,
+                     .kind = StoreChange::Kind::kReplaced,
+                     .patched = {},
+                     .entry = entry};
+  if (state == State::kDeleted) {
+    change.kind = StoreChange::Kind::kDeleted;
+    change.entry = nullptr;
+  } else if (patched && state == State::kMask) {
+    change.kind = StoreChange::Kind::kPatched;
+    change.patched = *patched;
+  }
   if (!hold_locked(name, revision, state, std::move(entry))) return false;
-  tell_change_listener(name, state == State::kDeleted ? revision + 1 : revision);
+  tell_change_listener(change);
   return true;
 }
 
@@ -216,8 +262,9 @@ bool PostgresMaskStore::hold_locked(const std::string& name, std::uint64_t revis
   return true;
 }
 
-MaskEntryPtr PostgresMaskStore::hold_written(const MaskEntryPtr& entry) {
-  if (hold(entry->name, entry->revision, State::kMask, entry)) return entry;
+MaskEntryPtr PostgresMaskStore::hold_written(const MaskEntryPtr& entry,
+                                             std::optional<PixelRect> patched) {
+  if (hold(entry->name, entry->revision, State::kMask, entry, patched)) return entry;
   // The listener may have read this very revision back first: answer with
   // the entry get() returns, so both share one grid.
   const auto current = held(entry->name);
@@ -322,7 +369,7 @@ MaskEntryPtr PostgresMaskStore::decode_row(const PgResult& rows, int row) const 
   return entry;
 }
 
-void PostgresMaskStore::hold_rows(const PgResult& rows) {
+void PostgresMaskStore::hold_rows(const PgResult& rows, std::optional<PatchNotice> patch) {
   for (int row = 0; row < rows.rows(); ++row) {
     const std::string name(rows.text(row, 0));
     const auto revision = static_cast<std::uint64_t>(rows.int8(row, 1));
@@ -331,7 +378,9 @@ void PostgresMaskStore::hold_rows(const PgResult& rows) {
       continue;
     }
     try {
-      hold(name, revision, State::kMask, decode_row(rows, row));
+      std::optional<PixelRect> patched;
+      if (patch && patch->revision == revision) patched = patch->rect;
+      hold(name, revision, State::kMask, decode_row(rows, row), patched);
     } catch (const std::exception& e) {
       if (hold(name, revision, State::kCorrupt, nullptr)) {
         spdlog::error(
@@ -380,7 +429,7 @@ void PostgresMaskStore::sync(PgConnection& connection) {
 }
 
 void PostgresMaskStore::refresh(PgConnection& connection, const std::string& name,
-                                std::uint64_t revision) {
+                                std::uint64_t revision, std::optional<PatchNotice> patch) {
   const PgResult rows = connection.exec(
       (std::string("SELECT ") + kRowColumns + " FROM pathfinder_masks WHERE name = $1").c_str(),
       {name});
@@ -390,7 +439,7 @@ void PostgresMaskStore::refresh(PgConnection& connection, const std::string& nam
     hold(name, revision, State::kDeleted, nullptr);
     return;
   }
-  hold_rows(rows);
+  hold_rows(rows, patch);
 }
 
 // --- Writes -----------------------------------------------------------------
@@ -579,10 +628,12 @@ MaskEntryPtr PostgresMaskStore::patch(std::string_view name, const MaskPatch& pa
         "WHERE name = $1",
         {key, entry->revision, entry->sha256, encoded.encoding,
          PgParam::bytes(stored_bytes_of(encoded, entry->mask->areas()))});
+    notify_patch(db, entry->revision, key, patch);
     notify(db, entry->revision, key, /*deleted=*/false);
     return MaskEntryPtr(entry);
   });
-  return hold_written(patched);
+  // A patch that changed nothing returns the entry held, at its revision.
+  return hold_written(patched, PixelRect{patch.x, patch.y, patch.width, patch.height});
 }
 
 MaskEntryPtr PostgresMaskStore::remove(std::string_view name, bool* was_corrupt) {
@@ -709,6 +760,7 @@ void PostgresMaskStore::listen_loop(std::unique_ptr<PgConnection> connection) {
       try {
         connection = std::make_unique<PgConnection>(conninfo_, options_.timeout);
         connection->exec("LISTEN pathfinder_masks");
+        connection->exec("LISTEN pathfinder_mask_patches");
         sync(*connection);
         available_ = true;
         retry = options_.first_retry;
@@ -742,6 +794,8 @@ void PostgresMaskStore::follow_notifications(PgConnection& connection) {
   // unreachable.
   const auto check_interval = std::max(options_.timeout / 2, std::chrono::milliseconds(100));
   auto last_check = std::chrono::steady_clock::now();
+  // Rectangles told on kMaskPatchChannel, by name, until their notice comes.
+  std::map<std::string, PatchNotice, std::less<>> patch_notices;
   while (!stop_requested_) {
     pollfd socket{PQsocket(conn), POLLIN, 0};
     const int ready = ::poll(&socket, 1, kListenPollMs);
@@ -765,16 +819,29 @@ void PostgresMaskStore::follow_notifications(PgConnection& connection) {
     }
     while (PGnotify* raw = PQnotifies(conn)) {
       const std::unique_ptr<PGnotify, decltype(&PQfreemem)> notification(raw, &PQfreemem);
+      if (notification->relname == kMaskPatchChannel) {
+        // Its mask's notice follows: kept for that one.
+        if (auto patch = parse_patch_notice(notification->extra)) {
+          if (patch_notices.size() >= kMaxPatchNotices) patch_notices.clear();
+          patch_notices[patch->name] = PatchNotice{patch->revision, patch->rect};
+        }
+        continue;
+      }
       const auto notice = parse_notice(notification->extra);
       if (!notice) {
         spdlog::warn("mask store: ignoring a notification '{}' on {}", notification->extra,
                      kMaskChannel);
         continue;
       }
+      std::optional<PatchNotice> patch;
+      if (const auto told = patch_notices.find(notice->name); told != patch_notices.end()) {
+        if (told->second.revision == notice->revision) patch = told->second;
+        patch_notices.erase(told);
+      }
       if (notice->deleted) {
         hold(notice->name, notice->revision, State::kDeleted, nullptr);
       } else if (is_news(notice->name, notice->revision, State::kMask)) {
-        refresh(connection, notice->name, notice->revision);
+        refresh(connection, notice->name, notice->revision, patch);
       }
     }
   }

@@ -24,6 +24,10 @@ class PgResult;
 
 // The channel every write notifies and every store listens on.
 inline constexpr std::string_view kMaskChannel = "pathfinder_masks";
+// A patch also tells its rectangle here ('<revision> <name> <x> <y> <width>
+// <height>'), just before its notice on kMaskChannel: a replica that does not
+// listen here (an older version) still follows every change.
+inline constexpr std::string_view kMaskPatchChannel = "pathfinder_mask_patches";
 // The schema version this server creates and reads (table pathfinder_schema).
 inline constexpr int kPostgresSchemaVersion = 1;
 
@@ -64,7 +68,8 @@ struct PostgresStoreOptions {
 // other finds the new revision and throws RevisionMismatch. Each write
 // sends NOTIFY pathfinder_masks with '<revision> <name>' (a put or patch) or
 // '<revision> <name> deleted' in its transaction, so it is delivered only if
-// it commits.
+// it commits; a patch tells its rectangle on kMaskPatchChannel first, so the
+// change listener of every replica hears what kind of change it was.
 //
 // Reads never touch the database: get() and list() read a map held in memory
 // under a shared mutex. A thread of the store LISTENs on a second connection
@@ -145,12 +150,15 @@ class PostgresMaskStore final : public MaskStore {
   // Moves `name` to (revision, state) unless it already holds that or
   // something newer; returns whether it did, after telling the change
   // listener (outside the map's lock).
-  bool hold(const std::string& name, std::uint64_t revision, State state, MaskEntryPtr entry);
+  // `patched`: the rectangle of the patch that made `revision`, when known.
+  bool hold(const std::string& name, std::uint64_t revision, State state, MaskEntryPtr entry,
+            std::optional<PixelRect> patched = std::nullopt);
   bool hold_locked(const std::string& name, std::uint64_t revision, State state,
                    MaskEntryPtr entry);
   // Holds an entry this store just wrote; returns it, or the equal entry
   // of that revision the listener already holds.
-  MaskEntryPtr hold_written(const MaskEntryPtr& entry);
+  MaskEntryPtr hold_written(const MaskEntryPtr& entry,
+                           std::optional<PixelRect> patched = std::nullopt);
   // The held state of `name`, if any.
   [[nodiscard]] std::optional<Held> held(std::string_view name) const;
   // True when (revision, state) is newer than what is held of `name`.
@@ -161,10 +169,17 @@ class PostgresMaskStore final : public MaskStore {
   // Re-reads every (name, revision) and the rows that changed.
   void sync(PgConnection& connection);
   // Re-reads `name`'s row after a notification of revision `revision`.
-  void refresh(PgConnection& connection, const std::string& name, std::uint64_t revision);
+  // `patch`: the patch that made a revision of it, when one was told.
+  struct PatchNotice {
+    std::uint64_t revision = 0;
+    PixelRect rect;
+  };
+  void refresh(PgConnection& connection, const std::string& name, std::uint64_t revision,
+               std::optional<PatchNotice> patch);
   // Holds the masks (or corrupt names) of rows (name, revision, width,
   // height, sha256, encoding, areas), decoding each.
-  void hold_rows(const PgResult& rows);
+  // `patch`: as refresh's, for a row of that name and revision.
+  void hold_rows(const PgResult& rows, std::optional<PatchNotice> patch = std::nullopt);
   // Decodes one row; throws std::exception saying why it is unreadable.
   [[nodiscard]] MaskEntryPtr decode_row(const PgResult& rows, int row) const;
 

@@ -59,8 +59,13 @@ class FileBackedStore : public MaskStore {
 class AnnouncingStore final : public FileBackedStore {
  public:
   using FileBackedStore::FileBackedStore;
+  // Nothing below first_live_revision lives (told as a new grid at that revision).
   void announce(const std::string& name, std::uint64_t first_live_revision) const {
-    tell_change_listener(name, first_live_revision);
+    tell_change_listener({.name = name,
+                          .revision = first_live_revision,
+                          .kind = StoreChange::Kind::kReplaced,
+                          .patched = {},
+                          .entry = nullptr});
   }
 };
 

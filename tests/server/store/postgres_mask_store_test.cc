@@ -16,6 +16,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -258,39 +259,51 @@ TEST_F(PostgresMaskStoreTest, AWriteReachesAnotherReplicaWithinASecond) {
 TEST_F(PostgresMaskStoreTest, EveryChangeOfAnotherReplicaReachesTheChangeListener) {
   const auto a = open();
   const auto b = open();
+  // What the listener heard: name, first live revision, kind, patched rectangle.
+  using Heard = std::tuple<std::string, std::uint64_t, StoreChange::Kind, PixelRect>;
   std::mutex mutex;
-  std::vector<std::pair<std::string, std::uint64_t>> told;
-  b->set_change_listener([&](const std::string& name, std::uint64_t first_live_revision) {
+  std::vector<Heard> told;
+  b->set_change_listener([&](const StoreChange& change) {
     const std::lock_guard lock(mutex);
-    told.emplace_back(name, first_live_revision);
+    told.emplace_back(change.name, change.first_live_revision(), change.kind, change.patched);
   });
   const auto told_so_far = [&] {
     const std::lock_guard lock(mutex);
     return told;
   };
-  using Told = std::vector<std::pair<std::string, std::uint64_t>>;
+  using Kind = StoreChange::Kind;
 
   const MaskEntryPtr put = a->put("m", filled(8, 8));
   ASSERT_TRUE(eventually([&] { return told_so_far().size() == 1; }));
-  const std::vector<std::uint8_t> area{0};
-  const MaskEntryPtr patched = a->patch("m", one_cell(put->revision, area));
+  const std::vector<std::uint8_t> areas{0, 0};
+  const MaskEntryPtr patched = a->patch(
+      "m", {.expected_revision = put->revision, .x = 2, .y = 5, .width = 1, .height = 2,
+            .areas = areas});
   ASSERT_TRUE(eventually([&] { return told_so_far().size() == 2; }));
   ASSERT_NE(a->remove("m"), nullptr);  // revision 2 deleted: nothing below 3 lives
   ASSERT_TRUE(eventually([&] { return told_so_far().size() == 3; }));
-  EXPECT_EQ(told_so_far(), (Told{{"m", put->revision}, {"m", patched->revision},
-                                 {"m", patched->revision + 1}}));
+  EXPECT_EQ(told_so_far(),
+            (std::vector<Heard>{{"m", put->revision, Kind::kReplaced, PixelRect{}},
+                                {"m", patched->revision, Kind::kPatched, PixelRect{2, 5, 1, 2}},
+                                {"m", patched->revision + 1, Kind::kDeleted, PixelRect{}}}));
 
   // Its own writes too (once each, though the database echoes them back).
   const MaskEntryPtr own = b->put("n", filled(4, 4));
   ASSERT_TRUE(eventually([&] { return told_so_far().size() == 4; }));
-  EXPECT_EQ(told_so_far().back(), (std::pair<std::string, std::uint64_t>{"n", own->revision}));
+  EXPECT_EQ(told_so_far().back(), (Heard{"n", own->revision, Kind::kReplaced, PixelRect{}}));
+  const MaskEntryPtr own_patch = b->patch(
+      "n", {.expected_revision = own->revision, .x = 3, .y = 0, .width = 1, .height = 1,
+            .areas = std::span(areas).first(1)});
+  ASSERT_TRUE(eventually([&] { return told_so_far().size() == 5; }));
+  EXPECT_EQ(told_so_far().back(), (Heard{"n", own_patch->revision, Kind::kPatched,
+                                         PixelRect{3, 0, 1, 1}}));
 
   // Removed: not called again.
   b->set_change_listener({});
   (void)a->put("m", filled(8, 8));
   ASSERT_TRUE(eventually([&] { return b->get("m") != nullptr; }));
   std::this_thread::sleep_for(100ms);  // an echo of "n" would have come by now
-  EXPECT_EQ(told_so_far().size(), 4U);
+  EXPECT_EQ(told_so_far().size(), 5U);
 }
 
 TEST_F(PostgresMaskStoreTest, UndecodableRowsAreCorruptNames) {

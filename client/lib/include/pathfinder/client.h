@@ -16,6 +16,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -251,6 +252,16 @@ class Client {
   Result<pathfinding::v1::PrepareProgress> prepare_mask(
       const pathfinding::v1::PrepareMaskRequest& request,
       const std::function<void(const pathfinding::v1::PrepareProgress&)>& on_progress = {});
+
+  // Watches a mask (WatchMask): on_change runs for each message, in order, on
+  // the calling thread: the mask's current state first, then one message per
+  // change. Returning false ends the watch (OK). Without `duration` the watch
+  // has no deadline (options().deadline does not apply) and otherwise ends
+  // only with an error: UNAVAILABLE when the server shuts down (watch again);
+  // with one it ends OK once `duration` has passed.
+  grpc::Status watch_mask(const std::string& mask,
+                          const std::function<bool(const pathfinding::v1::MaskChange&)>& on_change,
+                          std::optional<std::chrono::milliseconds> duration = std::nullopt);
 
   // grpc.health.v1.Health/Check for service ("" = the whole server).
   Result<ServingStatus> health_check(const std::string& service = "");
