@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -14,10 +15,12 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <map>
 #include <memory>
 #include <regex>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <google/protobuf/struct.pb.h>
@@ -688,6 +691,72 @@ TEST_F(CliE2eTest, DeleteThenGetIsNotFound) {
   const auto again = run({"delete", "doomed"});
   EXPECT_EQ(again.exit_code, 1) << describe(again);
   EXPECT_THAT(again.err, StartsWith("error: NOT_FOUND: "));
+}
+
+TEST_F(CliE2eTest, WatchPrintsTheRevisionThenOneLinePerChange) {
+  upload_level("demo");
+  pathfinder::Client client(server_->target());
+
+  // The watch runs until it printed 3 lines; patches go on meanwhile (a patch
+  // before the watch began shows as its first line instead, so patching until
+  // it ends keeps the test free of timing).
+  CommandResult watched;
+  std::atomic<bool> done{false};
+  std::thread watcher([&] {
+    watched = run({"watch", "demo", "--count", "3"});
+    done = true;
+  });
+  std::map<std::uint64_t, pathfinding::v1::MaskInfo> patches;  // by revision
+  for (int i = 0; !done && i < 400; ++i) {
+    pathfinding::v1::PatchMaskRequest patch;
+    patch.set_name("demo");
+    patch.set_x(static_cast<std::uint32_t>(i % 4));
+    patch.set_y(15);
+    patch.set_width(1);
+    patch.set_height(1);
+    patch.set_areas(std::string(1, static_cast<char>(i / 4 % 2 == 0 ? 0 : 1)));
+    const auto patched = client.patch_mask(patch);
+    ASSERT_TRUE(patched.ok()) << patched.status.error_message();
+    patches[patched.value.revision()] = patched.value;
+    std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  }
+  watcher.join();
+  ASSERT_EQ(watched.exit_code, 0) << describe(watched);
+  std::istringstream lines(watched.out);
+  std::string line;
+  std::vector<std::string> printed;
+  while (std::getline(lines, line)) printed.push_back(line);
+  ASSERT_EQ(printed.size(), 3U) << watched.out;
+  const std::regex current(R"(revision (\d+) current 32x16 sha256 ([0-9a-f]{12}))");
+  std::smatch match;
+  ASSERT_TRUE(std::regex_match(printed[0], match, current)) << printed[0];
+  std::uint64_t revision = std::stoull(match[1]);
+  for (std::size_t i = 1; i < printed.size(); ++i) {
+    const std::regex patch_line(
+        R"(revision (\d+) patch (\d+),15 (\d+)x1 sha256 ([0-9a-f]{12})( \(\d+ changes? missed\))?)");
+    ASSERT_TRUE(std::regex_match(printed[i], match, patch_line)) << printed[i];
+    const std::uint64_t next = std::stoull(match[1]);
+    EXPECT_GT(next, revision);
+    revision = next;
+    ASSERT_EQ(patches.count(revision), 1U) << printed[i];
+    EXPECT_EQ(match[4].str(), patches[revision].sha256().substr(0, 12));
+  }
+
+  const auto json = run({"watch", "demo", "--count", "1", "--json"});
+  ASSERT_EQ(json.exit_code, 0) << describe(json);
+  EXPECT_THAT(json.out, HasSubstr("\"kind\":\"MASK_CHANGE_KIND_CURRENT\""));
+  EXPECT_THAT(json.out, HasSubstr("\"sha256\":\"" + client.get_mask("demo").value.sha256()));
+
+  // --for ends it with exit code 0 after printing the current revision.
+  const auto timed = run({"watch", "demo", "--for", "0.2"});
+  EXPECT_EQ(timed.exit_code, 0) << describe(timed);
+  EXPECT_THAT(timed.out, StartsWith("revision "));
+
+  const auto unknown = run({"watch", "ghost"});
+  EXPECT_EQ(unknown.exit_code, 1) << describe(unknown);
+  EXPECT_THAT(unknown.err, StartsWith("error: NOT_FOUND: "));
+  const auto bad = run({"watch", "demo", "--count", "-1"});
+  EXPECT_EQ(bad.exit_code, 2) << describe(bad);
 }
 
 TEST_F(CliE2eTest, ServerErrorsPrintTheStatusNameAndExitOne) {

@@ -6,8 +6,9 @@
 // to every replica directly): routing by the x-pathfinder-mask header, calls
 // without it, and 3,000 FindPath through the balancer while the replica that
 // serves them is killed with SIGKILL, with zero failed calls at the client.
-// The tests of the shared PostgreSQL store (--store postgres) skip, saying
-// so, while the server binary has no --store option.
+// With the shared PostgreSQL store (--store postgres): writes through one
+// replica seen on the others (reads, patches, watches), concurrency, kills
+// and a database stopped and started again.
 //
 // Everything binds 127.0.0.1; the cluster is stopped when a test ends,
 // whether it passed or not (ClusterProcess's destructor).
@@ -432,6 +433,88 @@ TEST_F(SharedStoreE2eTest, APatchThroughOneReplicaIsSeenOnTheOthersWithinOneSeco
       seen = !found.value.found();
     }
     EXPECT_TRUE(seen) << cluster_->replicas()[i].address << " still finds a path after 1 s";
+  }
+}
+
+TEST_F(SharedStoreE2eTest, APatchThroughOneReplicaReachesWatchersOnTheOthersWithinOneSecond) {
+  Client first(cluster_->replicas()[0].address, client_options());
+  const auto uploaded = first.upload_mask(wall_mask("watched"));
+  ASSERT_TRUE(uploaded.ok()) << uploaded.status.error_message();
+  ASSERT_TRUE(every_replica_holds("watched", uploaded.value.revision()));
+
+  // A watcher on each other replica, on a thread of its own, until it is told
+  // of the delete (or 20 s pass).
+  struct Told {
+    pb::MaskChange change;
+    std::chrono::steady_clock::time_point at;
+  };
+  struct Watcher {
+    std::mutex mutex;
+    std::vector<Told> told;
+    grpc::Status status;
+    std::thread thread;
+  };
+  const std::size_t watchers = cluster_->replicas().size() - 1;
+  std::vector<std::unique_ptr<Watcher>> watching;
+  for (std::size_t i = 1; i <= watchers; ++i) {
+    auto watcher = std::make_unique<Watcher>();
+    watcher->thread = std::thread([&, address = cluster_->replicas()[i].address,
+                                   w = watcher.get()] {
+      Client client(address, client_options());
+      w->status = client.watch_mask(
+          "watched",
+          [w](const pb::MaskChange& change) {
+            const std::lock_guard lock(w->mutex);
+            w->told.push_back({change, std::chrono::steady_clock::now()});
+            return change.kind() != pb::MASK_CHANGE_KIND_DELETE;
+          },
+          std::chrono::seconds(20));
+    });
+    watching.push_back(std::move(watcher));
+  }
+  const auto told_count = [](Watcher& w) {
+    const std::lock_guard lock(w.mutex);
+    return w.told.size();
+  };
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  for (auto& w : watching) {
+    while (told_count(*w) == 0 && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+  }
+
+  pb::PatchMaskRequest patch;
+  patch.set_name("watched");
+  patch.set_x(32);
+  patch.set_y(kSide - 4);
+  patch.set_width(1);
+  patch.set_height(4);
+  patch.set_areas(std::string(4, '\0'));
+  const auto patched = first.patch_mask(patch);
+  ASSERT_TRUE(patched.ok()) << patched.status.error_message();
+  const auto patched_at = std::chrono::steady_clock::now();
+  ASSERT_TRUE(first.delete_mask("watched").ok());
+  for (auto& w : watching) w->thread.join();
+
+  for (std::size_t i = 0; i < watching.size(); ++i) {
+    Watcher& w = *watching[i];
+    const std::string replica = cluster_->replicas()[i + 1].address;
+    EXPECT_TRUE(w.status.ok()) << replica << ": " << w.status.error_message();
+    ASSERT_EQ(w.told.size(), 3U) << replica;
+    EXPECT_EQ(w.told[0].change.kind(), pb::MASK_CHANGE_KIND_CURRENT) << replica;
+    EXPECT_EQ(w.told[0].change.revision(), uploaded.value.revision()) << replica;
+    EXPECT_EQ(w.told[0].change.sha256(), uploaded.value.sha256()) << replica;
+    const pb::MaskChange& change = w.told[1].change;
+    EXPECT_EQ(change.kind(), pb::MASK_CHANGE_KIND_PATCH) << replica;
+    EXPECT_EQ(change.revision(), patched.value.revision()) << replica;
+    EXPECT_EQ(change.sha256(), patched.value.sha256()) << replica;
+    EXPECT_EQ(change.changed().x(), 32U);
+    EXPECT_EQ(change.changed().y(), static_cast<std::uint32_t>(kSide - 4));
+    EXPECT_EQ(change.changed().width(), 1U);
+    EXPECT_EQ(change.changed().height(), 4U);
+    EXPECT_LT(w.told[1].at - patched_at, std::chrono::seconds(1)) << replica;
+    EXPECT_EQ(w.told[2].change.kind(), pb::MASK_CHANGE_KIND_DELETE) << replica;
+    EXPECT_EQ(w.told[2].change.revision(), patched.value.revision()) << replica;
   }
 }
 

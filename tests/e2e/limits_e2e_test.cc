@@ -1,6 +1,6 @@
-// End-to-end tests of the server's limits (issue 5, "Security and limits"):
-// masks stored, bytes stored, pairs per Reachable request, and an image that
-// declares huge dimensions. The real server binary runs on 127.0.0.1 with the
+// End-to-end tests of the server's limits: masks stored, bytes stored, pairs
+// per Reachable request, an image that declares huge dimensions, and open
+// watches (what 1,000 idle ones cost, and --max-watchers). The real server binary runs on 127.0.0.1 with the
 // limit flags; every expected number is worked out here. (Pixels per mask and
 // the message size limit are tested in server_e2e_test.cc.)
 
@@ -8,8 +8,13 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include <grpcpp/grpcpp.h>
+
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <fstream>
+#include <mutex>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -259,16 +264,139 @@ TEST_F(LimitsE2eTest, ImagesDeclaringHugeDimensionsAreRefusedBeforeAnyAllocation
   EXPECT_LT(peak_growth_kib, 1024 * 1024);
 }
 
+// A WatchMask call read by gRPC's callback threads: it keeps a read pending,
+// so it costs the server what an idle watch of a real client costs.
+class IdleWatch final : public grpc::ClientReadReactor<pb::MaskChange> {
+ public:
+  IdleWatch(pb::Pathfinder::Stub& stub, const std::string& mask) {
+    request_.set_mask(mask);
+    stub.async()->WatchMask(&ctx_, &request_, this);
+    StartRead(&change_);
+    StartCall();
+  }
+  void OnReadDone(bool ok) override {
+    if (!ok) return;
+    {
+      const std::lock_guard lock(mutex_);
+      told_.push_back(change_);
+    }
+    changed_.notify_all();
+    StartRead(&change_);
+  }
+  void OnDone(const grpc::Status& status) override {
+    {
+      const std::lock_guard lock(mutex_);
+      status_ = status;
+      done_ = true;
+    }
+    changed_.notify_all();
+  }
+  void cancel() { ctx_.TryCancel(); }
+  // Waits until `count` messages were told or the call ended; the messages so far.
+  std::vector<pb::MaskChange> told(std::size_t count, std::chrono::steady_clock::time_point until) {
+    std::unique_lock lock(mutex_);
+    changed_.wait_until(lock, until, [&] { return told_.size() >= count || done_; });
+    return told_;
+  }
+  // Waits for the end; its status (DEADLINE_EXCEEDED when it did not end by `until`).
+  grpc::Status ended(std::chrono::steady_clock::time_point until) {
+    std::unique_lock lock(mutex_);
+    if (!changed_.wait_until(lock, until, [&] { return done_; })) {
+      return {grpc::StatusCode::DEADLINE_EXCEEDED, "the watch did not end"};
+    }
+    return status_;
+  }
+
+ private:
+  grpc::ClientContext ctx_;
+  pb::WatchMaskRequest request_;
+  pb::MaskChange change_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::vector<pb::MaskChange> told_;
+  grpc::Status status_;
+  bool done_ = false;
+};
+
+TEST_F(LimitsE2eTest, AThousandIdleWatchesCostUnder50MBAndMoreThanMaxWatchersAreRefused) {
+  constexpr std::size_t kWatches = 1000;
+  start_server({"--max-watchers", std::to_string(kWatches)});
+  ASSERT_OK(client_->upload_mask(raw_upload("level", 64, 64)));
+  // Ten connections, as ten game clients would hold them.
+  std::vector<std::unique_ptr<pb::Pathfinder::Stub>> stubs;
+  for (int i = 0; i < 10; ++i) {
+    grpc::ChannelArguments arguments;
+    arguments.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
+    stubs.push_back(pb::Pathfinder::NewStub(
+        pathfinder::make_channel(server_->target(), pathfinder::ClientOptions{}, arguments)));
+  }
+  const auto until = [](int seconds) {
+    return std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  };
+  // One watch per connection first, so the connections' own cost is not counted.
+  std::vector<std::unique_ptr<IdleWatch>> watches;
+  for (auto& stub : stubs) watches.push_back(std::make_unique<IdleWatch>(*stub, "level"));
+  for (auto& watch : watches) ASSERT_EQ(watch->told(1, until(20)).size(), 1U);
+  const long before_kib = status_kib(server_->pid(), "VmRSS");
+  while (watches.size() < kWatches) {
+    watches.push_back(std::make_unique<IdleWatch>(*stubs[watches.size() % stubs.size()], "level"));
+  }
+  for (auto& watch : watches) {
+    const auto told = watch->told(1, until(60));
+    ASSERT_EQ(told.size(), 1U);
+    EXPECT_EQ(told[0].kind(), pb::MASK_CHANGE_KIND_CURRENT);
+  }
+  const long after_kib = status_kib(server_->pid(), "VmRSS");
+  std::cout << "server resident memory: " << before_kib / 1024 << " MiB with " << stubs.size()
+            << " watches, " << after_kib / 1024 << " MiB with " << kWatches << "\n";
+  EXPECT_LT(after_kib - before_kib, 50 * 1024);
+
+  // One more is refused, naming the flag (on a connection of its own: each
+  // of the ten holds 100 streams, --max-streams-per-connection's default).
+  const auto spare = pb::Pathfinder::NewStub(pathfinder::make_channel(
+      server_->target(), pathfinder::ClientOptions{}, [] {
+        grpc::ChannelArguments arguments;
+        arguments.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
+        return arguments;
+      }()));
+  IdleWatch refused(*spare, "level");
+  const grpc::Status status = refused.ended(until(20));
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << status.error_message();
+  EXPECT_THAT(status.error_message(), HasSubstr("--max-watchers"));
+
+  // A patch reaches every one of them.
+  pb::PatchMaskRequest patch;
+  patch.set_name("level");
+  patch.set_x(5);
+  patch.set_y(6);
+  patch.set_width(2);
+  patch.set_height(1);
+  patch.set_areas(std::string(2, '\0'));
+  const auto patched = client_->patch_mask(patch);
+  ASSERT_OK(patched);
+  for (auto& watch : watches) {
+    const auto told = watch->told(2, until(30));
+    ASSERT_EQ(told.size(), 2U);
+    EXPECT_EQ(told[1].kind(), pb::MASK_CHANGE_KIND_PATCH);
+    EXPECT_EQ(told[1].revision(), patched.value.revision());
+  }
+  for (auto& watch : watches) watch->cancel();
+  for (auto& watch : watches) {
+    EXPECT_EQ(watch->ended(until(30)).error_code(), grpc::StatusCode::CANCELLED);
+  }
+}
+
 TEST_F(LimitsE2eTest, LimitFlagsAreDescribedAndChecked) {
   const auto help = pathtest::run_command({PATHFINDER_SERVER_BIN, "--help"});
   EXPECT_EQ(help.exit_code, 0);
   for (const char* flag : {"--max-pixels", "--max-message-mb", "--max-masks", "--max-stored-mb",
-                           "--max-reachable-pairs", "--max-batch-starts"}) {
+                           "--max-reachable-pairs", "--max-batch-starts", "--max-watchers"}) {
     EXPECT_THAT(help.out, HasSubstr(flag));
   }
   pathtest::TempDir dir("pathfinder-limits");
   for (const char* bad :
-       {"--max-masks=0", "--max-stored-mb=0", "--max-reachable-pairs=0", "--max-batch-starts=0"}) {
+       {"--max-masks=0", "--max-stored-mb=0", "--max-reachable-pairs=0", "--max-batch-starts=0",
+        "--max-watchers=0"}) {
     const auto result = pathtest::run_command(
         {PATHFINDER_SERVER_BIN, "--listen", "127.0.0.1:0", "--data-dir", dir.file("data"), bad});
     EXPECT_NE(result.exit_code, 0) << bad;
