@@ -110,7 +110,7 @@ std::optional<int> parse_config(int argc, char** argv, ServerConfig& config) {
   app.add_option("--max-query-kb", config.max_query_kb,
                  "Largest request of every RPC but the uploads and patches (GetMask, ListMasks, "
                  "DeleteMask, FindPath, BatchFindPaths, Reachable, StandardMove, GetField, "
-                 "GetRange, LineOfSight, NearestWalkable, PrepareMask), in KiB; larger ones are "
+                 "GetRange, LineOfSight, NearestWalkable, PrepareMask, WatchMask), in KiB; larger ones are "
                  "RESOURCE_EXHAUSTED before they are decoded (uploads and patches may use "
                  "--max-message-mb)")
       ->type_name("KIB")
@@ -298,7 +298,7 @@ std::optional<int> parse_config(int argc, char** argv, ServerConfig& config) {
   app.add_option("--client-token-file", config.client_token_file,
                  "File holding the client token. Every RPC but the writes (GetMask, ListMasks, "
                  "FindPath, BatchFindPaths, Reachable, StandardMove, GetField, GetRange, "
-                 "LineOfSight, NearestWalkable, PrepareMask) then needs the client or the admin "
+                 "LineOfSight, NearestWalkable, PrepareMask, WatchMask) then needs the client or the admin "
                  "token. Health and reflection stay open")
       ->type_name("FILE");
   app.add_flag("--allow-unauthenticated-writes", config.allow_unauthenticated_writes,

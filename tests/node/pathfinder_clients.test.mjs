@@ -575,6 +575,20 @@ const CASES = {
       assert.ok(progress.filter((p) => p.fractionDone === 1 && !p.done).every((p) => p.cacheHit));
     },
   },
+  WatchMask: {
+    // The first message of a watch (the state it starts from); then the client
+    // ends it. Nothing changes "rooms" meanwhile: the same message everywhere.
+    run: async ({ pathfinder }) => {
+      for await (const change of pathfinder.watchMask({ mask: "rooms" })) {
+        return [[pb.MaskChangeSchema, change]];
+      }
+      return assert.fail("the watch ended without a message");
+    },
+    check: ([change]) => {
+      assert.equal(change.kind, pb.MaskChangeKind.CURRENT);
+      assert.equal(change.width, ROOMS.width);
+    },
+  },
 };
 const PREPARE_ALL = (mask) => ({
   mask, anyAngle: true, labels: true, nearest: true, clearance: 1.5,
