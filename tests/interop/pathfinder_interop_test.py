@@ -729,6 +729,31 @@ class PathfinderInteropTest(unittest.TestCase):
                            pb.PatchMaskRequest(name="patched", expected_revision=info.revision,
                                                x=4, y=3, width=1, height=1, areas=bytes([0])))
 
+    def test_watch_mask(self):
+        info = self.upload("watched")
+        watch = self.stub.WatchMask(pb.WatchMaskRequest(mask="watched"), timeout=CALL_TIMEOUT)
+        current = next(watch)
+        self.assertEqual(current.kind, pb.MASK_CHANGE_KIND_CURRENT)
+        self.assertEqual(current.revision, info.revision)
+        self.assertEqual(current.sha256, info.sha256)
+        patched = self.stub.PatchMask(pb.PatchMaskRequest(
+            name="watched", x=4, y=3, width=1, height=1, areas=bytes([1])), timeout=CALL_TIMEOUT)
+        change = next(watch)
+        self.assertEqual(change.kind, pb.MASK_CHANGE_KIND_PATCH)
+        self.assertEqual(change.revision, patched.revision)
+        self.assertEqual((change.changed.x, change.changed.y, change.changed.width,
+                          change.changed.height), (4, 3, 1, 1))
+        self.stub.DeleteMask(pb.DeleteMaskRequest(name="watched"), timeout=CALL_TIMEOUT)
+        self.assertEqual(next(watch).kind, pb.MASK_CHANGE_KIND_DELETE)
+        watch.cancel()
+        with self.assertRaises(grpc.RpcError) as caught:
+            next(watch)
+        self.assertEqual(caught.exception.code(), grpc.StatusCode.CANCELLED)
+        unknown = self.stub.WatchMask(pb.WatchMaskRequest(mask="no-such"), timeout=CALL_TIMEOUT)
+        with self.assertRaises(grpc.RpcError) as caught:
+            next(unknown)
+        self.assertEqual(caught.exception.code(), grpc.StatusCode.NOT_FOUND)
+
     def test_delete_mask(self):
         self.upload("doomed")
         self.stub.DeleteMask(pb.DeleteMaskRequest(name="doomed"), timeout=CALL_TIMEOUT)
